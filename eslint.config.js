@@ -1,0 +1,89 @@
+// Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
+//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- *.worker.ts
+// and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+const LOW_LAYERS = ['store', 'ingest', 'embed', 'vector', 'llm', 'web'];
+
+/** A `no-restricted-imports` rule from regex patterns with one message each. */
+function restrict(...patterns) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: patterns.map(([regex, message]) => ({ regex, message })) },
+    ],
+  };
+}
+
+const NO_APP = ['(^|/)app/', 'workers never import the UI (app/).'];
+const NO_WORKER_ENTRY = ['\\.worker(\\.ts)?$', 'only app/clients.ts starts workers; never import a *.worker.ts.'];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'runs/**', 'wasm/build/**', 'wasm/assembly/**', 'public/**', 'test-results/**', 'playwright-report/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict([
+        '(^|/)workers/(?!shared/)',
+        'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
+      ]),
+      // Imported and web content is untrusted: never inject raw HTML.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render text and <mark> ranges, never raw HTML.' },
+        { selector: "AssignmentExpression[left.property.name='innerHTML']", message: 'Never assign innerHTML.' },
+      ],
+    },
+  },
+  {
+    files: ['workers/shared/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(['^\\.\\./', 'workers/shared is the bottom layer: it imports no other layer.']),
+  },
+  ...LOW_LAYERS.map((layer) => ({
+    files: [`workers/${layer}/**/*.ts`],
+    ignores: ['**/*.test.ts', 'workers/embed/kernel.ts'],
+    rules: restrict(
+      ['^\\.\\./(?!shared/)', `workers/${layer} may import only workers/shared/ (inject other layers as dependencies).`],
+      NO_APP,
+      NO_WORKER_ENTRY,
+    ),
+  })),
+  {
+    files: ['workers/embed/kernel.ts'],
+    rules: restrict(['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'], NO_APP),
+  },
+  {
+    files: ['workers/search/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(['^\\.\\./(research|ingest|llm|web)/', 'search sits below research; it must not import it.'], NO_APP, NO_WORKER_ENTRY),
+  },
+  {
+    files: ['workers/research/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(NO_APP, NO_WORKER_ENTRY),
+  },
+  {
+    files: ['workers/*.worker.ts'],
+    rules: restrict(NO_APP),
+  },
+  {
+    files: ['bench/**/*.ts', 'e2e/**/*.ts', '*.config.{ts,js}', '**/*.test.ts', 'scripts/**/*.{ts,js,mjs}'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,68 @@
+// Build of the app shell, its workers and the PWA service worker (Workbox via vite-plugin-pwa).
+// Everything the app needs offline (JS, CSS, WASM, model files under public/models) is precached.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Strict CSP for the built app: no inline script, no eval; connections only to self until a provider is enabled. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  // Web providers and model downloads are user-enabled; their hosts must be reachable from workers.
+  "connect-src 'self' https: http://127.0.0.1:* http://localhost:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export default defineConfig({
+  plugins: [
+    react(),
+    {
+      name: 'sift-csp',
+      transformIndexHtml: {
+        order: 'post',
+        handler: (html, ctx) =>
+          // The dev server injects inline scripts for HMR; enforce the CSP on the built app only.
+          ctx.server ? html : html.replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+      },
+    },
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['icons/*.png', 'icons/*.svg'],
+      manifest: {
+        name: 'Sift — private research and offline search',
+        short_name: 'Sift',
+        description: 'Import your documents and search them offline. Nothing leaves your device.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f7f7f5',
+        theme_color: '#2f4858',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512-maskable.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,mjs,css,html,wasm,png,svg,json,webmanifest,bin,txt}', 'models/**/*'],
+        // wa-sqlite and the shipped model shards are several MB each.
+        maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+        navigateFallback: '/index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  optimizeDeps: { exclude: ['@journeyapps/wa-sqlite'] },
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 4096 },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  server: { host: '127.0.0.1', port: 5173 },
+});

@@ -1,0 +1,146 @@
+// The contract between the UI and the workers, and between domain modules: plain DTOs only.
+// Owns: document, chunk, import, search and progress shapes. Everything here must survive
+// structured clone (no classes, no functions). Must not import any other layer.
+
+/** Source quality grade used by research projects (A best .. E worst). */
+export type QualityGrade = 'A' | 'B' | 'C' | 'D' | 'E';
+
+export const SUPPORTED_MIME = {
+  txt: 'text/plain',
+  md: 'text/markdown',
+  html: 'text/html',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+} as const;
+export type SupportedMime = (typeof SUPPORTED_MIME)[keyof typeof SUPPORTED_MIME];
+
+/** A parsed document ready to be chunked and stored. `text` is plain text, never HTML. */
+export interface DocumentInput {
+  path: string; // unique key: relative path inside the imported folder, or the file name, or a URL
+  title: string;
+  mime: string;
+  size: number; // bytes of the original file
+  modified: number; // ms since epoch (file lastModified)
+  text: string;
+  sourceUrl?: string | null;
+  qualityGrade?: QualityGrade | null;
+}
+
+/** A chunk of a document's text: `text === documentText.slice(start, end)`. */
+export interface ChunkInput {
+  seq: number; // 0-based position in the document
+  start: number; // character offset (UTF-16 code units) into the document text, inclusive
+  end: number; // exclusive
+  text: string;
+}
+
+export interface DocumentSummary {
+  id: number;
+  path: string;
+  title: string;
+  mime: string;
+  size: number;
+  modified: number;
+  contentHash: string; // hex SHA-256 of the normalised text
+  importedAt: number;
+  sourceUrl: string | null;
+  qualityGrade: QualityGrade | null;
+  chunkCount: number;
+}
+
+export interface DocumentDetail extends DocumentSummary {
+  text: string;
+  chunks: Array<ChunkInput & { id: number }>;
+}
+
+export type PutOutcome = 'added' | 'replaced' | 'unchanged';
+
+export interface PutResult {
+  outcome: PutOutcome;
+  documentId: number;
+  chunkCount: number;
+}
+
+/** Pre-retrieval filters (CFS-012). All optional; combined with AND. */
+export interface SearchFilters {
+  pathGlob?: string; // `*` any run except '/', `**` any run, `?` one character
+  mime?: string[];
+  modifiedAfter?: number; // ms since epoch, inclusive
+  modifiedBefore?: number; // ms since epoch, exclusive
+  contains?: string; // case-insensitive substring of the chunk text
+}
+
+export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
+
+export interface SearchRequest {
+  query: string;
+  mode?: SearchMode;
+  filters?: SearchFilters;
+  limit?: number; // final top_k, default 10
+}
+
+/** Text with highlight ranges; the UI renders ranges as <mark> elements, never as HTML. */
+export interface HighlightedText {
+  text: string;
+  highlights: Array<[start: number, end: number]>;
+}
+
+export interface SearchHit {
+  chunkId: number;
+  documentId: number;
+  path: string;
+  title: string;
+  mime: string;
+  seq: number;
+  start: number;
+  end: number;
+  score: number; // normalised 0..1 for the mode that produced it
+  snippet: HighlightedText;
+  /** Where each retriever ranked this chunk (1-based), for the "found by" display. */
+  ranks: Partial<Record<'lexical' | 'semantic', number>>;
+}
+
+export interface SearchResponse {
+  hits: SearchHit[];
+  mode: SearchMode;
+  tookMs: number;
+  /** The terms actually searched after parsing (stop words dropped), for display. */
+  terms: string[];
+}
+
+/** One file handed to the importer. `data` is read lazily. */
+export interface ImportFile {
+  path: string;
+  name: string;
+  size: number;
+  modified: number;
+  type: string; // MIME type reported by the browser, may be ''
+  data: Blob;
+}
+
+export interface ImportFileFailure {
+  path: string;
+  code: string; // an ErrorCode
+  message: string;
+}
+
+export interface ImportProgress {
+  filesTotal: number;
+  filesDone: number;
+  chunksDone: number;
+  added: number;
+  replaced: number;
+  unchanged: number;
+  failures: ImportFileFailure[];
+  current: string | null;
+  done: boolean;
+  cancelled: boolean;
+}
+
+export type StorageKind = 'opfs' | 'idb' | 'memory';
+
+export interface StorageInfo {
+  kind: StorageKind;
+  persistent: boolean; // navigator.storage.persisted()
+  note: string | null; // e.g. why OPFS was not used
+}
