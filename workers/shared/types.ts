@@ -53,7 +53,8 @@ export interface DocumentDetail extends DocumentSummary {
   chunks: Array<ChunkInput & { id: number }>;
 }
 
-export type PutOutcome = 'added' | 'replaced' | 'unchanged';
+/** added: new path; replaced: known path, new content; unchanged: same path and hash; duplicate: same content already stored under another path (nothing written). */
+export type PutOutcome = 'added' | 'replaced' | 'unchanged' | 'duplicate';
 
 export interface PutResult {
   outcome: PutOutcome;
@@ -131,6 +132,7 @@ export interface ImportProgress {
   added: number;
   replaced: number;
   unchanged: number;
+  duplicate: number;
   failures: ImportFileFailure[];
   current: string | null;
   done: boolean;
