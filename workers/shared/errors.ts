@@ -87,6 +87,12 @@ export const ERROR_CODES = {
     retryable: false,
   },
   INTERNAL: { message: 'Something went wrong inside Sift. Reload the app; your data is safe.', retryable: false },
+  // vector index
+  INDEX_CORRUPT: {
+    message:
+      'The search index file is damaged or from another version. Sift rebuilds it from the stored vectors; wait for the rebuild to finish.',
+    retryable: true,
+  },
 } as const satisfies Record<string, { message: string; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
