@@ -87,6 +87,16 @@ export const ERROR_CODES = {
     retryable: false,
   },
   INTERNAL: { message: 'Something went wrong inside Sift. Reload the app; your data is safe.', retryable: false },
+  // web
+  KEY_HOST_REFUSED: {
+    message:
+      'Sift did not send the API key: the base URL points to another host than the provider. Reset the base URL, or tick "Send my key to this base URL" in Settings > Web search if you trust it.',
+    retryable: false,
+  },
+  PROVIDER_NOT_CONFIGURED: {
+    message: 'This web search provider is not set up. Add its API key or base URL in Settings > Web search.',
+    retryable: false,
+  },
   // vector index
   INDEX_CORRUPT: {
     message:
