@@ -1,0 +1,53 @@
+// The app shell: header, the active view, import progress, notices and the drop zone.
+import { useEffect } from 'react';
+import { Header } from './components/header';
+import { DropZone, ImportProgressBar } from './components/import-panel';
+import { Notices } from './components/notices';
+import { initLibrary } from './state/actions';
+import { useAppStore, type View } from './state/app-store';
+import { LibraryView } from './views/library-view';
+import { SearchView } from './views/search-view';
+import { SettingsView } from './views/settings-view';
+
+const VIEW_KEYS: Record<string, View> = { '1': 'search', '2': 'library', '3': 'settings' };
+
+export function App() {
+  const view = useAppStore((s) => s.view);
+  const setView = useAppStore((s) => s.setView);
+  const setOnline = useAppStore((s) => s.setOnline);
+
+  useEffect(() => {
+    void initLibrary();
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    const onKey = (e: KeyboardEvent) => {
+      const target = VIEW_KEYS[e.key];
+      if (e.altKey && target) {
+        e.preventDefault();
+        setView(target);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [setOnline, setView]);
+
+  return (
+    <div className="app">
+      <Header />
+      <ImportProgressBar />
+      <main>
+        {view === 'search' && <SearchView />}
+        {view === 'library' && <LibraryView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <Notices />
+      <DropZone />
+    </div>
+  );
+}

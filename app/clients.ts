@@ -1,0 +1,23 @@
+// The only place that creates Workers and Comlink remotes. Views get typed remotes from here.
+// Owns: worker lifetimes. Everything else in app/ talks to workers through these objects.
+import * as Comlink from 'comlink';
+import { installErrorTransfer } from '../workers/shared/comlink-errors';
+import type { LibraryApi } from '../workers/shared/library-api';
+
+installErrorTransfer();
+
+let library: Comlink.Remote<LibraryApi> | null = null;
+
+/** The database worker: store, import and search. Created on first use. */
+export function libraryClient(): Comlink.Remote<LibraryApi> {
+  if (!library) {
+    const worker = new Worker(new URL('../workers/db.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'sift-db',
+    });
+    library = Comlink.wrap<LibraryApi>(worker);
+  }
+  return library;
+}
+
+export { Comlink };

@@ -1,0 +1,51 @@
+// Shows one document as plain text with the hit's chunk highlighted and scrolled into view.
+import { useEffect, useRef } from 'react';
+import { formatBytes, formatDate, mimeLabel } from '../lib/format';
+import { useAppStore } from '../state/app-store';
+
+export function DocumentViewer() {
+  const open = useAppStore((s) => s.open);
+  const setOpen = useAppStore((s) => s.setOpen);
+  const mark = useRef<HTMLElement>(null);
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: 'center' });
+  }, [open]);
+  if (!open) return null;
+  const { detail, chunkSeq } = open;
+  const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
+  const text = detail.text;
+  return (
+    <aside className="viewer" aria-label={`Document: ${detail.title}`} data-testid="viewer">
+      <div className="viewer-head">
+        <div>
+          <h2 data-testid="viewer-title">{detail.title}</h2>
+          <div className="path">
+            {detail.path} · {mimeLabel(detail.mime)} · {formatBytes(detail.size)} · modified{' '}
+            {formatDate(detail.modified)}
+            {chunk ? ` · chunk ${chunk.seq + 1} of ${detail.chunks.length}` : ''}
+          </div>
+        </div>
+        <button
+          onClick={() => setOpen(null)}
+          aria-label="Close document (Esc)"
+          data-testid="viewer-close"
+        >
+          ×
+        </button>
+      </div>
+      <div className="viewer-body" data-testid="viewer-body" tabIndex={0}>
+        {chunk ? (
+          <>
+            {text.slice(0, chunk.start)}
+            <mark ref={mark} className="chunk" data-testid="viewer-chunk">
+              {text.slice(chunk.start, chunk.end)}
+            </mark>
+            {text.slice(chunk.end)}
+          </>
+        ) : (
+          text
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,68 @@
+// Top bar: navigation, storage and network status, and the "new version ready" prompt.
+import { useAppStore, type View } from '../state/app-store';
+
+const TABS: Array<{ view: View; label: string; key: string }> = [
+  { view: 'search', label: 'Search', key: '1' },
+  { view: 'library', label: 'Library', key: '2' },
+  { view: 'settings', label: 'Settings', key: '3' },
+];
+
+export function Header() {
+  const view = useAppStore((s) => s.view);
+  const setView = useAppStore((s) => s.setView);
+  const storage = useAppStore((s) => s.storage);
+  const online = useAppStore((s) => s.online);
+  const applyUpdate = useAppStore((s) => s.applyUpdate);
+  const offlineReady = useAppStore((s) => s.offlineReady);
+  return (
+    <header className="header">
+      <div className="brand">
+        <img src="/icons/icon.svg" alt="" width={28} height={28} />
+        <span>Sift</span>
+      </div>
+      <nav className="tabs" role="tablist" aria-label="Views">
+        {TABS.map((t) => (
+          <button
+            key={t.view}
+            role="tab"
+            aria-selected={view === t.view}
+            className={view === t.view ? 'tab active' : 'tab'}
+            onClick={() => setView(t.view)}
+            title={`Alt+${t.key}`}
+            data-testid={`tab-${t.view}`}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      <div className="status">
+        {applyUpdate && (
+          <button className="update" onClick={applyUpdate} data-testid="update-ready">
+            A new version is ready — reload
+          </button>
+        )}
+        <span
+          className={online ? 'pill ok' : 'pill warn'}
+          data-testid="network-status"
+          title={offlineReady ? 'Sift is installed and works offline.' : undefined}
+        >
+          {online ? 'Online' : 'Offline'}
+          {offlineReady ? ' · works offline' : ''}
+        </span>
+        {storage && (
+          <span
+            className={storage.kind === 'opfs' ? 'pill ok' : 'pill warn'}
+            data-testid="storage-status"
+            title={storage.note ?? undefined}
+          >
+            {storage.kind === 'opfs'
+              ? 'Stored on this device (OPFS)'
+              : storage.kind === 'idb'
+                ? 'Stored in IndexedDB (OPFS unavailable)'
+                : 'Not saved: memory only'}
+          </span>
+        )}
+      </div>
+    </header>
+  );
+}

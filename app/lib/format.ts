@@ -1,0 +1,33 @@
+// Small display formatters for sizes, dates and MIME types.
+const UNITS = ['B', 'KB', 'MB', 'GB'];
+
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+export function formatDate(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return '—';
+  return new Date(ms).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+}
+
+const MIME_LABELS: Record<string, string> = {
+  'text/plain': 'Text',
+  'text/markdown': 'Markdown',
+  'text/html': 'HTML',
+  'application/pdf': 'PDF',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word',
+};
+
+export function mimeLabel(mime: string): string {
+  return MIME_LABELS[mime] ?? mime;
+}

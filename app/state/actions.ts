@@ -1,0 +1,129 @@
+// What the UI does in response to the user: each action calls the worker and updates the store.
+// Owns: sequencing (stale search answers are dropped) and turning errors into notices.
+import { Comlink, libraryClient } from '../clients';
+import { browserHtmlCleaner } from '../lib/html-cleaner';
+import type { ImportFile, ImportProgress } from '../../workers/shared/types';
+import { useAppStore } from './app-store';
+
+const store = useAppStore.getState;
+
+export async function initLibrary(): Promise<void> {
+  try {
+    const info = await libraryClient().init();
+    store().setStorage(info);
+    await refreshDocuments();
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+export async function refreshDocuments(): Promise<void> {
+  store().setDocuments(await libraryClient().listDocuments());
+}
+
+let searchSeq = 0;
+
+/** Runs the current query; answers to older queries that arrive late are ignored. */
+export async function runSearch(): Promise<void> {
+  const { query, mode, filters } = store();
+  const seq = ++searchSeq;
+  if (!query.trim()) {
+    store().setResults(null);
+    return;
+  }
+  store().setSearching(true);
+  try {
+    const response = await libraryClient().search({ query, mode, filters, limit: 50 });
+    if (seq === searchSeq) store().setResults(response);
+  } catch (err) {
+    if (seq === searchSeq) store().notifyError(err);
+  } finally {
+    if (seq === searchSeq) store().setSearching(false);
+  }
+}
+
+export async function openDocument(documentId: number, chunkSeq: number | null): Promise<void> {
+  try {
+    const detail = await libraryClient().getDocument(documentId);
+    store().setOpen({ detail, chunkSeq });
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+export async function importFiles(files: ImportFile[]): Promise<void> {
+  if (files.length === 0) return;
+  if (store().importing && !store().importing?.done) {
+    store().notify('info', 'An import is already running. Wait for it to finish or cancel it.');
+    return;
+  }
+  const onProgress = (p: ImportProgress) => store().setImporting(p);
+  try {
+    const final = await libraryClient().importFiles(
+      files,
+      Comlink.proxy(onProgress),
+      Comlink.proxy(browserHtmlCleaner),
+    );
+    store().setImporting(final);
+    const parts = [`${final.added} added`];
+    if (final.replaced) parts.push(`${final.replaced} updated`);
+    if (final.unchanged) parts.push(`${final.unchanged} unchanged`);
+    if (final.duplicate) parts.push(`${final.duplicate} duplicates skipped`);
+    if (final.failures.length) parts.push(`${final.failures.length} failed`);
+    store().notify(
+      'info',
+      `${final.cancelled ? 'Import cancelled' : 'Import finished'}: ${parts.join(', ')}.`,
+    );
+  } catch (err) {
+    store().notifyError(err);
+  } finally {
+    await refreshDocuments().catch(() => undefined);
+    if (store().query) void runSearch();
+  }
+}
+
+export async function cancelImport(): Promise<void> {
+  await libraryClient().cancelImport();
+}
+
+export async function deleteDocument(id: number): Promise<void> {
+  try {
+    await libraryClient().deleteDocument(id);
+    if (store().open?.detail.id === id) store().setOpen(null);
+    await refreshDocuments();
+    if (store().query) await runSearch();
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+export async function exportLibrary(): Promise<void> {
+  try {
+    const bytes = await libraryClient().exportLibrary();
+    const blob = new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `sift-library-${new Date().toISOString().slice(0, 10)}.sqlite`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+export async function importLibrary(file: File): Promise<void> {
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const stats = await libraryClient().importLibrary(Comlink.transfer(bytes, [bytes.buffer]));
+    store().setOpen(null);
+    store().setResults(null);
+    await refreshDocuments();
+    store().notify(
+      'info',
+      `Library imported: ${stats.documents} documents, ${stats.chunks} chunks.`,
+    );
+  } catch (err) {
+    store().notifyError(err);
+  }
+}

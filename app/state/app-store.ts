@@ -1,0 +1,114 @@
+// UI state (zustand): the active view, library, search, import progress, errors and PWA status.
+// Owns: what the UI shows. Data lives in the worker; this holds only the latest answers.
+import { create } from 'zustand';
+import type { AppError } from '../../workers/shared/errors';
+import type {
+  DocumentDetail,
+  DocumentSummary,
+  ImportProgress,
+  SearchFilters,
+  SearchMode,
+  SearchResponse,
+  StorageInfo,
+} from '../../workers/shared/types';
+
+export type View = 'search' | 'library' | 'settings';
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+  code?: string;
+}
+
+export interface OpenDocument {
+  detail: DocumentDetail;
+  /** The chunk to highlight and scroll to. */
+  chunkSeq: number | null;
+}
+
+interface AppState {
+  view: View;
+  storage: StorageInfo | null;
+  ready: boolean;
+  online: boolean;
+  offlineReady: boolean;
+  applyUpdate: (() => void) | null;
+  documents: DocumentSummary[];
+  query: string;
+  mode: SearchMode;
+  filters: SearchFilters;
+  results: SearchResponse | null;
+  searching: boolean;
+  selected: number;
+  open: OpenDocument | null;
+  importing: ImportProgress | null;
+  notices: Notice[];
+  setView(view: View): void;
+  setStorage(info: StorageInfo): void;
+  setOnline(online: boolean): void;
+  setOfflineReady(ready: boolean): void;
+  setUpdate(apply: () => void): void;
+  setDocuments(docs: DocumentSummary[]): void;
+  setQuery(query: string): void;
+  setMode(mode: SearchMode): void;
+  setFilters(filters: SearchFilters): void;
+  setResults(results: SearchResponse | null): void;
+  setSearching(searching: boolean): void;
+  setSelected(index: number): void;
+  setOpen(open: OpenDocument | null): void;
+  setImporting(progress: ImportProgress | null): void;
+  notify(kind: Notice['kind'], text: string, code?: string): void;
+  notifyError(error: unknown): void;
+  dismiss(id: number): void;
+}
+
+let noticeId = 0;
+
+export const useAppStore = create<AppState>((set) => ({
+  view: 'search',
+  storage: null,
+  ready: false,
+  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  offlineReady: false,
+  applyUpdate: null,
+  documents: [],
+  query: '',
+  mode: 'lexical',
+  filters: {},
+  results: null,
+  searching: false,
+  selected: 0,
+  open: null,
+  importing: null,
+  notices: [],
+  setView: (view) => set({ view }),
+  setStorage: (storage) => set({ storage, ready: true }),
+  setOnline: (online) => set({ online }),
+  setOfflineReady: (offlineReady) => set({ offlineReady }),
+  setUpdate: (applyUpdate) => set({ applyUpdate }),
+  setDocuments: (documents) => set({ documents }),
+  setQuery: (query) => set({ query }),
+  setMode: (mode) => set({ mode }),
+  setFilters: (filters) => set({ filters }),
+  setResults: (results) => set({ results, selected: 0 }),
+  setSearching: (searching) => set({ searching }),
+  setSelected: (selected) => set({ selected }),
+  setOpen: (open) => set({ open }),
+  setImporting: (importing) => set({ importing }),
+  notify: (kind, text, code) =>
+    set((s) => ({
+      notices: [...s.notices.slice(-4), { id: ++noticeId, kind, text, ...(code ? { code } : {}) }],
+    })),
+  notifyError: (error) => {
+    const err = error as Partial<AppError>;
+    const text = typeof err.message === 'string' ? err.message : String(error);
+    set((s) => ({
+      notices: [
+        ...s.notices.slice(-4),
+        { id: ++noticeId, kind: 'error', text, ...(err.code ? { code: err.code } : {}) },
+      ],
+    }));
+  },
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+}));

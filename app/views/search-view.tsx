@@ -1,0 +1,278 @@
+// Search: search-as-you-type with debounce, filters, ranked highlighted results, keyboard
+// navigation (/ focuses, ↑/↓ select, Enter opens, Esc closes), and the document viewer.
+import { useEffect, useRef, useState } from 'react';
+import { Highlighted } from '../components/highlighted';
+import { DocumentViewer } from '../components/document-viewer';
+import { ImportButtons } from '../components/import-panel';
+import { mimeLabel } from '../lib/format';
+import { openDocument, runSearch } from '../state/actions';
+import { useAppStore } from '../state/app-store';
+import type { SearchFilters } from '../../workers/shared/types';
+
+const DEBOUNCE_MS = 150;
+
+export function SearchView() {
+  const query = useAppStore((s) => s.query);
+  const setQuery = useAppStore((s) => s.setQuery);
+  const filters = useAppStore((s) => s.filters);
+  const results = useAppStore((s) => s.results);
+  const searching = useAppStore((s) => s.searching);
+  const selected = useAppStore((s) => s.selected);
+  const setSelected = useAppStore((s) => s.setSelected);
+  const open = useAppStore((s) => s.open);
+  const setOpen = useAppStore((s) => s.setOpen);
+  const docCount = useAppStore((s) => s.documents.length);
+  const ready = useAppStore((s) => s.ready);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    const t = setTimeout(() => void runSearch(), DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query, filters]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      const typing =
+        target &&
+        (target.tagName === 'INPUT' ||
+          target.tagName === 'TEXTAREA' ||
+          target.tagName === 'SELECT');
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        input.current?.focus();
+      } else if (e.key === 'Escape' && useAppStore.getState().open) {
+        setOpen(null);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setOpen]);
+
+  const hits = results?.hits ?? [];
+
+  useEffect(() => {
+    list.current
+      ?.querySelector<HTMLElement>(`[data-index="${selected}"]`)
+      ?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  const onListKey = (e: React.KeyboardEvent) => {
+    if (hits.length === 0) return;
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setSelected(Math.min(selected + 1, hits.length - 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setSelected(Math.max(selected - 1, 0));
+    } else if (e.key === 'Enter') {
+      const hit = hits[selected];
+      if (hit) {
+        e.preventDefault();
+        void openDocument(hit.documentId, hit.seq);
+      }
+    }
+  };
+
+  return (
+    <div className={open ? 'search-layout with-viewer' : 'search-layout'}>
+      <section className="search-pane" onKeyDown={onListKey}>
+        <div className="search-box">
+          <input
+            ref={input}
+            type="search"
+            autoFocus
+            placeholder="Search your library (press / to focus)"
+            aria-label="Search"
+            value={query}
+            onChange={(e) => setQuery(e.currentTarget.value)}
+            data-testid="search-input"
+            spellCheck={false}
+          />
+          <ModePicker />
+        </div>
+        <FilterBar />
+        <div className="result-meta" aria-live="polite" data-testid="result-meta">
+          {searching
+            ? 'Searching…'
+            : results
+              ? `${hits.length} result${hits.length === 1 ? '' : 's'} in ${results.tookMs.toFixed(0)} ms`
+              : ''}
+        </div>
+        {ready && docCount === 0 && !query && (
+          <div className="empty" data-testid="empty-library">
+            <p>
+              Your library is empty. Import documents to search them — they stay on this device.
+            </p>
+            <ImportButtons />
+            <p className="hint">
+              Or drop files and folders anywhere on this window. Supported: .txt, .md, .html, .pdf,
+              .docx.
+            </p>
+          </div>
+        )}
+        {results && hits.length === 0 && !searching && (
+          <div className="empty" data-testid="no-results">
+            No matches for “{query}”. Try fewer or different words, or clear the filters.
+          </div>
+        )}
+        <ol
+          className="results"
+          ref={list}
+          role="listbox"
+          aria-label="Results"
+          data-testid="results"
+        >
+          {hits.map((hit, i) => (
+            <li
+              key={hit.chunkId}
+              role="option"
+              aria-selected={i === selected}
+              data-index={i}
+              data-testid="result"
+              className={i === selected ? 'result selected' : 'result'}
+              onClick={() => {
+                setSelected(i);
+                void openDocument(hit.documentId, hit.seq);
+              }}
+            >
+              <div className="result-head">
+                <span className="title" data-testid="result-title">
+                  {hit.title}
+                </span>
+                <span className="score" title="Normalised relevance score (0–1)">
+                  {hit.score.toFixed(3)}
+                </span>
+              </div>
+              <div className="path">
+                {hit.path} · {mimeLabel(hit.mime)}
+                {hit.ranks.lexical ? ` · lexical #${hit.ranks.lexical}` : ''}
+                {hit.ranks.semantic ? ` · semantic #${hit.ranks.semantic}` : ''}
+              </div>
+              <p className="snippet" data-testid="result-snippet">
+                <Highlighted value={hit.snippet} />
+              </p>
+            </li>
+          ))}
+        </ol>
+      </section>
+      {open && <DocumentViewer />}
+    </div>
+  );
+}
+
+function ModePicker() {
+  const mode = useAppStore((s) => s.mode);
+  const setMode = useAppStore((s) => s.setMode);
+  return (
+    <select
+      aria-label="Search mode"
+      value={mode}
+      onChange={(e) => {
+        setMode(e.currentTarget.value as typeof mode);
+        void runSearch();
+      }}
+      data-testid="mode"
+    >
+      <option value="lexical">Keyword (BM25)</option>
+    </select>
+  );
+}
+
+function FilterBar() {
+  const filters = useAppStore((s) => s.filters);
+  const setFilters = useAppStore((s) => s.setFilters);
+  const [openPanel, setOpenPanel] = useState(false);
+  const update = (patch: Partial<SearchFilters>) => {
+    const next: SearchFilters = { ...filters, ...patch };
+    for (const key of Object.keys(next) as Array<keyof SearchFilters>) {
+      const v = next[key];
+      if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) delete next[key];
+    }
+    setFilters(next);
+  };
+  const active = Object.keys(filters).length;
+  const dateValue = (ms?: number) => (ms ? new Date(ms).toISOString().slice(0, 10) : '');
+  const parseDate = (v: string) => (v ? Date.parse(`${v}T00:00:00Z`) : undefined);
+  const mimes: Array<[string, string]> = [
+    ['text/plain', 'Text'],
+    ['text/markdown', 'Markdown'],
+    ['text/html', 'HTML'],
+    ['application/pdf', 'PDF'],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'Word'],
+  ];
+  return (
+    <div className="filters">
+      <button
+        className="link"
+        onClick={() => setOpenPanel(!openPanel)}
+        aria-expanded={openPanel}
+        data-testid="filters-toggle"
+      >
+        Filters{active ? ` (${active})` : ''}
+      </button>
+      {active > 0 && (
+        <button className="link" onClick={() => setFilters({})}>
+          Clear filters
+        </button>
+      )}
+      {openPanel && (
+        <div className="filter-grid">
+          <label>
+            Path
+            <input
+              placeholder="e.g. notes/**/*.md"
+              value={filters.pathGlob ?? ''}
+              onChange={(e) => update({ pathGlob: e.currentTarget.value })}
+              data-testid="filter-path"
+            />
+          </label>
+          <label>
+            Contains
+            <input
+              placeholder="exact text"
+              value={filters.contains ?? ''}
+              onChange={(e) => update({ contains: e.currentTarget.value })}
+              data-testid="filter-contains"
+            />
+          </label>
+          <label>
+            Modified after
+            <input
+              type="date"
+              value={dateValue(filters.modifiedAfter)}
+              onChange={(e) => update({ modifiedAfter: parseDate(e.currentTarget.value) })}
+            />
+          </label>
+          <label>
+            Modified before
+            <input
+              type="date"
+              value={dateValue(filters.modifiedBefore)}
+              onChange={(e) => update({ modifiedBefore: parseDate(e.currentTarget.value) })}
+            />
+          </label>
+          <fieldset>
+            <legend>Type</legend>
+            {mimes.map(([mime, label]) => (
+              <label key={mime} className="check">
+                <input
+                  type="checkbox"
+                  checked={filters.mime?.includes(mime) ?? false}
+                  onChange={(e) => {
+                    const set = new Set(filters.mime ?? []);
+                    if (e.currentTarget.checked) set.add(mime);
+                    else set.delete(mime);
+                    update({ mime: [...set] });
+                  }}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+      )}
+    </div>
+  );
+}

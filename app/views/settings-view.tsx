@@ -1,0 +1,34 @@
+// Settings: where the library is stored, and the panels of optional features (web providers,
+// language models) that other modules contribute.
+import { useAppStore } from '../state/app-store';
+
+export function SettingsView() {
+  const storage = useAppStore((s) => s.storage);
+  return (
+    <section className="settings" aria-label="Settings">
+      <h2>Settings</h2>
+      <div className="card">
+        <h3>Storage</h3>
+        {storage ? (
+          <p data-testid="settings-storage">
+            {storage.kind === 'opfs' &&
+              'Your library is stored in this browser’s private file system (OPFS).'}
+            {storage.kind === 'idb' &&
+              'Your library is stored in IndexedDB because this browser does not offer OPFS. It is kept, but slower.'}
+            {storage.kind === 'memory' &&
+              'Your library is kept in memory only and will be lost when you close Sift.'}{' '}
+            {storage.persistent
+              ? 'The browser has granted persistent storage, so it will not evict it.'
+              : 'The browser may evict it under storage pressure; export your library as a backup.'}
+            {storage.note ? ` (${storage.note})` : ''}
+          </p>
+        ) : (
+          <p>Opening the library…</p>
+        )}
+        <p className="hint">
+          Nothing leaves this device unless you turn on a web provider or a remote model below.
+        </p>
+      </div>
+    </section>
+  );
+}
