@@ -1,0 +1,273 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../shared/errors';
+import type { Kernel } from './kernel';
+import { createKernel } from './kernel';
+import { createNodeKernel } from './node-kernel';
+import { cosineFromDot, dequantizeRef, dotI16Ref, quantizeRef, roundHalfToEven } from './quant';
+import { fuzzSeed, mulberry32 } from './test-rng';
+
+let K: Kernel;
+beforeAll(async () => {
+  K = await createNodeKernel();
+});
+
+/** f32 reference with the runtime's documented order: k ascending, separate mul and add. */
+function matmulRef(
+  a: Float32Array,
+  b: Float32Array,
+  bias: Float32Array | null,
+  m: number,
+  k: number,
+  n: number,
+) {
+  const c = new Float32Array(m * n);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let acc = 0;
+      for (let t = 0; t < k; t++)
+        acc = Math.fround(acc + Math.fround(a[i * k + t]! * b[t * n + j]!));
+      if (bias) acc = Math.fround(acc + bias[j]!);
+      c[i * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+function randomF32(rand: () => number, n: number, scale = 1): Float32Array {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = (rand() * 2 - 1) * scale;
+  return out;
+}
+
+describe('kernel: f32 kernels', () => {
+  it.each([
+    [1, 1, 1],
+    [5, 7, 13],
+    [9, 33, 24],
+    [4, 64, 8],
+    [17, 40, 37],
+  ])('matmul %ix%ix%i is bit-identical to the sequential f32 reference', (m, k, n) => {
+    const rand = mulberry32(m * 1000 + k * 10 + n);
+    const a = randomF32(rand, m * k);
+    const b = randomF32(rand, k * n);
+    const bias = randomF32(rand, n);
+    const mk = K.mark();
+    const pa = K.putF32(a);
+    const pb = K.putF32(b);
+    const pbias = K.putF32(bias);
+    const pc = K.alloc(m * n * 4);
+    K.matmul(pa, pb, pbias, pc, m, k, n);
+    expect(Array.from(K.f32(pc, m * n))).toEqual(Array.from(matmulRef(a, b, bias, m, k, n)));
+    K.matmul(pa, pb, 0, pc, m, k, n);
+    expect(Array.from(K.f32(pc, m * n))).toEqual(Array.from(matmulRef(a, b, null, m, k, n)));
+    K.release(mk);
+  });
+
+  it('elementary functions agree with the platform Math to ~1e-14', () => {
+    const rand = mulberry32(7);
+    for (let i = 0; i < 2000; i++) {
+      const x = (rand() * 2 - 1) * 40;
+      expect(Math.abs(K.math.exp(x / 4) - Math.exp(x / 4))).toBeLessThanOrEqual(
+        1e-14 * Math.exp(x / 4),
+      );
+      expect(Math.abs(K.math.sin(x * 5) - Math.sin(x * 5))).toBeLessThan(1e-14);
+      expect(Math.abs(K.math.cos(x * 5) - Math.cos(x * 5))).toBeLessThan(1e-14);
+      expect(Math.abs(K.math.tanh(x / 8) - Math.tanh(x / 8))).toBeLessThan(1e-15);
+    }
+    expect(K.math.exp(-1e9)).toBe(0);
+    expect(K.math.exp(1000)).toBe(Infinity);
+    expect(K.math.exp(0)).toBe(1);
+    expect(K.math.tanh(50)).toBe(1);
+    // erf against known values (Abramowitz & Stegun table)
+    const erf: Array<[number, number]> = [
+      [0, 0],
+      [0.5, 0.5204998778130465],
+      [1, 0.8427007929497149],
+      [2, 0.9953222650189527],
+      [3, 0.9999779095030014],
+      [4, 0.9999999845827421],
+      [-1.5, -0.9661051464753108],
+    ];
+    for (const [x, y] of erf) expect(Math.abs(K.math.erf(x) - y)).toBeLessThan(1e-13);
+  });
+
+  it('softmax rows sum to 1 and attention ignores padded keys', () => {
+    const rand = mulberry32(11);
+    const L = 6;
+    const H = 2;
+    const d = 8;
+    const stride = H * d * 3;
+    const qkv = randomF32(rand, L * stride, 2);
+    const mk = K.mark();
+    const p = K.putF32(qkv);
+    const out = K.alloc(L * H * d * 4);
+    const valid = 4;
+    K.attention({
+      q: p,
+      k: p + H * d * 4,
+      v: p + 2 * H * d * 4,
+      stride,
+      out,
+      seqLen: L,
+      heads: H,
+      headDim: d,
+      validLen: valid,
+      scale: 0.5,
+    });
+    const got = Array.from(K.f32(out, L * H * d));
+    // Changing a padded key/value must not change any output.
+    const qkv2 = qkv.slice();
+    for (let j = valid; j < L; j++) for (let c = H * d; c < stride; c++) qkv2[j * stride + c] = 99;
+    const p2 = K.putF32(qkv2);
+    const out2 = K.alloc(L * H * d * 4);
+    K.attention({
+      q: p2,
+      k: p2 + H * d * 4,
+      v: p2 + 2 * H * d * 4,
+      stride,
+      out: out2,
+      seqLen: L,
+      heads: H,
+      headDim: d,
+      validLen: valid,
+      scale: 0.5,
+    });
+    expect(Array.from(K.f32(out2, L * H * d))).toEqual(got);
+    // softmax
+    const x = K.putF32(randomF32(rand, 3 * 10, 30));
+    K.softmax(x, 3, 10);
+    const s = K.f32(x, 30);
+    for (let r = 0; r < 3; r++) {
+      let sum = 0;
+      for (let c = 0; c < 10; c++) sum += s[r * 10 + c]!;
+      expect(Math.abs(sum - 1)).toBeLessThan(1e-6);
+    }
+    K.release(mk);
+  });
+
+  it('layerNorm gives zero mean and unit variance with gamma 1, beta 0', () => {
+    const rand = mulberry32(3);
+    const n = 64;
+    const mk = K.mark();
+    const x = K.putF32(randomF32(rand, 2 * n, 5));
+    const g = K.putF32(new Float32Array(n).fill(1));
+    const b = K.putF32(new Float32Array(n));
+    const out = K.alloc(2 * n * 4);
+    K.layerNorm(x, out, 2, n, g, b, 1e-6);
+    const y = K.f32(out, 2 * n);
+    for (let r = 0; r < 2; r++) {
+      let m = 0;
+      let v = 0;
+      for (let i = 0; i < n; i++) m += y[r * n + i]!;
+      m /= n;
+      for (let i = 0; i < n; i++) v += (y[r * n + i]! - m) ** 2;
+      expect(Math.abs(m)).toBeLessThan(1e-5);
+      expect(Math.abs(v / n - 1)).toBeLessThan(1e-4);
+    }
+    K.release(mk);
+  });
+
+  it('maps a bad argument status to an AppError WASM_ERROR', () => {
+    const mk = K.mark();
+    const ids = K.putI32(new Int32Array([0, 5]));
+    const table = K.putF32(new Float32Array(8));
+    const out = K.alloc(16);
+    let caught: unknown;
+    try {
+      K.gatherRows(table, 2, 4, ids, 2, out);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    expect((caught as AppError).code).toBe('WASM_ERROR');
+    K.release(mk);
+  });
+
+  it('rejects bytes that are not a module with WASM_ERROR', async () => {
+    await expect(createKernel({ bytes: new Uint8Array([1, 2, 3]) })).rejects.toMatchObject({
+      code: 'WASM_ERROR',
+    });
+  });
+});
+
+describe('kernel: int16 quantisation and dot (seeded fuzz against the JS reference)', () => {
+  it('roundHalfToEven rounds ties to even', () => {
+    expect([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4, 2.6].map(roundHalfToEven)).toEqual([
+      0, 2, 2, -0, -2, -2, 2, 3,
+    ]);
+  });
+
+  it('quantise/dequantise bounds and dot agreement', () => {
+    const seed = fuzzSeed();
+    const rand = mulberry32(seed);
+    try {
+      for (let iter = 0; iter < 200; iter++) {
+        const n = 1 + Math.floor(rand() * 600);
+        const x = new Float32Array(n);
+        for (let i = 0; i < n; i++) {
+          const pick = rand();
+          // mix ordinary values, exact ties (k + 0.5) / 32767, out-of-range values and extremes
+          x[i] =
+            pick < 0.7
+              ? rand() * 2 - 1
+              : pick < 0.85
+                ? (Math.floor(rand() * 65534) - 32767 + 0.5) / 32767
+                : pick < 0.95
+                  ? (rand() * 2 - 1) * 3
+                  : [1, -1, 0, -0][Math.floor(rand() * 4)]!;
+        }
+        const ref = quantizeRef(x);
+        const mk = K.mark();
+        const px = K.putF32(x);
+        const pq = K.alloc(n * 2);
+        K.quantize(px, pq, n);
+        expect(Array.from(K.i16(pq, n))).toEqual(Array.from(ref));
+        const back = dequantizeRef(ref);
+        for (let i = 0; i < n; i++) {
+          const xi = x[i]!;
+          expect(ref[i]!).toBeGreaterThanOrEqual(-32767);
+          expect(ref[i]!).toBeLessThanOrEqual(32767);
+          if (Math.abs(xi) <= 1)
+            expect(Math.abs(back[i]! - xi)).toBeLessThanOrEqual(0.5 / 32767 + 1e-9);
+          else expect(Math.abs(ref[i]!)).toBe(32767);
+        }
+        // dot agreement on unit vectors: exact vs JS, and cosine within the quantisation bound
+        const u = new Float32Array(n);
+        const w = new Float32Array(n);
+        let nu = 0;
+        let nw = 0;
+        for (let i = 0; i < n; i++) {
+          u[i] = rand() * 2 - 1;
+          w[i] = rand() * 2 - 1;
+          nu += u[i]! * u[i]!;
+          nw += w[i]! * w[i]!;
+        }
+        let cos = 0;
+        for (let i = 0; i < n; i++) {
+          u[i] = u[i]! / Math.sqrt(nu);
+          w[i] = w[i]! / Math.sqrt(nw);
+        }
+        for (let i = 0; i < n; i++) cos += u[i]! * w[i]!;
+        const qu = quantizeRef(u);
+        const qw = quantizeRef(w);
+        const pu = K.putI16(qu);
+        const pw = K.putI16(qw);
+        const dot = K.dotI16(pu, pw, n);
+        expect(dot).toBe(dotI16Ref(qu, qw));
+        // |cos_q - cos| <= (|u|_1 + |w|_1) * 0.5/S + n * (0.5/S)^2 <= sqrt(n)/S + n/(4 S^2)
+        expect(Math.abs(cosineFromDot(dot) - cos)).toBeLessThanOrEqual(
+          Math.sqrt(n) / 32767 + n / (4 * 32767 ** 2) + 1e-9,
+        );
+        // dotI16Many gives the same scores row by row
+        const scores = K.alloc(8);
+        const mat = K.putI16(Int16Array.from([...qw, ...qu]));
+        K.dotI16Many(pu, mat, 2, n, scores);
+        expect(Array.from(K.i32(scores, 2))).toEqual([dot, dotI16Ref(qu, qu)]);
+        K.release(mk);
+      }
+    } catch (e) {
+      console.error(`quantise fuzz failed with EMBED_FUZZ_SEED=${seed}`);
+      throw e;
+    }
+  });
+});

@@ -1,0 +1,252 @@
+// The sole gateway to the canonical WebAssembly runtime (wasm/assembly/index.ts): instantiates it
+// from injected bytes or a URL (Node and browser alike), exposes typed wrappers, and turns its
+// status codes into AppErrors in one place (`check`). No other TypeScript touches the exports.
+// Must not import app/, other worker layers, or anything Node-only (tests inject the bytes).
+import { createError } from '../shared/errors';
+
+/** Raw exports of sift-kernels.wasm; the ABI is wasm/assembly/index.ts. */
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  STATUS_OK: WebAssembly.Global;
+  STATUS_OOM: WebAssembly.Global;
+  STATUS_BAD_ARG: WebAssembly.Global;
+  alloc(bytes: number): number;
+  mark(): number;
+  release(mark: number): void;
+  dexp(x: number): number;
+  dsin(x: number): number;
+  dcos(x: number): number;
+  dtanh(x: number): number;
+  derf(x: number): number;
+  matmul(a: number, b: number, bias: number, c: number, m: number, k: number, n: number): number;
+  add(x: number, y: number, out: number, len: number): void;
+  relu(x: number, len: number): void;
+  gelu(x: number, len: number): void;
+  tanhInPlace(x: number, len: number): void;
+  scale(x: number, len: number, s: number): void;
+  layerNorm(
+    x: number,
+    out: number,
+    rows: number,
+    n: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+  ): void;
+  softmax(x: number, rows: number, n: number): void;
+  attention(
+    q: number,
+    k: number,
+    v: number,
+    stride: number,
+    out: number,
+    seqLen: number,
+    heads: number,
+    d: number,
+    validLen: number,
+    scaleQ: number,
+    scratch: number,
+  ): number;
+  timingSignal(out: number, seqLen: number, inv: number, nts: number): void;
+  gatherRows(
+    table: number,
+    tableRows: number,
+    dim: number,
+    ids: number,
+    count: number,
+    out: number,
+  ): number;
+  meanPool(x: number, n: number, validLen: number, out: number): void;
+  l2Normalize(x: number, n: number, eps: number): void;
+  quantize(x: number, out: number, n: number): void;
+  dotI16(a: number, b: number, n: number): number;
+  dotI16Many(query: number, matrix: number, count: number, n: number, scores: number): void;
+}
+
+/** Where the module comes from: bytes (Node, tests) or a URL (browser; fetch injected). */
+export type KernelSource =
+  { bytes: BufferSource } | { url: string; fetch?: (url: string) => Promise<Response> };
+
+/** A pointer into the runtime's linear memory (byte offset). */
+export type Ptr = number;
+
+/** Typed, checked wrappers over the runtime. All pointers are byte offsets in `memory`. */
+export interface Kernel {
+  /** Allocates `bytes` in the arena. @throws AppError WASM_ERROR when memory cannot grow. */
+  alloc(bytes: number): Ptr;
+  /** Arena position to return to with `release` (frees everything allocated after it). */
+  mark(): number;
+  release(mark: number): void;
+  /** Fresh views (the memory buffer changes when it grows; never keep a view across calls). */
+  f32(ptr: Ptr, length: number): Float32Array;
+  i16(ptr: Ptr, length: number): Int16Array;
+  i32(ptr: Ptr, length: number): Int32Array;
+  /** Copies `data` into a new allocation and returns its pointer. */
+  putF32(data: Float32Array): Ptr;
+  putI32(data: Int32Array): Ptr;
+  putI16(data: Int16Array): Ptr;
+  /** C[m,n] = A[m,k] @ B[k,n] (+ bias[n] unless bias is 0). @throws AppError WASM_ERROR */
+  matmul(a: Ptr, b: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
+  relu(x: Ptr, len: number): void;
+  gelu(x: Ptr, len: number): void;
+  tanh(x: Ptr, len: number): void;
+  scale(x: Ptr, len: number, s: number): void;
+  layerNorm(x: Ptr, out: Ptr, rows: number, n: number, gamma: Ptr, beta: Ptr, eps: number): void;
+  softmax(x: Ptr, rows: number, n: number): void;
+  /** Multi-head attention with key padding mask. @throws AppError WASM_ERROR on bad shapes. */
+  attention(args: {
+    q: Ptr;
+    k: Ptr;
+    v: Ptr;
+    stride: number;
+    out: Ptr;
+    seqLen: number;
+    heads: number;
+    headDim: number;
+    validLen: number;
+    scale: number;
+  }): void;
+  timingSignal(out: Ptr, seqLen: number, invTimescales: Ptr, nts: number): void;
+  /** @throws AppError WASM_ERROR when an id is outside the table. */
+  gatherRows(table: Ptr, tableRows: number, dim: number, ids: Ptr, count: number, out: Ptr): void;
+  meanPool(x: Ptr, n: number, validLen: number, out: Ptr): void;
+  l2Normalize(x: Ptr, n: number, eps: number): void;
+  quantize(x: Ptr, out: Ptr, n: number): void;
+  dotI16(a: Ptr, b: Ptr, n: number): number;
+  dotI16Many(query: Ptr, matrix: Ptr, count: number, n: number, scores: Ptr): void;
+  /** The runtime's own elementary functions (f64 in/out), exposed for tests. */
+  math: {
+    exp(x: number): number;
+    sin(x: number): number;
+    cos(x: number): number;
+    tanh(x: number): number;
+    erf(x: number): number;
+  };
+  /** Bytes of linear memory in use (for peak-memory reports). */
+  memoryBytes(): number;
+}
+
+/**
+ * Instantiates the runtime. The module has no imports, so nothing from the host can influence it.
+ * @throws AppError WASM_ERROR when the bytes cannot be fetched or compiled (e.g. no SIMD support).
+ */
+export async function createKernel(source: KernelSource): Promise<Kernel> {
+  let bytes: BufferSource;
+  try {
+    if ('bytes' in source) {
+      bytes = source.bytes;
+    } else {
+      const doFetch = source.fetch ?? ((u: string) => fetch(u));
+      const res = await doFetch(source.url);
+      if (!res.ok) throw new Error(`HTTP ${res.status} for ${source.url}`);
+      bytes = await res.arrayBuffer();
+    }
+  } catch (cause) {
+    throw createError('WASM_ERROR', {
+      reason: 'The embedding runtime could not be downloaded.',
+      cause,
+    });
+  }
+  let instance: WebAssembly.Instance;
+  try {
+    const module = await WebAssembly.compile(bytes);
+    instance = await WebAssembly.instantiate(module, {});
+  } catch (cause) {
+    throw createError('WASM_ERROR', {
+      reason: 'The embedding runtime failed to start (this browser may lack WebAssembly SIMD).',
+      cause,
+    });
+  }
+  return wrap(instance.exports as unknown as KernelExports);
+}
+
+function wrap(ex: KernelExports): Kernel {
+  const OK = ex.STATUS_OK.value as number;
+  const OOM = ex.STATUS_OOM.value as number;
+
+  /** The one place where runtime status codes become errors. */
+  function check(status: number, op: string): void {
+    if (status === OK) return;
+    if (status === OOM) {
+      throw createError('WASM_ERROR', {
+        reason: `The embedding runtime ran out of memory in ${op}.`,
+        status,
+        op,
+      });
+    }
+    throw createError('WASM_ERROR', {
+      reason: `The embedding runtime rejected its arguments in ${op}.`,
+      status,
+      op,
+    });
+  }
+
+  function alloc(bytes: number): Ptr {
+    const p = ex.alloc(bytes);
+    if (p === 0) check(OOM, 'alloc');
+    return p;
+  }
+
+  return {
+    alloc,
+    mark: () => ex.mark(),
+    release: (m) => ex.release(m),
+    f32: (p, n) => new Float32Array(ex.memory.buffer, p, n),
+    i16: (p, n) => new Int16Array(ex.memory.buffer, p, n),
+    i32: (p, n) => new Int32Array(ex.memory.buffer, p, n),
+    putF32(data) {
+      const p = alloc(data.byteLength);
+      new Float32Array(ex.memory.buffer, p, data.length).set(data);
+      return p;
+    },
+    putI32(data) {
+      const p = alloc(data.byteLength);
+      new Int32Array(ex.memory.buffer, p, data.length).set(data);
+      return p;
+    },
+    putI16(data) {
+      const p = alloc(data.byteLength);
+      new Int16Array(ex.memory.buffer, p, data.length).set(data);
+      return p;
+    },
+    matmul: (a, b, bias, c, m, k, n) => check(ex.matmul(a, b, bias, c, m, k, n), 'matmul'),
+    add: (x, y, out, len) => ex.add(x, y, out, len),
+    relu: (x, len) => ex.relu(x, len),
+    gelu: (x, len) => ex.gelu(x, len),
+    tanh: (x, len) => ex.tanhInPlace(x, len),
+    scale: (x, len, s) => ex.scale(x, len, s),
+    layerNorm: (x, out, rows, n, gamma, beta, eps) =>
+      ex.layerNorm(x, out, rows, n, gamma, beta, eps),
+    softmax: (x, rows, n) => ex.softmax(x, rows, n),
+    attention(a) {
+      const m = ex.mark();
+      const scratch = alloc(Math.max(a.seqLen, 1) * 4);
+      const status = ex.attention(
+        a.q,
+        a.k,
+        a.v,
+        a.stride,
+        a.out,
+        a.seqLen,
+        a.heads,
+        a.headDim,
+        a.validLen,
+        a.scale,
+        scratch,
+      );
+      ex.release(m);
+      check(status, 'attention');
+    },
+    timingSignal: (out, seqLen, inv, nts) => ex.timingSignal(out, seqLen, inv, nts),
+    gatherRows: (table, rows, dim, ids, count, out) =>
+      check(ex.gatherRows(table, rows, dim, ids, count, out), 'gatherRows'),
+    meanPool: (x, n, validLen, out) => ex.meanPool(x, n, validLen, out),
+    l2Normalize: (x, n, eps) => ex.l2Normalize(x, n, eps),
+    quantize: (x, out, n) => ex.quantize(x, out, n),
+    dotI16: (a, b, n) => ex.dotI16(a, b, n),
+    dotI16Many: (q, mtx, count, n, scores) => ex.dotI16Many(q, mtx, count, n, scores),
+    math: { exp: ex.dexp, sin: ex.dsin, cos: ex.dcos, tanh: ex.dtanh, erf: ex.derf },
+    memoryBytes: () => ex.memory.buffer.byteLength,
+  };
+}
