@@ -1,0 +1,108 @@
+// The library schema as an ordered list of migrations, tracked in PRAGMA user_version.
+// Owns: table definitions and how an older library becomes the current one. Append new
+// migrations at the end; never edit a released one (libraries in the wild ran it already).
+// Must not import any layer but workers/shared/.
+import { createError } from '../shared/errors';
+import type { Sql } from './sql';
+
+export interface Migration {
+  /** 1-based; equals the index in MIGRATIONS plus one. */
+  version: number;
+  description: string;
+  up(sql: Sql): Promise<void>;
+}
+
+/** The FTS5 tokenizer of the chunk index (and of the query tokenizer, which must match it). */
+// porter: English stemming, as Anserini's BM25 baseline does (so "running" finds "runs").
+// unicode61 remove_diacritics 2: Unicode-aware folding; "2" also strips diacritics from
+// characters that carry several (the fixed successor of "1").
+export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'documents, chunks, and the FTS5 index over title + chunk text',
+    async up(sql) {
+      await sql.exec(`
+        CREATE TABLE documents (
+          id INTEGER PRIMARY KEY,
+          path TEXT NOT NULL UNIQUE,
+          title TEXT NOT NULL,
+          mime TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          modified INTEGER NOT NULL,
+          content_hash TEXT NOT NULL,
+          imported_at INTEGER NOT NULL,
+          source_url TEXT,
+          quality_grade TEXT CHECK (quality_grade IN ('A','B','C','D','E')),
+          text TEXT NOT NULL
+        );
+        CREATE INDEX documents_content_hash ON documents(content_hash);
+        CREATE TABLE chunks (
+          id INTEGER PRIMARY KEY,
+          document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          start INTEGER NOT NULL,
+          "end" INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          UNIQUE (document_id, seq)
+        );
+        -- The FTS5 index keeps no copy of the text (external content): it reads title and body
+        -- through this view. Rows are added/removed explicitly in the same transaction as the
+        -- chunks ('delete' needs the indexed values, so it runs before the chunks go).
+        CREATE VIEW chunks_fts_source AS
+          SELECT c.id AS id, c.document_id AS document_id, d.title AS title, c.text AS body
+          FROM chunks c JOIN documents d ON d.id = c.document_id;
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+          title, body,
+          content = 'chunks_fts_source', content_rowid = 'id',
+          tokenize = '${FTS_TOKENIZER}'
+        );
+      `);
+    },
+  },
+  {
+    version: 2,
+    description: 'indexes for the mime and modified-date search filters',
+    async up(sql) {
+      await sql.exec(`
+        CREATE INDEX documents_mime ON documents(mime);
+        CREATE INDEX documents_modified ON documents(modified);
+      `);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export async function readUserVersion(sql: Sql): Promise<number> {
+  const row = await sql.get<{ user_version: number }>('PRAGMA user_version');
+  return Number(row?.user_version ?? 0);
+}
+
+/**
+ * Brings the database to the latest version in one transaction (all pending steps or none).
+ * @returns the version before and after
+ * @throws AppError SCHEMA_TOO_NEW when the file was written by a newer Sift; DB_* on SQL errors
+ */
+export async function migrate(
+  sql: Sql,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<{ from: number; to: number }> {
+  const latest = migrations.length;
+  return sql.transaction(async () => {
+    const from = await readUserVersion(sql);
+    if (from > latest) {
+      throw createError('SCHEMA_TOO_NEW', {
+        reason: `The library has schema version ${from}; this Sift knows up to ${latest}.`,
+        found: from,
+        supported: latest,
+      });
+    }
+    for (const migration of migrations.slice(from)) {
+      await migration.up(sql);
+      await sql.exec(`PRAGMA user_version = ${migration.version}`);
+    }
+    return { from, to: Math.max(from, latest) };
+  });
+}

@@ -1,0 +1,394 @@
+// The library: documents and their chunks with the FTS5 index kept in step, export/import of the
+// whole database, and a change counter for caches. One transaction per logical change.
+// Must not import any layer but workers/shared/ (hashing and chunking are done by the caller).
+import { createError } from '../shared/errors';
+import type { LibraryStats } from '../shared/store-api';
+import type {
+  ChunkInput,
+  DocumentDetail,
+  DocumentInput,
+  DocumentSummary,
+  PutResult,
+  QualityGrade,
+} from '../shared/types';
+import { migrate, readUserVersion, SCHEMA_VERSION, type Migration, MIGRATIONS } from './migrations';
+import type { OpenedDatabase } from './open-database';
+import { SCRATCH_VFS } from './open-database';
+import type { Row, Sql } from './sql';
+
+export interface StoreDeps {
+  /** ms since epoch; injected for `imported_at`. */
+  clock?: () => number;
+  migrations?: readonly Migration[];
+}
+
+export interface Store {
+  /**
+   * Stores a document and its chunks in ONE transaction.
+   * added: new path; replaced: same path, new hash (old chunks go); unchanged: same path and
+   * hash (nothing written); duplicate: same hash under another path (nothing written).
+   * @throws AppError INVALID_ARGUMENT (chunks not slices of the text), STORAGE_FULL, DB_LOCKED
+   */
+  putDocument(input: DocumentInput, chunks: ChunkInput[], contentHash: string): Promise<PutResult>;
+  /** @throws AppError NOT_FOUND */
+  deleteDocument(id: number): Promise<void>;
+  listDocuments(): Promise<DocumentSummary[]>;
+  /** @throws AppError NOT_FOUND */
+  getDocument(id: number): Promise<DocumentDetail>;
+  getDocumentByPath(path: string): Promise<DocumentSummary | null>;
+  stats(): Promise<LibraryStats>;
+  /** A consistent snapshot (VACUUM INTO a scratch file) as SQLite file bytes. */
+  exportDatabase(): Promise<Uint8Array>;
+  /**
+   * Validates (header, integrity_check, schema version), migrates and then replaces the whole
+   * library in one transaction; on any failure the current library is untouched.
+   * @throws AppError INVALID_LIBRARY_FILE, SCHEMA_TOO_NEW
+   */
+  importDatabase(bytes: Uint8Array): Promise<LibraryStats>;
+  /** Monotonic counter, bumped after every committed change. */
+  version(): number;
+  /** Called after every committed change; returns an unsubscribe function. */
+  onChange(listener: (version: number) => void): () => void;
+  readonly sql: Sql;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+interface DocumentRow {
+  id: number;
+  path: string;
+  title: string;
+  mime: string;
+  size: number;
+  modified: number;
+  content_hash: string;
+  imported_at: number;
+  source_url: string | null;
+  quality_grade: string | null;
+  chunk_count: number;
+}
+
+const SUMMARY_COLUMNS = `d.id, d.path, d.title, d.mime, d.size, d.modified, d.content_hash,
+  d.imported_at, d.source_url, d.quality_grade,
+  (SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS chunk_count`;
+
+function toSummary(row: DocumentRow): DocumentSummary {
+  return {
+    id: Number(row.id),
+    path: row.path,
+    title: row.title,
+    mime: row.mime,
+    size: Number(row.size),
+    modified: Number(row.modified),
+    contentHash: row.content_hash,
+    importedAt: Number(row.imported_at),
+    sourceUrl: row.source_url,
+    qualityGrade: (row.quality_grade as QualityGrade | null) ?? null,
+    chunkCount: Number(row.chunk_count),
+  };
+}
+
+function validateChunks(input: DocumentInput, chunks: ChunkInput[]): void {
+  chunks.forEach((chunk, i) => {
+    if (
+      chunk.seq !== i ||
+      chunk.start < 0 ||
+      chunk.end < chunk.start ||
+      chunk.end > input.text.length
+    ) {
+      throw createError('INVALID_ARGUMENT', {
+        reason: `Chunk ${i} of ${input.path} has a bad sequence number or offsets.`,
+      });
+    }
+    if (input.text.slice(chunk.start, chunk.end) !== chunk.text) {
+      throw createError('INVALID_ARGUMENT', {
+        reason: `Chunk ${i} of ${input.path} is not the text between its offsets.`,
+      });
+    }
+  });
+}
+
+/**
+ * Migrates the database and returns the store over it.
+ * @throws AppError SCHEMA_TOO_NEW, DB_CORRUPT, DB_*
+ */
+export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Promise<Store> {
+  const { sql, scratch } = db;
+  const clock = deps.clock ?? Date.now;
+  const migrations = deps.migrations ?? MIGRATIONS;
+  await migrate(sql, migrations);
+
+  let version = 0;
+  let scratchCounter = 0;
+  const listeners = new Set<(v: number) => void>();
+  const changed = () => {
+    version++;
+    for (const listener of listeners) listener(version);
+  };
+
+  /** Removes a document's chunks from the FTS index and the chunks table. */
+  async function removeChunks(documentId: number): Promise<void> {
+    await sql.run(
+      `INSERT INTO chunks_fts(chunks_fts, rowid, title, body)
+       SELECT 'delete', id, title, body FROM chunks_fts_source WHERE document_id = ?`,
+      [documentId],
+    );
+    await sql.run('DELETE FROM chunks WHERE document_id = ?', [documentId]);
+  }
+
+  async function insertChunks(documentId: number, chunks: ChunkInput[]): Promise<void> {
+    for (const chunk of chunks) {
+      await sql.run(
+        'INSERT INTO chunks (document_id, seq, start, "end", text) VALUES (?, ?, ?, ?, ?)',
+        [documentId, chunk.seq, chunk.start, chunk.end, chunk.text],
+      );
+    }
+    await sql.run(
+      `INSERT INTO chunks_fts(rowid, title, body)
+       SELECT id, title, body FROM chunks_fts_source WHERE document_id = ?`,
+      [documentId],
+    );
+  }
+
+  async function chunkCount(documentId: number): Promise<number> {
+    const row = await sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM chunks WHERE document_id = ?',
+      [documentId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async function stats(): Promise<LibraryStats> {
+    const row = await sql.get<{ documents: number; chunks: number; total_size: number }>(
+      `SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
+              (SELECT coalesce(sum(size), 0) FROM documents) AS total_size`,
+    );
+    return {
+      documents: Number(row?.documents ?? 0),
+      chunks: Number(row?.chunks ?? 0),
+      totalSize: Number(row?.total_size ?? 0),
+      schemaVersion: await readUserVersion(sql),
+      version,
+    };
+  }
+
+  /** Plain tables of a database: not sqlite_*, not virtual tables, not FTS shadow tables. */
+  async function plainTables(conn: Sql): Promise<string[]> {
+    const rows = await conn.all<{ name: string; sql: string | null }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    const virtual = rows
+      .filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? ''))
+      .map((r) => r.name);
+    return rows
+      .filter((r) => !/^CREATE VIRTUAL TABLE/i.test(r.sql ?? ''))
+      .map((r) => r.name)
+      .filter((name) => !virtual.some((v) => name.startsWith(`${v}_`)));
+  }
+
+  const invalid = (reason: string, cause?: unknown) =>
+    createError('INVALID_LIBRARY_FILE', { reason, ...(cause === undefined ? {} : { cause }) });
+
+  const store: Store = {
+    sql,
+    version: () => version,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async putDocument(input, chunks, contentHash) {
+      validateChunks(input, chunks);
+      const result = await sql.transaction(async (): Promise<PutResult> => {
+        const existing = await sql.get<{ id: number; content_hash: string }>(
+          'SELECT id, content_hash FROM documents WHERE path = ?',
+          [input.path],
+        );
+        if (existing && existing.content_hash === contentHash) {
+          return {
+            outcome: 'unchanged',
+            documentId: Number(existing.id),
+            chunkCount: await chunkCount(existing.id),
+          };
+        }
+        const twin = await sql.get<{ id: number }>(
+          'SELECT id FROM documents WHERE content_hash = ? AND path <> ? ORDER BY id LIMIT 1',
+          [contentHash, input.path],
+        );
+        if (twin) {
+          return {
+            outcome: 'duplicate',
+            documentId: Number(twin.id),
+            chunkCount: await chunkCount(twin.id),
+          };
+        }
+        const values = [
+          input.title,
+          input.mime,
+          input.size,
+          input.modified,
+          contentHash,
+          clock(),
+          input.sourceUrl ?? null,
+          input.qualityGrade ?? null,
+          input.text,
+        ];
+        let documentId: number;
+        if (existing) {
+          documentId = Number(existing.id);
+          // Order matters: the FTS 'delete' reads the old title and text through the view.
+          await removeChunks(documentId);
+          await sql.run(
+            `UPDATE documents SET title = ?, mime = ?, size = ?, modified = ?, content_hash = ?,
+               imported_at = ?, source_url = ?, quality_grade = ?, text = ? WHERE id = ?`,
+            [...values, documentId],
+          );
+        } else {
+          const inserted = await sql.run(
+            `INSERT INTO documents (title, mime, size, modified, content_hash, imported_at,
+               source_url, quality_grade, text, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [...values, input.path],
+          );
+          documentId = inserted.lastInsertId;
+        }
+        await insertChunks(documentId, chunks);
+        return { outcome: existing ? 'replaced' : 'added', documentId, chunkCount: chunks.length };
+      });
+      if (result.outcome === 'added' || result.outcome === 'replaced') changed();
+      return result;
+    },
+
+    async deleteDocument(id) {
+      await sql.transaction(async () => {
+        const row = await sql.get('SELECT id FROM documents WHERE id = ?', [id]);
+        if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
+        await removeChunks(id);
+        await sql.run('DELETE FROM documents WHERE id = ?', [id]);
+      });
+      changed();
+    },
+
+    async listDocuments() {
+      const rows = await sql.all<DocumentRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
+      );
+      return rows.map(toSummary);
+    },
+
+    async getDocument(id) {
+      const row = await sql.get<DocumentRow & { text: string }>(
+        `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
+        [id],
+      );
+      if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
+      const chunks = await sql.all<{
+        id: number;
+        seq: number;
+        start: number;
+        end: number;
+        text: string;
+      }>('SELECT id, seq, start, "end", text FROM chunks WHERE document_id = ? ORDER BY seq', [id]);
+      return {
+        ...toSummary(row),
+        text: row.text,
+        chunks: chunks.map((c) => ({
+          id: Number(c.id),
+          seq: Number(c.seq),
+          start: Number(c.start),
+          end: Number(c.end),
+          text: c.text,
+        })),
+      };
+    },
+
+    async getDocumentByPath(path) {
+      const row = await sql.get<DocumentRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM documents d WHERE d.path = ?`,
+        [path],
+      );
+      return row ? toSummary(row) : null;
+    },
+
+    stats,
+
+    async exportDatabase() {
+      const name = `export-${++scratchCounter}.db`;
+      scratch.remove(name);
+      try {
+        // VACUUM INTO reads one consistent snapshot (a read transaction) and writes a compact copy.
+        await sql.exec(`VACUUM INTO 'file:${name}?vfs=${SCRATCH_VFS}'`);
+        const bytes = scratch.read(name);
+        if (!bytes) throw createError('DB_ERROR', { reason: 'The export produced no file.' });
+        return bytes;
+      } finally {
+        scratch.remove(name);
+      }
+    },
+
+    async importDatabase(bytes) {
+      const header = new TextDecoder('latin1').decode(bytes.subarray(0, 16));
+      if (bytes.byteLength < 512 || header !== SQLITE_HEADER) {
+        throw invalid('The file does not start with the SQLite header.');
+      }
+      const name = `import-${++scratchCounter}.db`;
+      scratch.write(name, bytes);
+      let other: Sql | null = null;
+      try {
+        try {
+          other = await scratch.open(name);
+          const check = await other.all<{ integrity_check: string }>('PRAGMA integrity_check');
+          if (check.length !== 1 || check[0]?.integrity_check !== 'ok') {
+            throw invalid(
+              `The database failed its integrity check (${check[0]?.integrity_check ?? 'no answer'}).`,
+            );
+          }
+        } catch (err) {
+          if ((err as { code?: string }).code === 'INVALID_LIBRARY_FILE') throw err;
+          throw invalid('The file is not a readable SQLite database.', err);
+        }
+        const fileVersion = await readUserVersion(other);
+        const tables = await plainTables(other);
+        if (fileVersion === 0 || !tables.includes('documents') || !tables.includes('chunks')) {
+          throw invalid('The database has no Sift library schema.');
+        }
+        await migrate(other, migrations); // throws SCHEMA_TOO_NEW for newer files
+        const source = other;
+        await sql.transaction(async () => {
+          // Foreign keys are checked at COMMIT, so tables can be filled in any order.
+          await sql.exec('PRAGMA defer_foreign_keys = ON');
+          const mine = await plainTables(sql);
+          for (const table of mine) await sql.run(`DELETE FROM "${table}"`);
+          const theirs = new Set(await plainTables(source));
+          for (const table of mine) {
+            if (!theirs.has(table)) continue;
+            const cols = (
+              await sql.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])
+            ).map((c) => c.name);
+            const list = cols.map((c) => `"${c}"`).join(', ');
+            const insert = `INSERT INTO "${table}" (${list}) VALUES (${cols.map(() => '?').join(', ')})`;
+            await source.each(`SELECT ${list} FROM "${table}"`, [], async (row: Row) => {
+              await sql.run(
+                insert,
+                cols.map((c) => row[c] ?? null),
+              );
+            });
+          }
+          // The index is derived data: rebuild it from the imported rows through the view.
+          await sql.run("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'DB_CORRUPT')
+          throw invalid('The database is damaged.', err);
+        throw err;
+      } finally {
+        await other?.close().catch(() => undefined);
+        scratch.remove(name);
+      }
+      changed();
+      return stats();
+    },
+  };
+  return store;
+}
+
+export { SCHEMA_VERSION };
