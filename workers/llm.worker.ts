@@ -1,0 +1,29 @@
+// Thin entry of the LLM worker: builds the LLM service with the browser's capabilities and
+// exposes it with Comlink. WebLLM's MLCEngine runs inside this worker (WebGPU works in workers);
+// wllama starts its own inner worker. Nothing here is tested in Node; the service is.
+import * as Comlink from 'comlink';
+import { installErrorTransfer } from './shared/comlink-errors';
+import { createLlmService } from './llm/service';
+import { createRealWllama } from './llm/wllama-factory';
+import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+
+installErrorTransfer();
+
+const nav = self.navigator as Navigator & {
+  gpu?: { requestAdapter(): Promise<{ features: { has(n: string): boolean } } | null> };
+};
+
+const service = createLlmService({
+  env: { gpu: nav.gpu, storage: nav.storage, wasm: WebAssembly },
+  fetch: self.fetch.bind(self),
+  createWllama: () => createRealWllama(new URL(wllamaWasmUrl, self.location.href).href),
+  // web-llm is loaded only when chosen: it is large and needs WebGPU.
+  createMlcEngine: async (modelId, onProgress) => {
+    const webllm = await import('@mlc-ai/web-llm');
+    return webllm.CreateMLCEngine(modelId, {
+      initProgressCallback: (r) => onProgress({ progress: r.progress, text: r.text }),
+    });
+  },
+});
+
+Comlink.expose(service);
