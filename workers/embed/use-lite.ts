@@ -1,0 +1,252 @@
+// USE-lite (Universal Sentence Encoder lite, "KonaTransformer") on the canonical runtime.
+// Owns: reading the TF.js graph model's weights (model.json + shards), the forward pass exactly as
+// the graph computes it for one sentence, and the SentencePiece tokenizer wiring.
+// All float math runs in the wasm runtime through kernel.ts; this file only moves bytes and
+// sequences kernel calls. Must not import app/ or Node-only modules (file access is injected).
+import { createError } from '../shared/errors';
+import type { Kernel, Ptr } from './kernel';
+import { createSentencePieceTokenizer, type Tokenizer } from './sentencepiece';
+
+export const USE_LITE_MODEL_ID = 'use-lite';
+/** Bump when the weights, tokenizer or any kernel changes the bytes of a vector (golden file). */
+export const USE_LITE_MODEL_VERSION = '0.2.0+canon.1';
+export const USE_LITE_DIM = 512;
+/** The graph clips token positions to < 128 (ClipToMaxLength/Less/y). */
+export const USE_LITE_MAX_TOKENS = 128;
+/** The files of the model, relative to its folder (copied to public/models/use-lite/). */
+export const USE_LITE_FILES = [
+  'model.json',
+  'vocab.json',
+  ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`),
+];
+
+const P = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
+const LN_EPS = 9.999999974752427e-7;
+const L2_EPS = 9.999999960041972e-13;
+
+interface LayerWeights {
+  lnGamma: Ptr;
+  lnBeta: Ptr;
+  qkv: Ptr;
+  qkvBias: Ptr;
+  out: Ptr;
+  outBias: Ptr;
+  /** Layer 0 projects its 256-d input to 512 for the residual (AdjustResidualInput/dense). */
+  residual: Ptr | 0;
+  residualBias: Ptr | 0;
+  ffnGamma: Ptr;
+  ffnBeta: Ptr;
+  ffn1: Ptr;
+  ffn1Bias: Ptr;
+  ffn2: Ptr;
+  ffn2Bias: Ptr;
+  dIn: number;
+  heads: number;
+  headDim: number;
+  /** q is multiplied by this before q.k (MultiheadAttention/mul/y). */
+  qScale: number;
+}
+
+interface WeightsManifestGroup {
+  paths: string[];
+  weights: Array<{ name: string; shape: number[]; dtype: string; quantization?: unknown }>;
+}
+
+export interface UseLiteModel {
+  readonly id: string;
+  readonly version: string;
+  readonly dim: number;
+  readonly tokenizer: Tokenizer;
+  /** Token ids as the model sees them (clipped to its window). */
+  tokenize(text: string): number[];
+  /** Unit-length f32 sentence vector of `text`. @throws AppError WASM_ERROR */
+  embedFloat(text: string): Float32Array;
+  /** Canonical int16 vector (quantised unit vector). @throws AppError WASM_ERROR */
+  embedInt16(text: string): Int16Array;
+  /** Vectors for pre-tokenised ids (already clipped). */
+  embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array };
+}
+
+/**
+ * Loads USE-lite into the runtime's memory (about 28 MB of f32 weights).
+ * @param fetchBytes reads one model file by name (see USE_LITE_FILES)
+ * @throws AppError MODEL_LOAD_FAILED when a file is missing or does not match the expected graph.
+ */
+export async function loadUseLite(
+  kernel: Kernel,
+  fetchBytes: (name: string) => Promise<ArrayBuffer>,
+): Promise<UseLiteModel> {
+  let manifest: WeightsManifestGroup[];
+  let vocabulary: Array<[string, number]>;
+  let shards: ArrayBuffer[];
+  try {
+    const [modelJson, vocabJson] = await Promise.all([fetchBytes('model.json'), fetchBytes('vocab.json')]);
+    const model = JSON.parse(new TextDecoder().decode(modelJson)) as { weightsManifest: WeightsManifestGroup[] };
+    manifest = model.weightsManifest;
+    vocabulary = JSON.parse(new TextDecoder().decode(vocabJson)) as Array<[string, number]>;
+    shards = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => fetchBytes(p)));
+  } catch (cause) {
+    throw createError('MODEL_LOAD_FAILED', { reason: 'The USE-lite model files could not be read.', cause });
+  }
+  const all = concat(shards);
+  const table = new Map<string, { offset: number; count: number; shape: number[] }>();
+  let offset = 0;
+  for (const w of manifest.flatMap((g) => g.weights)) {
+    const count = w.shape.reduce((a, b) => a * b, 1);
+    if (w.quantization !== undefined || (w.dtype !== 'float32' && w.dtype !== 'int32')) {
+      throw createError('MODEL_LOAD_FAILED', { reason: `Unexpected weight encoding for ${w.name}.` });
+    }
+    table.set(w.name, { offset, count, shape: w.shape });
+    offset += count * 4;
+  }
+  if (offset !== all.byteLength) {
+    throw createError('MODEL_LOAD_FAILED', {
+      reason: `The model shards hold ${all.byteLength} bytes but the manifest describes ${offset}.`,
+    });
+  }
+
+  function weight(name: string, expected: number[]): Ptr {
+    const w = table.get(name);
+    if (!w || w.shape.join('x') !== expected.join('x')) {
+      throw createError('MODEL_LOAD_FAILED', { reason: `Weight ${name} is missing or has the wrong shape.` });
+    }
+    return kernel.putF32(new Float32Array(all, w.offset, w.count));
+  }
+  function scalar(name: string): number {
+    const w = table.get(name);
+    if (!w) throw createError('MODEL_LOAD_FAILED', { reason: `Constant ${name} is missing.` });
+    return new Float32Array(all, w.offset, 1)[0]!;
+  }
+
+  const embeddings = weight('module/Embeddings_en', [8002, 256]);
+  const invTimescales = weight(`${P}TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`, [1, 128]);
+  const layer = (i: 0 | 1): LayerWeights => {
+    const dIn = i === 0 ? 256 : 512;
+    const L = `${P}Layer_${i}/TransformerLayer/`;
+    const S = `${P}TransformerStack/Layer_${i}/TransformerLayer/`;
+    const K = `module/Encoder_en/KonaTransformer/Encode/Layer_${i}/TransformerLayer/`;
+    return {
+      dIn,
+      heads: 4,
+      headDim: dIn / 4,
+      qScale: scalar(`${S}MultiheadAttention/mul/y`),
+      lnGamma: weight(`${L}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [dIn]),
+      lnBeta: weight(`${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [dIn]),
+      qkv: weight(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [1, 1, dIn, 3 * dIn]),
+      qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * dIn]),
+      out: weight(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
+      outBias: weight(`${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [512]),
+      residual: i === 0 ? weight(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : 0,
+      residualBias: i === 0 ? weight(`${L}dense/bias/ConcatPartitions/concat`, [512]) : 0,
+      ffnGamma: weight(`${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [512]),
+      ffnBeta: weight(`${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [512]),
+      ffn1: weight(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
+      ffn1Bias: weight(`${L}FFN/conv1/bias/ConcatPartitions/concat`, [1536]),
+      ffn2: weight(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
+      ffn2Bias: weight(`${L}FFN/conv2/bias/ConcatPartitions/concat`, [512]),
+    };
+  };
+  const layers = [layer(0), layer(1)];
+  const tanhW = weight('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512]);
+  const tanhB = weight('module/Encoder_en/hidden_layers/tanh_layer_0/bias', [512]);
+  const tokenizer = createSentencePieceTokenizer(vocabulary);
+
+  /** One Transformer layer on x [n, dIn]; returns a new [n, 512] buffer. */
+  function runLayer(w: LayerWeights, x: Ptr, n: number): Ptr {
+    const k = kernel;
+    const d = w.dIn;
+    const ln = k.alloc(n * d * 4);
+    k.layerNorm(x, ln, n, d, w.lnGamma, w.lnBeta, LN_EPS);
+    const qkv = k.alloc(n * 3 * d * 4);
+    k.matmul(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
+    const att = k.alloc(n * d * 4);
+    k.attention({
+      q: qkv,
+      k: qkv + d * 4,
+      v: qkv + 2 * d * 4,
+      stride: 3 * d,
+      out: att,
+      seqLen: n,
+      heads: w.heads,
+      headDim: w.headDim,
+      validLen: n,
+      scale: w.qScale,
+    });
+    const h = k.alloc(n * 512 * 4);
+    k.matmul(att, w.out, w.outBias, h, n, d, 512);
+    if (w.residual !== 0) {
+      const res = k.alloc(n * 512 * 4);
+      k.matmul(x, w.residual, w.residualBias, res, n, d, 512);
+      k.add(h, res, h, n * 512);
+    } else {
+      k.add(h, x, h, n * 512);
+    }
+    const ln2 = k.alloc(n * 512 * 4);
+    k.layerNorm(h, ln2, n, 512, w.ffnGamma, w.ffnBeta, LN_EPS);
+    const f1 = k.alloc(n * 1536 * 4);
+    k.matmul(ln2, w.ffn1, w.ffn1Bias, f1, n, 512, 1536);
+    k.relu(f1, n * 1536);
+    const f2 = k.alloc(n * 512 * 4);
+    k.matmul(f1, w.ffn2, w.ffn2Bias, f2, n, 1536, 512);
+    k.add(f2, h, f2, n * 512);
+    return f2;
+  }
+
+  function embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array } {
+    const k = kernel;
+    const n = ids.length;
+    const m = k.mark();
+    try {
+      const pooled = k.alloc(512 * 4);
+      if (n > 0) {
+        const pid = k.putI32(Int32Array.from(ids));
+        const x = k.alloc(n * 256 * 4);
+        k.gatherRows(embeddings, 8002, 256, pid, n, x);
+        const t = k.alloc(n * 256 * 4);
+        k.timingSignal(t, n, invTimescales, 128);
+        // The graph adds the timing signal to the scattered embeddings and then adds the
+        // embeddings once more (Layer_0/add = x + (x + timing)); we keep its exact order.
+        k.add(x, t, t, n * 256);
+        k.add(x, t, x, n * 256);
+        let h = runLayer(layers[0]!, x, n);
+        h = runLayer(layers[1]!, h, n);
+        k.meanPool(h, 512, n, pooled);
+      } else {
+        // No tokens: the graph's mean over zero positions is 0 (sum 0 / max(len, 1)).
+        k.f32(pooled, 512).fill(0);
+      }
+      const y = k.alloc(512 * 4);
+      k.matmul(pooled, tanhW, tanhB, y, 1, 512, 512);
+      k.tanh(y, 512);
+      k.l2Normalize(y, 512, L2_EPS);
+      const q = k.alloc(512 * 2);
+      k.quantize(y, q, 512);
+      return { float: k.f32(y, 512).slice(), int16: k.i16(q, 512).slice() };
+    } finally {
+      k.release(m);
+    }
+  }
+
+  const tokenize = (text: string) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS);
+  return {
+    id: USE_LITE_MODEL_ID,
+    version: USE_LITE_MODEL_VERSION,
+    dim: USE_LITE_DIM,
+    tokenizer,
+    tokenize,
+    embedIds,
+    embedFloat: (text) => embedIds(tokenize(text)).float,
+    embedInt16: (text) => embedIds(tokenize(text)).int16,
+  };
+}
+
+function concat(parts: ArrayBuffer[]): ArrayBuffer {
+  const total = parts.reduce((s, p) => s + p.byteLength, 0);
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(new Uint8Array(p), o);
+    o += p.byteLength;
+  }
+  return out.buffer;
+}
