@@ -1,0 +1,91 @@
+// Seeded test data for the vector-index tests and the benchmark: unit vectors quantised to the
+// canonical int16 scale, either uniform on the sphere or around cluster centres (closer to how
+// text embeddings are spread). Test support only; not used by the app.
+import { QUANT_SCALE } from './types';
+
+/** mulberry32: small, fast, seeded; the same seed gives the same stream everywhere. */
+export function createRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function gaussian(random: () => number): number {
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** L2-normalises then quantises with S = 32767 (values stay in [-32767, 32767]). */
+export function quantise(v: Float64Array): Int16Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  n = Math.sqrt(n) || 1;
+  const out = new Int16Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    out[i] = Math.max(-QUANT_SCALE, Math.min(QUANT_SCALE, Math.round((v[i]! / n) * QUANT_SCALE)));
+  }
+  return out;
+}
+
+export function randomUnit(random: () => number, dim: number): Int16Array {
+  const v = new Float64Array(dim);
+  for (let i = 0; i < dim; i++) v[i] = gaussian(random);
+  return quantise(v);
+}
+
+/**
+ * `count` vectors around `clusters` random centres with per-coordinate noise `spread`
+ * (relative to a unit centre): neighbours are meaningful, as with real embeddings.
+ */
+export function clusteredUnits(
+  random: () => number,
+  dim: number,
+  count: number,
+  clusters = 32,
+  spread = 0.06,
+): Int16Array[] {
+  const centres: Float64Array[] = [];
+  for (let c = 0; c < clusters; c++) {
+    const v = new Float64Array(dim);
+    for (let i = 0; i < dim; i++) v[i] = gaussian(random) / Math.sqrt(dim);
+    centres.push(v);
+  }
+  const out: Int16Array[] = [];
+  for (let j = 0; j < count; j++) {
+    const c = centres[Math.floor(random() * clusters)]!;
+    const v = new Float64Array(dim);
+    for (let i = 0; i < dim; i++) v[i] = c[i]! + gaussian(random) * spread * Math.sqrt(1 / dim) * 4;
+    out.push(quantise(v));
+  }
+  return out;
+}
+
+/** Reference dot product, written independently of the kernels under test. */
+export function referenceDot(a: Int16Array, b: Int16Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** Reference top-k (dot desc, id asc) by sorting everything. */
+export function referenceTopK(
+  entries: Iterable<[number, Int16Array]>,
+  query: Int16Array,
+  k: number,
+): Array<{ id: number; dot: number }> {
+  const all = [...entries].map(([id, v]) => ({ id, dot: referenceDot(query, v) }));
+  all.sort((a, b) => b.dot - a.dot || a.id - b.id);
+  return all.slice(0, k);
+}
+
+/** The seed for a fuzz run: SEED from the environment, else a new one each run. */
+export function fuzzSeed(): number {
+  const env = process.env.SEED;
+  return env ? Number(env) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
+}
