@@ -217,8 +217,9 @@ export interface WebApi {
   /** Closes a provider's breaker by hand (the user says "try again now"). */
   resetBreaker(id: ProviderId): Promise<void>;
   /**
-   * Parallel multi-provider search. Never throws for a provider failure; `onHit` receives each
-   * provider's ranked hits as they arrive (pass it through Comlink.proxy).
+   * Parallel multi-provider search. Never throws for a provider failure. `onHits` is called each
+   * time a provider answers, with all hits merged and ranked so far and the provider that just
+   * answered (pass it through Comlink.proxy).
    * @throws AppError INVALID_QUERY for an empty query.
    */
   search(

@@ -1,0 +1,109 @@
+// The network ledger: one line per outbound request Sift made (time, host, path, purpose,
+// bytes), so the user can check that nothing else left the device. Owns: the bounded entry
+// list and its JSON export. Never stores keys, query strings or bodies. Must not import
+// anything outside workers/shared and this folder.
+import type { ExternalLedgerRecord, LedgerEntry } from '../shared/web-api';
+import type { Clock } from './clock';
+import type { Redactor } from './redact';
+
+export interface LedgerInput {
+  url: string;
+  method: string;
+  purpose: string;
+  bytesSent: number;
+  bytesReceived: number;
+  status: number | null;
+  outcome: 'ok' | string;
+  time: number;
+  durationMs: number;
+}
+
+export interface NetworkLedger {
+  record(input: LedgerInput): LedgerEntry;
+  /** For callers outside the web worker (model downloads): same sanitising as `record`. */
+  recordExternal(record: ExternalLedgerRecord): LedgerEntry;
+  list(): LedgerEntry[];
+  exportJson(): string;
+  clear(): void;
+  subscribe(listener: (entry: LedgerEntry) => void): () => void;
+}
+
+export interface LedgerDeps {
+  clock: Clock;
+  redactor: Redactor;
+  /** Oldest entries are dropped past this many. Default 5000. */
+  maxEntries?: number;
+}
+
+export function createNetworkLedger({
+  clock,
+  redactor,
+  maxEntries = 5000,
+}: LedgerDeps): NetworkLedger {
+  let entries: LedgerEntry[] = [];
+  let nextId = 1;
+  const listeners = new Set<(entry: LedgerEntry) => void>();
+
+  function record(input: LedgerInput): LedgerEntry {
+    let host = '(invalid url)';
+    let path = '';
+    try {
+      const u = new URL(input.url);
+      host = u.host;
+      // The query string may carry a key (or the user's search words): keep the path only.
+      path = u.pathname;
+    } catch {
+      // keep placeholders
+    }
+    const entry: LedgerEntry = {
+      id: nextId++,
+      time: input.time,
+      host,
+      path: redactor.redact(path),
+      method: input.method.toUpperCase(),
+      purpose: redactor.redact(input.purpose),
+      bytesSent: Math.max(0, Math.round(input.bytesSent)),
+      bytesReceived: Math.max(0, Math.round(input.bytesReceived)),
+      status: input.status,
+      outcome: input.outcome,
+      durationMs: Math.max(0, input.durationMs),
+    };
+    entries.push(entry);
+    if (entries.length > maxEntries) entries = entries.slice(entries.length - maxEntries);
+    for (const listener of listeners) listener(entry);
+    return entry;
+  }
+
+  return {
+    record,
+    recordExternal(r) {
+      return record({
+        url: r.url,
+        method: r.method ?? 'GET',
+        purpose: r.purpose,
+        bytesSent: r.bytesSent ?? 0,
+        bytesReceived: r.bytesReceived ?? 0,
+        status: r.status ?? null,
+        outcome: r.outcome ?? 'ok',
+        time: r.time ?? clock.now(),
+        durationMs: r.durationMs ?? 0,
+      });
+    },
+    list: () => entries.map((e) => ({ ...e })),
+    exportJson: () =>
+      redactor.redact(
+        JSON.stringify(
+          { format: 'sift-network-ledger', version: 1, exportedAt: clock.now(), entries },
+          null,
+          2,
+        ),
+      ),
+    clear() {
+      entries = [];
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// What a provider module is: a pure description of how to ask one search API and how to read
+// its answer into the normalised WebHit. No I/O here: http.ts sends, the engine orchestrates.
+// Must not import anything outside workers/shared and workers/web.
+import { createError } from '../shared/errors';
+import type { ProviderId, WebHit } from '../shared/web-api';
+import type { HttpResponse, RequestSpec } from './http';
+
+export interface ProviderDefinition {
+  id: ProviderId;
+  label: string;
+  /** The provider's own API base; null when the user must supply one (SearXNG). */
+  defaultBaseUrl: string | null;
+  keyRequirement: 'required' | 'optional' | 'none';
+  docsUrl: string;
+  /** Minimum spacing between requests, from the provider's documentation (see `rateLimitNote`). */
+  minIntervalMs: number;
+  rateLimitNote: string;
+  /** Headers that carry the key. Called only after the host guard allowed it. */
+  authHeaders(key: string): Record<string, string>;
+  searchRequest(query: string, limit: number): RequestSpec;
+  /** @throws AppError MALFORMED_RESPONSE when the body is not the documented shape. */
+  parseSearch(res: HttpResponse): WebHit[];
+  /** Full-text extraction for import, when the provider offers it. */
+  extract?: {
+    request(url: string): RequestSpec;
+    /** Null when the provider could not extract this URL. */
+    parse(res: HttpResponse, url: string): { title: string; text: string } | null;
+  };
+}
+
+/** JSON.parse that fails with MALFORMED_RESPONSE instead of a SyntaxError. */
+export function parseJsonBody(res: HttpResponse, label: string): unknown {
+  try {
+    return JSON.parse(res.text) as unknown;
+  } catch {
+    throw createError('MALFORMED_RESPONSE', { reason: `${label} sent invalid JSON.` });
+  }
+}
+
+export function malformed(label: string, what: string): never {
+  throw createError('MALFORMED_RESPONSE', { reason: `${label} sent an answer without ${what}.` });
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Only http(s) URLs become hits: a provider answer is untrusted input. */
+export function httpUrl(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
