@@ -1,0 +1,123 @@
+// PDF files: the text layer of every page through pdfjs-dist, joined with blank lines.
+// Owns: pdfjs options (no eval, no fonts, no network) and the NO_TEXT_LAYER / PARSE_FAILED
+// decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
+// builds; see ./pdfjs-loader.ts. Must not import other layers.
+import { createError, isAppError } from '../shared/errors';
+import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
+
+/** The part of the pdfjs-dist module API this parser uses (both the modern and legacy builds fit). */
+export interface PdfjsLike {
+  getDocument(params: Record<string, unknown>): {
+    promise: Promise<PdfDocumentLike>;
+    destroy(): Promise<void>;
+  };
+}
+
+interface PdfDocumentLike {
+  numPages: number;
+  getPage(n: number): Promise<{
+    getTextContent(): Promise<{ items: Array<{ str?: string; hasEOL?: boolean }> }>;
+    cleanup(): boolean | void;
+  }>;
+  getMetadata(): Promise<{ info?: unknown }>;
+}
+
+export interface PdfParserDeps {
+  /** Returns the pdfjs module, ready to parse (its worker code wired). Called once, lazily. */
+  loadPdfjs: () => Promise<PdfjsLike>;
+  /**
+   * Optional URLs the app serves for CJK CMaps / standard font data (e.g. copied from
+   * node_modules/pdfjs-dist/cmaps/). Without them, PDFs that rely on non-embedded CJK CMaps may
+   * extract poorly; nothing is ever fetched from another host.
+   */
+  cMapUrl?: string;
+  standardFontDataUrl?: string;
+}
+
+export type PdfParser = (bytes: Uint8Array, meta: ParseMeta) => Promise<ParsedText>;
+
+/**
+ * Creates the PDF parser. Each call parses one file and releases pdfjs's memory afterwards.
+ * @throws AppError PARSE_FAILED (corrupt, password-protected, not a PDF) or NO_TEXT_LAYER
+ * (pages without any text, e.g. scans).
+ */
+export function createPdfParser(deps: PdfParserDeps): PdfParser {
+  let pdfjs: Promise<PdfjsLike> | null = null;
+
+  return async function parsePdf(bytes, meta) {
+    pdfjs ??= deps.loadPdfjs();
+    const lib = await pdfjs;
+    const task = lib.getDocument({
+      // pdfjs transfers (detaches) the buffer it is given; hand it a copy so callers keep theirs.
+      data: bytes.slice(),
+      isEvalSupported: false, // no `new Function` for PostScript functions: CSP forbids eval
+      disableFontFace: true, // text extraction needs no @font-face
+      useSystemFonts: false,
+      disableAutoFetch: true,
+      disableStream: true,
+      disableRange: true,
+      enableXfa: false,
+      useWorkerFetch: false,
+      isOffscreenCanvasSupported: false,
+      verbosity: 0, // errors only: warnings about fonts are noise for text extraction
+      ...(deps.cMapUrl ? { cMapUrl: deps.cMapUrl, cMapPacked: true } : {}),
+      ...(deps.standardFontDataUrl ? { standardFontDataUrl: deps.standardFontDataUrl } : {}),
+    });
+    try {
+      let doc: PdfDocumentLike;
+      try {
+        doc = await task.promise;
+      } catch (cause) {
+        const name = (cause as { name?: string } | null)?.name;
+        throw createError('PARSE_FAILED', {
+          reason:
+            name === 'PasswordException'
+              ? `"${meta.path}" is password-protected: save an unprotected copy and import that.`
+              : `"${meta.path}" is not a readable PDF (${name ?? 'unknown error'}).`,
+          path: meta.path,
+          cause,
+        });
+      }
+      const pages: string[] = [];
+      for (let n = 1; n <= doc.numPages; n++) {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent();
+        let text = '';
+        for (const item of content.items) {
+          if (typeof item.str === 'string') text += item.str;
+          if (item.hasEOL) text += '\n';
+        }
+        page.cleanup();
+        pages.push(text.trim());
+      }
+      // A blank line between pages: the chunker prefers to break there, and pages stay findable.
+      const text = pages.filter(Boolean).join('\n\n');
+      if (!text.trim()) {
+        throw createError('NO_TEXT_LAYER', {
+          reason: `"${meta.path}" has ${doc.numPages} page(s) but no text layer.`,
+          path: meta.path,
+        });
+      }
+      return { title: (await metadataTitle(doc)) ?? titleFromName(meta.name), text };
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      throw createError('PARSE_FAILED', {
+        reason: `"${meta.path}" could not be read as a PDF.`,
+        path: meta.path,
+        cause: err,
+      });
+    } finally {
+      await task.destroy().catch(() => undefined);
+    }
+  };
+}
+
+async function metadataTitle(doc: PdfDocumentLike): Promise<string | null> {
+  try {
+    const { info } = await doc.getMetadata();
+    const title = (info as { Title?: unknown } | undefined)?.Title;
+    return typeof title === 'string' && title.trim() ? title.trim() : null;
+  } catch {
+    return null; // a broken Info dictionary must not lose an otherwise readable document
+  }
+}

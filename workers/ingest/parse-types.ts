@@ -1,0 +1,21 @@
+// Shapes shared by the per-format parsers. Must not import anything but workers/shared/.
+
+/** What a parser knows about the file besides its bytes. */
+export interface ParseMeta {
+  path: string; // relative path (or URL) as imported
+  name: string; // file name with extension
+}
+
+/** A parser's result: plain text (never HTML) and a title for the library view. */
+export interface ParsedText {
+  title: string;
+  text: string;
+}
+
+/** The file name without its last extension, as the fallback title. */
+export function titleFromName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const dot = base.lastIndexOf('.');
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  return stem.trim() || base;
+}

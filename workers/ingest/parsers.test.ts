@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../shared/errors';
+import { parseDocx } from './parse-docx';
+import { decodeHtml, parseHtml } from './parse-html';
+import { markdownToText, parseMarkdown } from './parse-markdown';
+import { createPdfParser } from './parse-pdf';
+import { loadNodePdfjs } from './pdfjs-loader';
+import { decodeUtf8Strict, firstInvalidUtf8Offset, parseTxt } from './parse-txt';
+
+const FIXTURES = join(__dirname, '../../e2e/fixtures');
+const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
+const meta = (name: string) => ({ path: `docs/${name}`, name });
+
+async function codeOf(promise: Promise<unknown> | (() => unknown)): Promise<string> {
+  try {
+    await (typeof promise === 'function' ? promise() : promise);
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppError);
+    return (err as AppError).code;
+  }
+  return 'no error';
+}
+
+describe('txt', () => {
+  it('decodes UTF-8 and titles the document by its file name', () => {
+    const parsed = parseTxt(fixture('sample.txt'), meta('sample.txt'));
+    expect(parsed.title).toBe('sample');
+    expect(parsed.text).toContain('xylophone');
+    expect(parsed.text).toContain('marmalade');
+  });
+
+  it('drops a UTF-8 BOM', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]);
+    expect(decodeUtf8Strict(bytes, meta('bom.txt'))).toBe('hi');
+  });
+
+  it('rejects invalid UTF-8 with INVALID_UTF8 naming the path and byte offset', async () => {
+    expect(await codeOf(() => parseTxt(fixture('bad-utf8.txt'), meta('bad-utf8.txt')))).toBe(
+      'INVALID_UTF8',
+    );
+    try {
+      parseTxt(fixture('bad-utf8.txt'), meta('bad-utf8.txt'));
+    } catch (err) {
+      expect((err as AppError).message).toMatch(
+        /docs\/bad-utf8\.txt.*byte 15.*Re-save it as UTF-8/,
+      );
+    }
+  });
+
+  it('names UTF-16 files as such', () => {
+    const bytes = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0xd8]);
+    expect(() => parseTxt(bytes, meta('u16.txt'))).toThrow(/UTF-16/);
+  });
+
+  it('finds the first invalid byte, including truncated and overlong sequences', () => {
+    expect(firstInvalidUtf8Offset(new TextEncoder().encode('ok é 😀'))).toBe(-1);
+    expect(firstInvalidUtf8Offset(new Uint8Array([0x61, 0xc0, 0xaf]))).toBe(1); // overlong
+    expect(firstInvalidUtf8Offset(new Uint8Array([0x61, 0x62, 0xf0, 0x9f]))).toBe(2); // truncated
+    expect(firstInvalidUtf8Offset(new Uint8Array([0xed, 0xa0, 0x80]))).toBe(0); // surrogate
+  });
+});
+
+describe('markdown', () => {
+  it('takes the title from the first heading and keeps the words, not the markup', () => {
+    const parsed = parseMarkdown(fixture('notes.md'), meta('notes.md'));
+    expect(parsed.title).toBe('Quokka Observation Notes');
+    expect(parsed.text).toContain('The quokka population near the jetty');
+    expect(parsed.text).toContain('heliotrope bushes');
+    expect(parsed.text).toContain('- Count the quokka families at dusk');
+    expect(parsed.text).toContain('Jetty | 14');
+    expect(parsed.text).toContain('tally: 23 total');
+    expect(parsed.text).not.toMatch(/\*\*|https:\/\/example|^#/m);
+  });
+
+  it('falls back to the file name without a heading', () => {
+    expect(parseMarkdown(new TextEncoder().encode('just text'), meta('plain.md')).title).toBe(
+      'plain',
+    );
+  });
+
+  it('keeps raw HTML as words only, dropping tags and script bodies', () => {
+    const { text } = markdownToText(
+      'Hi <b>bold</b> &amp; &#233;\n\n<div>\n<script>alert("x")</script>\nkept\n</div>\n',
+    );
+    expect(text).toContain('Hi bold & é');
+    expect(text).toContain('kept');
+    expect(text).not.toMatch(/alert|<|>/);
+  });
+
+  it('separates blocks with blank lines so the chunker can break between them', () => {
+    const { text } = markdownToText('# A\n\npara one\n\n> quoted\n\n![alt words](x.png)');
+    expect(text).toBe('A\n\npara one\n\nquoted\n\nalt words');
+  });
+
+  it('rejects invalid UTF-8', async () => {
+    expect(
+      await codeOf(() => parseMarkdown(new Uint8Array([0x23, 0x20, 0xff]), meta('x.md'))),
+    ).toBe('INVALID_UTF8');
+  });
+});
+
+describe('pdf (real pdfjs, legacy build in Node)', () => {
+  const parsePdf = createPdfParser({ loadPdfjs: loadNodePdfjs });
+
+  it('extracts the text layer of every page, pages separated by a blank line', async () => {
+    const parsed = await parsePdf(fixture('report.pdf'), meta('report.pdf'));
+    expect(parsed.title).toBe('Quarterly Pelican Survey');
+    expect(parsed.text).toContain(
+      'The coastal pelican colony grew by twelve percent this quarter.',
+    );
+    expect(parsed.text).toContain('tungsten-grey cliffs');
+    expect(parsed.text).toMatch(/at dawn\.\n\nAppendix: methods/);
+    expect(parsed.text).toContain('obsidian beach transects');
+  });
+
+  it('reports NO_TEXT_LAYER for a page with shapes only', async () => {
+    expect(await codeOf(parsePdf(fixture('scan.pdf'), meta('scan.pdf')))).toBe('NO_TEXT_LAYER');
+  });
+
+  it('reports PARSE_FAILED for a corrupt PDF and for bytes that are not a PDF', async () => {
+    expect(await codeOf(parsePdf(fixture('corrupt.pdf'), meta('corrupt.pdf')))).toBe(
+      'PARSE_FAILED',
+    );
+    expect(await codeOf(parsePdf(new TextEncoder().encode('hello'), meta('fake.pdf')))).toBe(
+      'PARSE_FAILED',
+    );
+  });
+
+  it('does not detach the caller’s buffer', async () => {
+    const bytes = fixture('report.pdf');
+    await parsePdf(bytes, meta('report.pdf'));
+    expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+});
+
+describe('docx (real mammoth)', () => {
+  it('extracts the paragraphs as text', async () => {
+    const parsed = await parseDocx(fixture('letter.docx'), meta('letter.docx'));
+    expect(parsed.title).toBe('letter');
+    expect(parsed.text).toContain('Thank you for the wombat census');
+    expect(parsed.text).toContain('saffron fields');
+    expect(parsed.text).toMatch(/Fairweather,\n\nThank you/);
+  });
+
+  it('reports PARSE_FAILED for a corrupt zip and for an encrypted (OLE) file', async () => {
+    expect(await codeOf(parseDocx(fixture('corrupt.docx'), meta('corrupt.docx')))).toBe(
+      'PARSE_FAILED',
+    );
+    const ole = new Uint8Array(64);
+    ole.set([0xd0, 0xcf, 0x11, 0xe0]);
+    const message = await parseDocx(ole, meta('locked.docx')).catch((e: AppError) => e.message);
+    expect(message).toMatch(/password-protected/);
+  });
+});
+
+describe('html (worker side)', () => {
+  it('decodes by BOM, then meta charset, else UTF-8', () => {
+    expect(decodeHtml(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]))).toBe('A');
+    const latin = new Uint8Array([
+      ...new TextEncoder().encode('<meta charset="iso-8859-1">caf'),
+      0xe9,
+    ]);
+    expect(decodeHtml(latin)).toContain('café');
+    expect(decodeHtml(new TextEncoder().encode('<p>naïve</p>'))).toBe('<p>naïve</p>');
+  });
+
+  it('hands the HTML to the injected cleaner and falls back to the file name for a title', async () => {
+    const seen: string[] = [];
+    const parsed = await parseHtml(fixture('page.html'), meta('page.html'), async (html) => {
+      seen.push(html);
+      return { title: '  ', text: 'cleaned text' };
+    });
+    expect(seen[0]).toContain('<title>The Narwhal and the Basalt Coast</title>');
+    expect(parsed).toEqual({ title: 'page', text: 'cleaned text' });
+  });
+
+  it('turns a cleaner failure into PARSE_FAILED', async () => {
+    const failing = async () => {
+      throw new Error('proxy released');
+    };
+    expect(await codeOf(parseHtml(fixture('page.html'), meta('page.html'), failing))).toBe(
+      'PARSE_FAILED',
+    );
+  });
+});
