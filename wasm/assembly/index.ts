@@ -181,20 +181,30 @@ export function derf(x: f64): f64 {
 // different output columns, never partial sums of one element, so blocking cannot change results.
 // ---------------------------------------------------------------------------------------------
 
-/** C[M,N] = A[M,K] @ B[K,N] (+ bias[N] when bias != 0). Row-major, all f32. */
+/**
+ * C[M,N] = A[M,K] @ B[K,N] (+ bias[N] when bias != 0). Row-major, all f32.
+ * Blocking: 8-column panels of B (K x 8 floats stay in L1) outermost, then 4-row blocks of A.
+ * Each output element still accumulates k = 0..K-1 in order, so blocking never changes a bit.
+ */
 export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32, n: i32): i32 {
   if (m < 0 || k < 0 || n < 0) return STATUS_BAD_ARG;
   const n8 = n & ~7;
   const n4 = n & ~3;
+  const m4 = m & ~3;
   const rowB = <usize>n << 2;
-  let i = 0;
-  for (; i + 4 <= m; i += 4) {
-    const a0 = a + ((<usize>i * <usize>k) << 2);
-    const a1 = a0 + (<usize>k << 2);
-    const a2 = a1 + (<usize>k << 2);
-    const a3 = a2 + (<usize>k << 2);
-    let j = 0;
-    for (; j < n8; j += 8) {
+  const rowA = <usize>k << 2;
+  for (let j = 0; j < n8; j += 8) {
+    let bb0 = f32x4.splat(0);
+    let bb1 = f32x4.splat(0);
+    if (bias != 0) {
+      bb0 = v128.load(bias + (<usize>j << 2));
+      bb1 = v128.load(bias + (<usize>j << 2), 16);
+    }
+    for (let i = 0; i < m4; i += 4) {
+      const a0 = a + <usize>i * rowA;
+      const a1 = a0 + rowA;
+      const a2 = a1 + rowA;
+      const a3 = a2 + rowA;
       let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
       let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
       let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
@@ -219,8 +229,6 @@ export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32
         bp += rowB;
       }
       if (bias != 0) {
-        const bb0 = v128.load(bias + (<usize>j << 2));
-        const bb1 = v128.load(bias + (<usize>j << 2), 16);
         c00 = f32x4.add(c00, bb0);
         c01 = f32x4.add(c01, bb1);
         c10 = f32x4.add(c10, bb0);
@@ -240,20 +248,24 @@ export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32
       v128.store(cp + 3 * rowB, c30);
       v128.store(cp + 3 * rowB, c31, 16);
     }
-    // column tail: one row at a time
-    for (let r = 0; r < 4; r++) matmulRowTail(a, b, bias, c, i + r, k, n, j, n4);
+    // row tail of this panel
+    for (let i = m4; i < m; i++) matmulRowTail(a, b, bias, c, i, k, n, j, j + 8);
   }
-  for (; i < m; i++) matmulRowTail(a, b, bias, c, i, k, n, 0, n4);
+  // column tail (n not a multiple of 8): one row at a time
+  for (let i = 0; i < m; i++) matmulRowTail(a, b, bias, c, i, k, n, n8, n4);
   return STATUS_OK;
 }
 
-/** One output row from column j0 on: 4-wide blocks up to n4, then scalar; same order as above. */
-function matmulRowTail(a: usize, b: usize, bias: usize, c: usize, i: i32, k: i32, n: i32, j0: i32, n4: i32): void {
+/**
+ * One output row, columns [j0, j4) 4 at a time; when j4 is the last multiple of 4 the scalar
+ * columns [j4, n) follow. Same per-element order as the blocked kernel.
+ */
+function matmulRowTail(a: usize, b: usize, bias: usize, c: usize, i: i32, k: i32, n: i32, j0: i32, j4: i32): void {
   const ar = a + ((<usize>i * <usize>k) << 2);
   const cr = c + ((<usize>i * <usize>n) << 2);
   const rowB = <usize>n << 2;
   let j = j0;
-  for (; j < n4; j += 4) {
+  for (; j < j4; j += 4) {
     let acc = f32x4.splat(0);
     let bp = b + (<usize>j << 2);
     for (let kk = 0; kk < k; kk++) {
@@ -263,6 +275,7 @@ function matmulRowTail(a: usize, b: usize, bias: usize, c: usize, i: i32, k: i32
     if (bias != 0) acc = f32x4.add(acc, v128.load(bias + (<usize>j << 2)));
     v128.store(cr + (<usize>j << 2), acc);
   }
+  if (j4 != (n & ~3)) return;
   for (; j < n; j++) {
     let acc: f32 = 0;
     for (let kk = 0; kk < k; kk++) {
@@ -381,50 +394,51 @@ function softmaxRow(xr: usize, n: i32): void {
 
 /**
  * Multi-head scaled dot-product attention with a key padding mask.
- * q, k, v: [L, stride] row-major, head h uses columns [off + h*d, off + (h+1)*d) of each.
+ * q, k, v: [L, stride] row-major, head h uses columns [h*d, (h+1)*d) of each.
  * Keys j >= validLen get bias -1e9 (as the TF graph's attention_bias_ignore_padding).
- * out: [L, heads*d]. scratch: L floats. Scores: sum_t (q_t * scale) * k_t in order t = 0..d-1.
+ * out: [L, heads*d]. scratch: (3*L*d + L*L) floats.
+ * Order per head: Qs = q * scale; S = Qs @ K^T (t = 0..d-1 in order); softmax rows; O = P @ V
+ * (j = 0..L-1 in order). Done with the matmul kernel on contiguous per-head copies.
  */
 export function attention(
   q: usize, k: usize, v: usize, stride: i32, out: usize, seqLen: i32, heads: i32, d: i32,
   validLen: i32, scaleQ: f32, scratch: usize,
 ): i32 {
   if (seqLen < 0 || heads <= 0 || d <= 0 || validLen < 0 || validLen > seqLen) return STATUS_BAD_ARG;
+  const n = seqLen;
   const width = heads * d;
   const rowS = <usize>stride << 2;
+  const qh = scratch;
+  const kt = qh + ((<usize>n * <usize>d) << 2);
+  const vh = kt + ((<usize>n * <usize>d) << 2);
+  const sc = vh + ((<usize>n * <usize>d) << 2);
   for (let h = 0; h < heads; h++) {
     const hoff = <usize>(h * d) << 2;
-    for (let i = 0; i < seqLen; i++) {
+    for (let i = 0; i < n; i++) {
       const qi = q + <usize>i * rowS + hoff;
-      for (let j = 0; j < seqLen; j++) {
-        const kj = k + <usize>j * rowS + hoff;
-        let s: f32 = 0;
-        for (let t = 0; t < d; t++) {
-          const o = <usize>t << 2;
-          s = s + (load<f32>(qi + o) * scaleQ) * load<f32>(kj + o);
-        }
-        if (j >= validLen) s = s + <f32>-1e9;
-        store<f32>(scratch + (<usize>j << 2), s);
+      const ki = k + <usize>i * rowS + hoff;
+      const vi = v + <usize>i * rowS + hoff;
+      for (let t = 0; t < d; t++) {
+        const o = <usize>t << 2;
+        store<f32>(qh + ((<usize>i * <usize>d + <usize>t) << 2), load<f32>(qi + o) * scaleQ);
+        store<f32>(kt + ((<usize>t * <usize>n + <usize>i) << 2), load<f32>(ki + o));
       }
-      softmaxRow(scratch, seqLen);
-      const orow = out + ((<usize>i * <usize>width) << 2) + hoff;
-      // out_i = sum_j p_j v_j, j ascending; 4 columns per SIMD lane group.
-      let t = 0;
-      for (; t + 4 <= d; t += 4) {
-        let acc = f32x4.splat(0);
-        for (let j = 0; j < seqLen; j++) {
-          const p = f32x4.splat(load<f32>(scratch + (<usize>j << 2)));
-          acc = f32x4.add(acc, f32x4.mul(p, v128.load(v + <usize>j * rowS + hoff + (<usize>t << 2))));
+      memory.copy(vh + ((<usize>i * <usize>d) << 2), vi, <usize>d << 2);
+    }
+    matmul(qh, kt, 0, sc, n, d, n);
+    if (validLen < n) {
+      for (let i = 0; i < n; i++) {
+        for (let j = validLen; j < n; j++) {
+          const p = sc + ((<usize>i * <usize>n + <usize>j) << 2);
+          store<f32>(p, load<f32>(p) + <f32>-1e9);
         }
-        v128.store(orow + (<usize>t << 2), acc);
       }
-      for (; t < d; t++) {
-        let acc: f32 = 0;
-        for (let j = 0; j < seqLen; j++) {
-          acc = acc + load<f32>(scratch + (<usize>j << 2)) * load<f32>(v + <usize>j * rowS + hoff + (<usize>t << 2));
-        }
-        store<f32>(orow + (<usize>t << 2), acc);
-      }
+    }
+    for (let i = 0; i < n; i++) softmaxRow(sc + ((<usize>i * <usize>n) << 2), n);
+    // O = P @ V into the q scratch (no longer needed), then scatter into out's head columns.
+    matmul(sc, vh, 0, qh, n, n, d);
+    for (let i = 0; i < n; i++) {
+      memory.copy(out + ((<usize>i * <usize>width) << 2) + hoff, qh + ((<usize>i * <usize>d) << 2), <usize>d << 2);
     }
   }
   return STATUS_OK;

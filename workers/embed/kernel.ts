@@ -221,7 +221,7 @@ function wrap(ex: KernelExports): Kernel {
     softmax: (x, rows, n) => ex.softmax(x, rows, n),
     attention(a) {
       const m = ex.mark();
-      const scratch = alloc(Math.max(a.seqLen, 1) * 4);
+      const scratch = alloc(Math.max(3 * a.seqLen * a.headDim + a.seqLen * a.seqLen, 1) * 4);
       const status = ex.attention(
         a.q,
         a.k,
