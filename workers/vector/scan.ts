@@ -5,7 +5,7 @@ import { createError } from '../shared/errors';
 import type { VectorRows } from './rows';
 import { SlotHeap } from './rows';
 import type { AllowedFilter, DotKernel, VectorHit } from './types';
-import { DOT_TO_COSINE } from './types';
+import { dotToCosine } from './types';
 
 /** @throws AppError INVALID_ARGUMENT unless k is a positive integer. */
 export function checkK(k: number): void {
@@ -37,7 +37,7 @@ export function hitsFrom(
   const out: VectorHit[] = new Array<VectorHit>(n);
   for (let i = 0; i < n; i++) {
     const dot = scores[i]!;
-    out[i] = { id: rows.ids[slots[i]!]!, dot, cosine: dot * DOT_TO_COSINE };
+    out[i] = { id: rows.ids[slots[i]!]!, dot, cosine: dotToCosine(dot) };
   }
   return out;
 }

@@ -47,8 +47,8 @@ export function clusteredUnits(
   random: () => number,
   dim: number,
   count: number,
-  clusters = 32,
-  spread = 0.06,
+  clusters = 150,
+  spread = 0.4,
 ): Int16Array[] {
   const centres: Float64Array[] = [];
   for (let c = 0; c < clusters; c++) {

@@ -4,8 +4,13 @@
 
 /** Canonical quantisation scale: vectors are L2-normalised then multiplied by S = 32767. */
 export const QUANT_SCALE = 32767;
-/** cosine = dot / S^2 for two canonical int16 vectors. */
-export const DOT_TO_COSINE = 1 / (QUANT_SCALE * QUANT_SCALE);
+/** S^2: cosine = dot / S^2 for two canonical int16 vectors (CFS-012 section 9). */
+export const DOT_SCALE = QUANT_SCALE * QUANT_SCALE;
+
+/** CFS-012's cosine of an int dot: one correctly rounded division, identical on every engine. */
+export function dotToCosine(dot: number): number {
+  return dot / DOT_SCALE;
+}
 
 /**
  * The distance seam. Similarity is the exact int32 dot product of two int16 rows; for unit

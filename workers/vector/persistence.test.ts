@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createHnswIndex } from './hnsw';
+import { loadOrRebuildVectorIndex, rebuildVectorIndex, type VectorSourceRow } from './persistence';
+import { clusteredUnits, createRandom } from './test-vectors';
+import type { RebuildProgress } from './types';
+
+const dim = 24;
+const data = clusteredUnits(createRandom(3), dim, 700);
+const rows: VectorSourceRow[] = data.map((vector, i) => ({ id: 10 + i, vector }));
+const make = () => createHnswIndex({ dim, M: 8, efConstruction: 40 });
+
+async function* paged(): AsyncGenerator<VectorSourceRow> {
+  for (let i = 0; i < rows.length; i += 100) {
+    await Promise.resolve(); // like one SELECT ... LIMIT 100 per page
+    yield* rows.slice(i, i + 100);
+  }
+}
+
+describe('vector index persistence and rebuild', () => {
+  it('rebuilds from an async source with progress, giving the same graph as direct inserts', async () => {
+    const seen: RebuildProgress[] = [];
+    const rebuilt = await rebuildVectorIndex(make, paged(), {
+      total: rows.length,
+      progressEvery: 128,
+      onProgress: (p) => seen.push(p),
+    });
+    const direct = make();
+    for (const r of rows) direct.add(r.id, r.vector);
+    expect(rebuilt.serialize()).toEqual(direct.serialize());
+    expect(seen.map((p) => p.done)).toEqual([128, 256, 384, 512, 640, 700]);
+    expect(seen.every((p) => p.total === 700)).toBe(true);
+  });
+
+  it('loads valid bytes without rebuilding', async () => {
+    const original = await rebuildVectorIndex(make, rows);
+    let sourced = false;
+    const out = await loadOrRebuildVectorIndex(original.serialize(), make, () => {
+      sourced = true;
+      return rows;
+    });
+    expect(out.rebuilt).toBe(false);
+    expect(sourced).toBe(false);
+    expect(out.index.serialize()).toEqual(original.serialize());
+  });
+
+  it('rebuilds a missing, damaged or wrong-dimension index and says why', async () => {
+    const original = await rebuildVectorIndex(make, rows);
+    const damaged = original.serialize();
+    damaged[damaged.length - 100] = damaged[damaged.length - 100]! ^ 1;
+    for (const [bytes, expectDim] of [
+      [null, undefined],
+      [damaged, undefined],
+      [original.serialize(), 384],
+    ] as const) {
+      const progress: number[] = [];
+      const out = await loadOrRebuildVectorIndex(bytes, make, () => paged(), {
+        expectDim,
+        total: rows.length,
+        onProgress: (p) => progress.push(p.done),
+      });
+      expect(out.rebuilt).toBe(true);
+      if (out.rebuilt) expect(out.reason.code).toBe('INDEX_CORRUPT');
+      expect(progress.at(-1)).toBe(700);
+      expect(out.index.serialize()).toEqual(original.serialize());
+    }
+  });
+
+  it('stops a rebuild when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      rebuildVectorIndex(make, rows, { signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});
