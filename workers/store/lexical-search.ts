@@ -1,0 +1,396 @@
+// Lexical search over the chunk index (CFS-012 section 3): parse, match with FTS5, rank with
+// BM25 computed from FTS5's own statistics (tunable k1, b and column weights, which the
+// built-in bm25() fixes at 1.2/0.75), filter, order deterministically, normalise, snippet.
+// Must not import any layer but workers/shared/.
+import { createError } from '../shared/errors';
+import type {
+  HighlightedText,
+  SearchFilters,
+  SearchHit,
+  SearchRequest,
+  SearchResponse,
+} from '../shared/types';
+import { globToRegExp } from './glob';
+import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
+import { FTS_TOKENIZER } from './migrations';
+import type { Sql, SqlValue } from './sql';
+
+/** BM25 parameters. Names as in Robertson & Zaragoza, "The Probabilistic Relevance Framework". */
+export interface Bm25Params {
+  /** Term-frequency saturation. 0.9 as in Anserini's BEIR "flat" baseline (Lucene default 1.2). */
+  k1: number;
+  /** Length normalisation. 0.4 as in Anserini's BEIR baseline (Lucene default 0.75). */
+  b: number;
+  /** Weight of a title occurrence relative to a body occurrence (BM25F-style field weight). */
+  titleWeight: number;
+  bodyWeight: number;
+  /**
+   * Unit for document frequency: 'document' counts documents containing the term (N = documents),
+   * 'chunk' counts chunks. Chunks overlap and each repeats its document's title, which inflates
+   * chunk-level df for title words; document-level IDF is the standard BM25 notion.
+   */
+  idfUnit: 'document' | 'chunk';
+}
+
+/**
+ * Defaults chosen on SciFact (see bench/README.md): k1/b from Anserini's tuned BEIR baseline;
+ * title and body weighted equally, which makes the score exactly "flat" BM25 over title + text
+ * (the Anserini configuration). Heavier titles lost nDCG@10 on SciFact because every chunk of a
+ * document repeats the title.
+ */
+export const DEFAULT_BM25: Bm25Params = {
+  k1: 0.9,
+  b: 0.4,
+  titleWeight: 1,
+  bodyWeight: 1,
+  idfUnit: 'document',
+};
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+const SNIPPET_MAX = 280;
+const SNIPPET_LEAD = 60;
+
+export interface ScoredChunk {
+  chunkId: number;
+  documentId: number;
+  path: string;
+  seq: number;
+  /** Raw BM25 score (higher is better). */
+  score: number;
+}
+
+export interface LexicalSearchDeps {
+  /** For `tookMs`; defaults to performance.now. */
+  now?: () => number;
+  bm25?: Partial<Bm25Params>;
+}
+
+export interface LexicalSearch {
+  /** The UI search: top hits with snippets and normalised scores. @throws AppError INVALID_ARGUMENT */
+  search(request: SearchRequest): Promise<SearchResponse>;
+  /** Raw ranking (used by search, eval and bench). @throws AppError INVALID_ARGUMENT */
+  rankChunks(
+    query: string | ParsedQuery,
+    options?: { filters?: SearchFilters; limit?: number },
+  ): Promise<ScoredChunk[]>;
+  /** Stems of words as the index sees them (porter + unicode61); one list per input word. */
+  stems(words: string[]): Promise<string[][]>;
+}
+
+/** SQLite varint (big-endian, 7 bits per byte, 9th byte carries 8), as FTS5 stores sizes. */
+export function readVarints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    let value = 0;
+    let n = 0;
+    for (;;) {
+      const byte = bytes[i++] ?? 0;
+      if (n === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      n++;
+      if (!(byte & 0x80) || i >= bytes.length) break;
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+/** Ordering of CFS-012 section 6: score desc, document path asc, chunk sequence asc. */
+export function compareHits(
+  a: { score: number; path: string; seq: number },
+  b: { score: number; path: string; seq: number },
+): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.seq - b.seq;
+}
+
+/** Min-max normalisation over the returned rows, as CFS-012 section 3 describes (all 1 if flat). */
+export function normaliseScores(scores: number[]): number[] {
+  if (scores.length === 0) return [];
+  const min = Math.min(...scores);
+  const max = Math.max(...scores);
+  const range = max - min;
+  return scores.map((s) => (range > 0 ? (s - min) / range : 1));
+}
+
+function validateFilters(filters: SearchFilters | undefined): void {
+  if (!filters) return;
+  const bad = (what: string) =>
+    createError('INVALID_ARGUMENT', { reason: `Search filter ${what} is not valid.` });
+  if (filters.pathGlob !== undefined && typeof filters.pathGlob !== 'string') throw bad('pathGlob');
+  if (
+    filters.mime !== undefined &&
+    (!Array.isArray(filters.mime) || filters.mime.some((m) => typeof m !== 'string'))
+  )
+    throw bad('mime');
+  for (const key of ['modifiedAfter', 'modifiedBefore'] as const) {
+    const v = filters[key];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw bad(key);
+  }
+  if (filters.contains !== undefined && typeof filters.contains !== 'string') throw bad('contains');
+}
+
+/** LIKE pattern for a literal substring: %, _ and the escape character itself are escaped. */
+export function likeContains(needle: string): string {
+  return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Builds the search over a migrated library connection (creates its temp helper tables). */
+export async function createLexicalSearch(
+  sql: Sql,
+  deps: LexicalSearchDeps = {},
+): Promise<LexicalSearch> {
+  const now = deps.now ?? (() => performance.now());
+  const params: Bm25Params = { ...DEFAULT_BM25, ...deps.bm25 };
+  // A scratch FTS5 table with the index's tokenizer: the exact stems for query terms and
+  // snippet words, without re-implementing Porter in JS. temp_store=MEMORY keeps it in RAM.
+  await sql.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_tok USING fts5(w, tokenize = '${FTS_TOKENIZER}');
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_tok_vi USING fts5vocab(temp, sift_tok, instance);
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_chunks_vi USING fts5vocab(main, chunks_fts, instance);
+  `);
+
+  async function stems(words: string[]): Promise<string[][]> {
+    const out: string[][] = words.map(() => []);
+    if (words.length === 0) return out;
+    await sql.run('DELETE FROM temp.sift_tok');
+    await sql.run('INSERT INTO temp.sift_tok(rowid, w) SELECT key + 1, value FROM json_each(?)', [
+      JSON.stringify(words),
+    ]);
+    const rows = await sql.all<{ doc: number; term: string }>(
+      'SELECT doc, term FROM temp.sift_tok_vi ORDER BY doc, offset',
+    );
+    for (const row of rows) out[Number(row.doc) - 1]?.push(row.term);
+    await sql.run('DELETE FROM temp.sift_tok');
+    return out;
+  }
+
+  /** [rows, title tokens, body tokens] over the whole index, from FTS5's averages record. */
+  async function totals(): Promise<[number, number, number]> {
+    const row = await sql.get<{ block: Uint8Array }>(
+      'SELECT block FROM chunks_fts_data WHERE id = 1',
+    );
+    const [n = 0, title = 0, body = 0] = row?.block ? readVarints(row.block) : [];
+    return [n, title, body];
+  }
+
+  async function rankChunks(
+    query: string | ParsedQuery,
+    options: { filters?: SearchFilters; limit?: number } = {},
+  ): Promise<ScoredChunk[]> {
+    const parsed = typeof query === 'string' ? parseQuery(query) : query;
+    const filters = options.filters;
+    validateFilters(filters);
+    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
+    if (!parsed.match) return [];
+
+    // Query-term weights per stem (a repeated query word counts more, as in Anserini).
+    const words = [...parsed.terms, ...parsed.phrases.flat()];
+    const counts = [...parsed.termCounts, ...parsed.phrases.flat().map(() => 1)];
+    const stemLists = await stems(words);
+    const qWeight = new Map<string, number>();
+    stemLists.forEach((list, i) => {
+      for (const stem of list) qWeight.set(stem, (qWeight.get(stem) ?? 0) + (counts[i] ?? 1));
+    });
+
+    const where: string[] = ['chunks_fts MATCH ?'];
+    const binds: SqlValue[] = [parsed.match];
+    if (filters?.mime && filters.mime.length > 0) {
+      where.push(`d.mime IN (${filters.mime.map(() => '?').join(', ')})`);
+      binds.push(...filters.mime);
+    }
+    if (filters?.modifiedAfter !== undefined) {
+      where.push('d.modified >= ?');
+      binds.push(filters.modifiedAfter);
+    }
+    if (filters?.modifiedBefore !== undefined) {
+      where.push('d.modified < ?');
+      binds.push(filters.modifiedBefore);
+    }
+    if (filters?.contains) {
+      // LIKE folds ASCII case only; the needle is literal (wildcards escaped).
+      where.push("c.text LIKE ? ESCAPE '\\'");
+      binds.push(likeContains(filters.contains));
+    }
+    const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
+
+    interface Candidate {
+      id: number;
+      documentId: number;
+      path: string;
+      seq: number;
+      lenTitle: number;
+      lenBody: number;
+      score: number;
+    }
+    const candidates = new Map<number, Candidate>();
+    await sql.each(
+      `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path, s.sz AS sz
+       FROM chunks_fts f
+       JOIN chunks c ON c.id = f.rowid
+       JOIN documents d ON d.id = c.document_id
+       JOIN chunks_fts_docsize s ON s.id = f.rowid
+       WHERE ${where.join(' AND ')}`,
+      binds,
+      (row) => {
+        const path = String(row.path);
+        if (pathRe && !pathRe.test(path)) return;
+        const [lenTitle = 0, lenBody = 0] = readVarints(row.sz as Uint8Array);
+        const id = Number(row.id);
+        candidates.set(id, {
+          id,
+          documentId: Number(row.document_id),
+          path,
+          seq: Number(row.seq),
+          lenTitle,
+          lenBody,
+          score: 0,
+        });
+      },
+    );
+    if (candidates.size === 0) return [];
+
+    const [n, totalTitle, totalBody] = await totals();
+    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
+    const avgdl = n > 0 ? (wT * totalTitle + wB * totalBody) / n : 1;
+    const byDocument = params.idfUnit === 'document';
+    const nUnits = byDocument
+      ? Number((await sql.get<{ n: number }>('SELECT count(*) AS n FROM documents'))?.n ?? 0)
+      : n;
+    for (const [stem, q] of qWeight) {
+      // Per chunk: [title tf, body tf] of this stem, over the whole index (for df).
+      const tf = new Map<number, [number, number]>();
+      const docs = new Set<number>();
+      await sql.each(
+        byDocument
+          ? `SELECT v.doc AS doc, v.col AS col, count(*) AS n, c.document_id AS d FROM temp.sift_chunks_vi v
+             JOIN chunks c ON c.id = v.doc WHERE v.term = ? GROUP BY v.doc, v.col`
+          : 'SELECT doc, col, count(*) AS n FROM temp.sift_chunks_vi WHERE term = ? GROUP BY doc, col',
+        [stem],
+        (row) => {
+          if (byDocument) docs.add(Number(row.d));
+          const doc = Number(row.doc);
+          let entry = tf.get(doc);
+          if (!entry) tf.set(doc, (entry = [0, 0]));
+          entry[row.col === 'title' ? 0 : 1] += Number(row.n);
+        },
+      );
+      const df = byDocument ? docs.size : tf.size;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (nUnits - df + 0.5) / (df + 0.5));
+      for (const [doc, [tfTitle, tfBody]] of tf) {
+        const cand = candidates.get(doc);
+        if (!cand) continue;
+        const f = wT * tfTitle + wB * tfBody;
+        if (f <= 0) continue;
+        const dl = wT * cand.lenTitle + wB * cand.lenBody;
+        cand.score += (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
+      }
+    }
+    const ranked = [...candidates.values()].sort(compareHits).slice(0, limit);
+    return ranked.map((c) => ({
+      chunkId: c.id,
+      documentId: c.documentId,
+      path: c.path,
+      seq: c.seq,
+      score: c.score,
+    }));
+  }
+
+  /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
+  async function snippets(texts: string[], queryStems: Set<string>): Promise<HighlightedText[]> {
+    const perText = texts.map((text) =>
+      [...text.matchAll(WORD_RE)].map((m) => ({
+        start: m.index,
+        end: m.index + m[0].length,
+        word: m[0].toLowerCase(),
+      })),
+    );
+    const distinct = [...new Set(perText.flat().map((w) => w.word))];
+    const stemmed = await stems(distinct);
+    const hit = new Set(
+      distinct.filter((_, i) => (stemmed[i] ?? []).some((s) => queryStems.has(s))),
+    );
+    return texts.map((text, i) => {
+      const ranges = (perText[i] ?? [])
+        .filter((w) => hit.has(w.word))
+        .map((w): [number, number] => [w.start, w.end]);
+      if (text.length <= SNIPPET_MAX) return { text, highlights: ranges };
+      let from = Math.max(0, (ranges[0]?.[0] ?? 0) - SNIPPET_LEAD);
+      if (from > 0) {
+        const space = text.indexOf(' ', from);
+        from = space >= 0 && space < (ranges[0]?.[0] ?? 0) ? space + 1 : from;
+      }
+      let to = Math.min(text.length, from + SNIPPET_MAX);
+      if (to < text.length) {
+        const space = text.lastIndexOf(' ', to);
+        if (space > from) to = space;
+      }
+      const prefix = from > 0 ? '\u2026' : '';
+      const suffix = to < text.length ? '\u2026' : '';
+      const shift = prefix.length - from;
+      return {
+        text: prefix + text.slice(from, to) + suffix,
+        highlights: ranges
+          .filter(([s, e]) => s >= from && e <= to)
+          .map(([s, e]): [number, number] => [s + shift, e + shift]),
+      };
+    });
+  }
+
+  async function search(request: SearchRequest): Promise<SearchResponse> {
+    const started = now();
+    const parsed = parseQuery(request.query);
+    const terms = [...parsed.terms, ...parsed.phrases.map((p) => p.join(' '))];
+    const ranked = await rankChunks(parsed, {
+      ...(request.filters ? { filters: request.filters } : {}),
+      limit: Math.min(request.limit ?? DEFAULT_LIMIT, 100),
+    });
+    if (ranked.length === 0) return { hits: [], mode: 'lexical', tookMs: now() - started, terms };
+    const ids = ranked.map((r) => r.chunkId);
+    const rows = await sql.all<{
+      id: number;
+      start: number;
+      end: number;
+      text: string;
+      title: string;
+      mime: string;
+    }>(
+      `SELECT c.id, c.start, c."end" AS "end", c.text, d.title, d.mime FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE c.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const queryStems = new Set((await stems([...parsed.terms, ...parsed.phrases.flat()])).flat());
+    const snips = await snippets(
+      ranked.map((r) => byId.get(r.chunkId)?.text ?? ''),
+      queryStems,
+    );
+    const scores = normaliseScores(ranked.map((r) => r.score));
+    const hits: SearchHit[] = ranked.map((r, i) => {
+      const row = byId.get(r.chunkId);
+      return {
+        chunkId: r.chunkId,
+        documentId: r.documentId,
+        path: r.path,
+        title: row?.title ?? '',
+        mime: row?.mime ?? '',
+        seq: r.seq,
+        start: Number(row?.start ?? 0),
+        end: Number(row?.end ?? 0),
+        score: scores[i] ?? 0,
+        snippet: snips[i] ?? { text: '', highlights: [] },
+        ranks: { lexical: i + 1 },
+      };
+    });
+    return { hits, mode: 'lexical', tookMs: now() - started, terms };
+  }
+
+  return { search, rankChunks, stems };
+}
