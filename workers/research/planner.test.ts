@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { createScriptedGenerator } from '../llm/scripted';
+import { createQueryPlanner } from './planner';
+import { rrf } from './rrf';
+import { createBowEmbed, createToySearch, manualClock } from './test-helpers';
+import type { FuseFn, LlmDep, RankedHit, RetrievalRequest } from './types';
+import { loadSynonymIndex } from './wordnet-node';
+
+function setup(opts: { llm?: 'scripted' | 'none' | 'failing'; clockStepPerCall?: number } = {}) {
+  const clock = manualClock();
+  const g = createScriptedGenerator(
+    opts.llm === 'failing' ? { rules: [{ match: /./, fail: 'PROVIDER_ERROR' }] } : {},
+  );
+  const llm: LlmDep | null =
+    opts.llm === 'none'
+      ? null
+      : {
+          kind: 'scripted',
+          generate: async (r, o) => {
+            clock.advance(opts.clockStepPerCall ?? 100); // each generation "takes" 100 ms of injected time
+            return g.generate(r, o);
+          },
+        };
+  const searches: RetrievalRequest[] = [];
+  const embedded: string[][] = [];
+  const planner = createQueryPlanner({
+    search: createToySearch(searches),
+    embed: createBowEmbed(embedded),
+    llm,
+    clock,
+    lexicalTopK: async (q, k) =>
+      (await createToySearch()({ text: q, limit: k })).map((h) => ({
+        id: h.id,
+        text: h.text,
+        score: h.score,
+      })),
+    synonyms: async () => loadSynonymIndex(),
+  });
+  return { planner, g, searches, embedded, clock };
+}
+
+describe('query planner', () => {
+  it('WSOP-001: a simple query skips expansion (HyDE never called) and runs one retrieval', async () => {
+    const { planner, g, searches, embedded } = setup();
+    const { plan, hits } = await planner.plan('What year was Python created?');
+    expect(plan.complexity).toBe('simple');
+    expect(g.calls).toHaveLength(0);
+    expect(embedded).toHaveLength(0);
+    expect(searches).toHaveLength(1);
+    expect(searches[0]).toMatchObject({ text: 'What year was Python created?' });
+    expect(searches[0]?.vector).toBeUndefined();
+    for (const k of ['hyde', 'rewrite', 'multi-query', 'rm3', 'wordnet'] as const) {
+      expect(plan.steps.find((s) => s.kind === k)?.status).toBe('skipped');
+    }
+    expect(hits[0]?.id).toBe('d9');
+    expect(plan.results[0]).toMatchObject({ id: 'd9', contributedBy: ['retrieve:original'] });
+  });
+
+  it('moderate: HyDE + a single retrieval with the hypothetical document vector', async () => {
+    const { planner, g, searches } = setup();
+    const { plan } = await planner.plan('What is RAG in NLP?');
+    expect(plan.complexity).toBe('moderate');
+    expect(g.calls).toHaveLength(1);
+    expect(g.calls[0]?.prompt).toContain('Write a passage that answers the question.');
+    expect(searches).toHaveLength(1);
+    expect(searches[0]?.vector).toBeInstanceOf(Int16Array);
+    expect(plan.steps.find((s) => s.id === 'hyde')).toMatchObject({
+      status: 'ok',
+      durationMs: 100,
+    });
+    expect(plan.steps.find((s) => s.id === 'retrieve:original')?.inputFrom).toBe('hyde');
+  });
+
+  it('WSOP-002 / WSOP-008: a complex query engages rewrite, HyDE, multi-query and RRF fusion', async () => {
+    const { planner, g, searches } = setup();
+    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.complexity).toBe('complex');
+    for (const id of ['rewrite', 'hyde', 'multi-query', 'fuse'])
+      expect(plan.steps.find((s) => s.id === id)?.status).toBe('ok');
+    expect(g.calls.map((c) => c.temperature)).toEqual([0, 0.7, 0.8]);
+    // original + rewrite + hyde + 4 generated + 1 keyphrase variant, all retrieved
+    expect(searches.map((s) => s.text)[0]).toBe('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(searches).toHaveLength(8);
+    expect(plan.steps.find((s) => s.id === 'fuse')?.label).toBe('RRF over 8 lists (k = 60)');
+    const retrieveSteps = plan.steps.filter((s) => s.kind === 'retrieve');
+    const expected = rrf(
+      retrieveSteps.map((s) => s.resultIds.map((id) => ({ id, score: 0 }))),
+    ).slice(0, 10);
+    expect(hits.map((h) => h.id)).toEqual(expected.map((e) => e.id));
+    for (const r of plan.results) {
+      expect(r.contributedBy.length).toBeGreaterThan(0);
+      for (const s of r.contributedBy)
+        expect(retrieveSteps.find((x) => x.id === s)?.resultIds).toContain(r.id);
+    }
+    expect(plan.steps.find((s) => s.id === 'multi-query')?.texts).toHaveLength(4);
+  });
+
+  it('retrieves in parallel: every search starts before any finishes', async () => {
+    const clock = manualClock();
+    let started = 0;
+    const release: Array<() => void> = [];
+    let maxConcurrent = 0;
+    const planner = createQueryPlanner({
+      search: (req) =>
+        new Promise<RankedHit[]>((resolve) => {
+          started++;
+          maxConcurrent = Math.max(maxConcurrent, started);
+          release.push(() => resolve([{ id: req.text.slice(0, 8), score: 1 }]));
+          if (release.length === 8) release.forEach((r) => r());
+        }),
+      embed: createBowEmbed(),
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock,
+    });
+    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(maxConcurrent).toBe(8);
+  });
+
+  it('uses an injected fuse function', async () => {
+    const { g } = setup();
+    let called = 0;
+    const fuse: FuseFn = (lists, k) => {
+      called++;
+      return rrf(lists, k);
+    };
+    const planner = createQueryPlanner({
+      search: createToySearch(),
+      embed: createBowEmbed(),
+      llm: { kind: 'scripted', generate: g.generate },
+      clock: manualClock(),
+      fuse,
+    });
+    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(called).toBe(1);
+  });
+
+  it('works with no LLM at all: fallbacks, keyphrase variants and LLM-free rewrite still fuse', async () => {
+    const { planner, searches } = setup({ llm: 'none' });
+    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.backend).toBe('none');
+    expect(plan.steps.find((s) => s.id === 'hyde')).toMatchObject({
+      status: 'fallback',
+      errorCode: 'NO_BACKEND',
+    });
+    expect(plan.steps.find((s) => s.id === 'multi-query')).toMatchObject({
+      status: 'fallback',
+      errorCode: 'NO_BACKEND',
+    });
+    expect(plan.steps.find((s) => s.id === 'rewrite')).toMatchObject({
+      status: 'fallback',
+      texts: ['raptor hyde multi-hop reasoning'],
+    });
+    expect(plan.steps.find((s) => s.id === 'keyphrases')?.texts.length).toBeGreaterThan(1);
+    expect(searches.length).toBeGreaterThan(2);
+    expect(hits.map((h) => h.id)).toContain('d7');
+  });
+
+  it('falls back on backend errors without failing the search', async () => {
+    const { planner } = setup({ llm: 'failing' });
+    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.steps.find((s) => s.id === 'hyde')?.errorCode).toBe('PROVIDER_ERROR');
+    expect(hits.length).toBeGreaterThan(0);
+  });
+
+  it('switches: techniques off are skipped; routing off runs every enabled technique', async () => {
+    const { planner, g } = setup();
+    const { plan } = await planner.plan('What year was Python created?', {
+      techniques: { routing: false, hyde: false, fusion: false, rewrite: true },
+    });
+    expect(plan.complexity).toBe('complex');
+    expect(plan.routeSource).toBe('off');
+    expect(plan.steps.find((s) => s.id === 'hyde')).toMatchObject({
+      status: 'skipped',
+      note: 'switched off',
+    });
+    expect(g.calls).toHaveLength(1); // the rewrite only
+  });
+
+  it('RM3 and WordNet expand the lexical side of the original retrieval', async () => {
+    const { planner, searches } = setup({ llm: 'none' });
+    const { plan } = await planner.plan('How does aspirin prevent a tumor?', {
+      techniques: { rm3: true, wordnet: true, hyde: false },
+      complexity: 'moderate',
+    });
+    expect(plan.steps.find((s) => s.id === 'rm3')?.status).toBe('ok');
+    expect(plan.steps.find((s) => s.id === 'wordnet')?.texts.join(' ')).toContain('neoplasm');
+    expect(searches[0]?.lexicalQuery).toContain('neoplasm');
+    expect(searches[0]?.lexicalQuery?.startsWith('How does aspirin prevent a tumor?')).toBe(true);
+  });
+
+  it('records time per step from the injected clock', async () => {
+    const { planner } = setup({ clockStepPerCall: 250 });
+    const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(
+      plan.steps
+        .filter((s) => ['rewrite', 'hyde', 'multi-query'].includes(s.id))
+        .map((s) => s.durationMs),
+    ).toEqual([250, 250, 250]);
+    expect(plan.totalMs).toBe(750);
+  });
+
+  it('a cancelled plan throws ABORTED; an empty query is INVALID_QUERY', async () => {
+    const ctrl = new AbortController();
+    const planner = createQueryPlanner({
+      search: createToySearch(),
+      embed: createBowEmbed(),
+      llm: {
+        kind: 'scripted',
+        generate: createScriptedGenerator({ rules: [{ match: /./, hang: true }] }).generate,
+      },
+      clock: manualClock(),
+    });
+    const p = planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', {}, ctrl.signal);
+    setTimeout(() => ctrl.abort(), 1);
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(planner.plan('  ')).rejects.toMatchObject({ code: 'INVALID_QUERY' });
+  });
+
+  it('leaves a failing secondary retrieval out but fails when the original retrieval fails', async () => {
+    const base = createToySearch();
+    const flaky = createQueryPlanner({
+      search: async (req) => {
+        if (req.vector) throw new Error('vector index not ready');
+        return base(req);
+      },
+      embed: createBowEmbed(),
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock: manualClock(),
+    });
+    const { plan } = await flaky.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.steps.find((s) => s.id === 'retrieve:hyde')?.status).toBe('fallback');
+    const broken = createQueryPlanner({
+      search: async () => Promise.reject(new Error('db')),
+      embed: createBowEmbed(),
+      clock: manualClock(),
+    });
+    await expect(broken.plan('vitamin D')).rejects.toThrow('db');
+  });
+});

@@ -1,0 +1,62 @@
+// The dependency interfaces research techniques are built from. The lead composes them from
+// the LLM worker, the canonical embedder and hybrid search; tests pass scripted fakes.
+// Defined here on purpose: research must not import search/embed implementations.
+import type { GenerateRequest, GenerateResult, LlmBackendKind } from '../shared/llm-api';
+
+/** Generation (Generator.generate or a Comlink LlmApi adapter). Absent = no backend. */
+export type GenerateFn = (
+  request: GenerateRequest,
+  options?: { signal?: AbortSignal },
+) => Promise<GenerateResult>;
+
+export interface LlmDep {
+  generate: GenerateFn;
+  kind: LlmBackendKind;
+}
+
+/** Canonical embeddings: unit vectors quantised to int16 with S = 32767 (CFS-012). */
+export type EmbedFn = (
+  texts: string[],
+  options?: { signal?: AbortSignal },
+) => Promise<Int16Array[]>;
+
+export interface RankedHit {
+  /** Stable id of a result (a chunk id as string). */
+  id: string;
+  score: number;
+}
+
+export interface RetrievalRequest {
+  /** The query text (used lexically and, without `vector`, embedded for the semantic side). */
+  text: string;
+  /** Replaces the query embedding on the semantic side (HyDE). */
+  vector?: Int16Array;
+  /** Replaces the text on the lexical side (RM3 / WordNet expansion). */
+  lexicalQuery?: string;
+  limit: number;
+  signal?: AbortSignal;
+}
+
+export type SearchFn<H extends RankedHit = RankedHit> = (request: RetrievalRequest) => Promise<H[]>;
+
+/** Rank fusion of several ranked lists (RRF k = 60 by default). */
+export type FuseFn = <H extends RankedHit>(
+  lists: H[][],
+  k?: number,
+) => Array<{ id: string; score: number; hit: H }>;
+
+/** Top-k lexical documents with their text, for RM3 pseudo-relevance feedback. */
+export type LexicalTopKFn = (
+  query: string,
+  k: number,
+  signal?: AbortSignal,
+) => Promise<Array<{ id: string; text: string; score: number }>>;
+
+export interface Clock {
+  now(): number;
+}
+
+export interface Timers {
+  setTimeout: typeof setTimeout;
+  clearTimeout: typeof clearTimeout;
+}

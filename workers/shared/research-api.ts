@@ -1,0 +1,106 @@
+// The query-optimisation contract the UI sees: technique switches, complexity routes and the
+// query plan (route taken, generated texts, time per step, results each step contributed).
+// Plain DTOs only. Must not import any other layer.
+import type { LlmBackendKind } from './llm-api';
+
+/** Adaptive-RAG levels (WSOP adaptive_routing). */
+export type Complexity = 'simple' | 'moderate' | 'complex';
+
+/** Each technique can be switched on or off from the query-plan panel. */
+export interface TechniqueSwitches {
+  /** Classify the query; off = run every enabled technique (the complex route). */
+  routing: boolean;
+  /** Ask the LLM to confirm the heuristic class. */
+  llmRouting: boolean;
+  rewrite: boolean;
+  hyde: boolean;
+  fusion: boolean;
+  rm3: boolean;
+  wordnet: boolean;
+  keyphrases: boolean;
+}
+
+export const DEFAULT_TECHNIQUES: TechniqueSwitches = {
+  routing: true,
+  llmRouting: false,
+  rewrite: true,
+  hyde: true,
+  fusion: true,
+  rm3: false,
+  wordnet: false,
+  keyphrases: true,
+};
+
+export type PlanStepKind =
+  | 'route'
+  | 'rewrite'
+  | 'hyde'
+  | 'multi-query'
+  | 'keyphrases'
+  | 'wordnet'
+  | 'rm3'
+  | 'retrieve'
+  | 'fuse';
+
+/** ok: ran as designed; fallback: failed/timed out/no backend and used its fallback; skipped: off or not on this route. */
+export type PlanStepStatus = 'ok' | 'fallback' | 'skipped';
+
+export interface PlanStep {
+  id: string;
+  kind: PlanStepKind;
+  label: string;
+  status: PlanStepStatus;
+  /** ms since the plan started, and how long the step took (injected clock). */
+  startMs: number;
+  durationMs: number;
+  /** Generated or derived texts: hypothetical documents, queries, the rewrite, expansion terms. */
+  texts: string[];
+  /** For retrieve steps: the ids it returned, in rank order; for fuse: the fused order. */
+  resultIds: string[];
+  /** For retrieve steps: ids no other retrieval of this plan found (what this step alone added). */
+  uniqueIds: string[];
+  /** For retrieve steps: the step whose text/vector it searched with (e.g. a hyde step id). */
+  inputFrom: string | null;
+  note: string | null;
+  /** ErrorCode when the step fell back after an error (TIMEOUT, ABORTED, PROVIDER_ERROR, ...). */
+  errorCode: string | null;
+}
+
+export interface PlanResult {
+  id: string;
+  score: number;
+  /** Ids of the retrieve steps that found this result. */
+  contributedBy: string[];
+}
+
+export interface QueryPlan {
+  query: string;
+  complexity: Complexity;
+  routeReason: string;
+  routeSource: 'heuristic' | 'llm' | 'forced' | 'off';
+  techniques: TechniqueSwitches;
+  backend: LlmBackendKind;
+  steps: PlanStep[];
+  results: PlanResult[];
+  totalMs: number;
+}
+
+export interface PlanOptions {
+  techniques?: Partial<TechniqueSwitches>;
+  /** Force a route instead of classifying. */
+  complexity?: Complexity;
+  /** Final number of results. Default 10. */
+  limit?: number;
+  /** HyDE samples averaged (paper: several samples + the query vector). Default 1. */
+  hydeSamples?: number;
+  hydeIncludeQuery?: boolean;
+  /** Generated RAG-Fusion queries. Default 4. */
+  fusionQueries?: number;
+}
+
+/** What the lead's research API exposes to the UI (composed in a worker). */
+export interface ResearchApi {
+  /** Plans and runs the query; hits are the fused results in order. @throws ABORTED when cancelled. */
+  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<QueryPlan>;
+  cancel(requestId: string): Promise<void>;
+}
