@@ -17,22 +17,29 @@ export interface RateLimiter {
 export function createRateLimiter(clock: Clock, minIntervalMs: number): RateLimiter {
   // Time before which no new request may start.
   let nextFree = -Infinity;
+  // Set by a Retry-After: also holds back callers that already hold an earlier slot.
+  let blockedUntil = -Infinity;
   return {
     minIntervalMs,
     async acquire(signal) {
-      const now = clock.now();
-      const slot = Math.max(now, nextFree);
-      nextFree = slot + minIntervalMs;
-      const wait = slot - now;
-      if (wait <= 0) return;
-      try {
-        await clock.sleep(wait, signal);
-      } catch (err) {
-        if (nextFree === slot + minIntervalMs) nextFree = slot;
-        throw err;
+      for (;;) {
+        const now = clock.now();
+        const slot = Math.max(now, nextFree);
+        nextFree = slot + minIntervalMs;
+        if (slot > now) {
+          try {
+            await clock.sleep(slot - now, signal);
+          } catch (err) {
+            if (nextFree === slot + minIntervalMs) nextFree = slot;
+            throw err;
+          }
+        }
+        // A Retry-After that arrived while we waited voids this slot: queue again behind it.
+        if (blockedUntil <= clock.now()) return;
       }
     },
     deferUntil(time) {
+      blockedUntil = Math.max(blockedUntil, time);
       nextFree = Math.max(nextFree, time);
     },
   };
