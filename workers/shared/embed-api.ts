@@ -1,0 +1,87 @@
+// The embedding contract: what the embed worker exposes (over Comlink) and the DTOs the UI and
+// the db worker see. Vectors are canonical int16 (CFS-012 section 2), transferred, never copied.
+// Owns: EmbedWorkerApi, model info, progress and self-test shapes, `embedWithSignal`.
+// Must not import any other layer (only comlink, for the abort/progress adapter).
+import * as Comlink from 'comlink';
+
+/** A model as the UI lists it. Canonical vectors come only from the WASM runtime. */
+export interface EmbedModelInfo {
+  /** Stable id, stored with every vector (e.g. 'use-lite'). */
+  id: string;
+  /** Changes whenever the bytes of a vector could change; vectors of two versions never mix. */
+  version: string;
+  dim: number;
+  /** Tokens beyond this are ignored by the model (USE-lite: 128). */
+  maxTokens: number;
+  /** True for the deterministic WASM path; false for any fast path (never mixed). */
+  canonical: boolean;
+}
+
+export interface EmbedProgress {
+  done: number;
+  total: number;
+}
+
+/** Result of the determinism self-test (golden SHA-256 hashes of int16 vectors). */
+export interface EmbedSelfTestResult {
+  modelId: string;
+  modelVersion: string;
+  ok: boolean;
+  total: number;
+  mismatches: Array<{ index: number; text: string; expected: string; actual: string }>;
+  hashes: string[];
+}
+
+/** The embed worker's API (workers/embed.worker.ts). Create it in app/clients.ts. */
+export interface EmbedWorkerApi {
+  /**
+   * Loads the runtime and the model (idempotent). Call once; other methods call it if needed.
+   * @throws AppError WASM_ERROR (runtime) or MODEL_LOAD_FAILED (model files)
+   */
+  init(): Promise<EmbedModelInfo>;
+  modelInfo(): Promise<EmbedModelInfo>;
+  /**
+   * Canonical int16 vectors, one per text, in order; their buffers are transferred.
+   * `jobId` lets `cancel(jobId)` stop the job between texts; `onProgress` must be a
+   * Comlink.proxy and a top-level argument (Comlink does not proxy functions nested in objects).
+   * Prefer `embedWithSignal`, which does both.
+   * @throws AppError ABORTED when cancelled, WASM_ERROR / MODEL_LOAD_FAILED
+   */
+  embedTexts(
+    texts: string[],
+    jobId?: string,
+    onProgress?: (p: EmbedProgress) => void,
+  ): Promise<Int16Array[]>;
+  /** Token counts as the model sees them (clipped to maxTokens), e.g. for progress by tokens. */
+  countTokens(texts: string[]): Promise<number[]>;
+  /** Stops a running embedTexts job (no-op when it already finished). */
+  cancel(jobId: string): Promise<void>;
+  /** Embeds the golden texts and compares SHA-256 of the int16 bytes with the golden file. */
+  selfTest(): Promise<EmbedSelfTestResult>;
+}
+
+let jobCounter = 0;
+
+/**
+ * Calls `embedTexts` on a Comlink remote with an AbortSignal and a plain progress callback
+ * (AbortSignal cannot cross postMessage: abort becomes `cancel(jobId)`).
+ * @throws AppError ABORTED when the signal aborts
+ */
+export async function embedWithSignal(
+  api: Comlink.Remote<EmbedWorkerApi>,
+  texts: string[],
+  options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {},
+): Promise<Int16Array[]> {
+  const jobId = `embed-${Date.now().toString(36)}-${(jobCounter++).toString(36)}`;
+  const onAbort = () => void api.cancel(jobId);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await api.embedTexts(
+      texts,
+      jobId,
+      options.onProgress ? Comlink.proxy(options.onProgress) : undefined,
+    );
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
