@@ -1,32 +1,42 @@
-// Reciprocal Rank Fusion as CFS-012 writes it: score(d) = sum over lists of 1 / (k + rank + 1)
-// with 0-based rank, i.e. the WSOP spec's 1 / (k + rank) with 1-based rank; k = 60.
-// Ties: higher score, then better best rank, then id (deterministic). Local to research so the
-// planner works before workers/search/rrf.ts exists; the lead may inject that one instead.
+// RRF for research lists, delegating to the one implementation in workers/search/rrf.ts
+// (CFS-012: 1/(k + rank + 1) with 0-based rank = the WSOP spec's 1/(k + rank) with 1-based rank;
+// k = 60; ties by path then chunk sequence). Hits that carry chunkId/path/seq (SearchHit) keep
+// CFS-012's tie-breaks; plain {id} hits use the id as the path.
+import { reciprocalRankFusion, RRF_K, type RankedCandidate } from '../search/rrf';
 import type { RankedHit } from './types';
 
-export const RRF_K = 60;
+export { RRF_K };
+
+type Candidate<H> = RankedCandidate & { hit: H; id: string };
 
 export function rrf<H extends RankedHit>(
   lists: H[][],
   k: number = RRF_K,
 ): Array<{ id: string; score: number; hit: H }> {
-  const acc = new Map<string, { id: string; score: number; hit: H; best: number }>();
-  for (const list of lists) {
-    const seen = new Set<string>();
-    list.forEach((hit, rank) => {
-      if (seen.has(hit.id)) return; // a list counts a document once, at its best rank
-      seen.add(hit.id);
-      const add = 1 / (k + rank + 1);
-      const e = acc.get(hit.id);
-      if (e) {
-        e.score += add;
-        e.best = Math.min(e.best, rank);
-      } else acc.set(hit.id, { id: hit.id, score: add, hit, best: rank });
-    });
-  }
-  return [...acc.values()]
-    .sort(
-      (a, b) => b.score - a.score || a.best - b.best || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    )
-    .map(({ id, score, hit }) => ({ id, score, hit }));
+  const numeric = new Map<string, number>();
+  // chunkIds must identify hits across lists: real ones when every hit has one, else one shared numbering.
+  const real = lists.every((l) =>
+    l.every((h) => typeof (h as Partial<RankedCandidate>).chunkId === 'number'),
+  );
+  const toCandidate = (hit: H): Candidate<H> => {
+    const h = hit as H & Partial<RankedCandidate>;
+    let chunkId = numeric.get(hit.id);
+    if (chunkId === undefined) {
+      chunkId = real && typeof h.chunkId === 'number' ? h.chunkId : numeric.size;
+      numeric.set(hit.id, chunkId);
+    }
+    return {
+      chunkId,
+      path: typeof h.path === 'string' ? h.path : hit.id,
+      seq: typeof h.seq === 'number' ? h.seq : 0,
+      score: hit.score,
+      hit,
+      id: hit.id,
+    };
+  };
+  const fused = reciprocalRankFusion(
+    lists.map((items, i) => ({ name: `list${i}`, items: items.map(toCandidate) })),
+    { k },
+  );
+  return fused.map((f) => ({ id: f.item.id, score: f.score, hit: f.item.hit }));
 }
