@@ -2,20 +2,20 @@
 // Owns: worker lifetimes. Everything else in app/ talks to workers through these objects.
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
-import type { LibraryApi } from '../workers/shared/library-api';
+import type { LibraryWorkerApi } from '../workers/shared/library-api';
 
 installErrorTransfer();
 
-let library: Comlink.Remote<LibraryApi> | null = null;
+let library: Comlink.Remote<LibraryWorkerApi> | null = null;
 
 /** The database worker: store, import and search. Created on first use. */
-export function libraryClient(): Comlink.Remote<LibraryApi> {
+export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
   if (!library) {
     const worker = new Worker(new URL('../workers/db.worker.ts', import.meta.url), {
       type: 'module',
       name: 'sift-db',
     });
-    library = Comlink.wrap<LibraryApi>(worker);
+    library = Comlink.wrap<LibraryWorkerApi>(worker);
   }
   return library;
 }

@@ -9,7 +9,9 @@ const store = useAppStore.getState;
 
 export async function initLibrary(): Promise<void> {
   try {
-    const info = await libraryClient().init();
+    const library = libraryClient();
+    const info = await library.init();
+    await library.setHtmlCleaner(Comlink.proxy(browserHtmlCleaner));
     store().setStorage(info);
     await refreshDocuments();
   } catch (err) {
@@ -34,7 +36,7 @@ export async function runSearch(): Promise<void> {
   store().setSearching(true);
   try {
     const response = await libraryClient().search({ query, mode, filters, limit: 50 });
-    if (seq === searchSeq) store().setResults(response);
+    if (seq === searchSeq) store().setResults(response, query);
   } catch (err) {
     if (seq === searchSeq) store().notifyError(err);
   } finally {
@@ -59,11 +61,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
   }
   const onProgress = (p: ImportProgress) => store().setImporting(p);
   try {
-    const final = await libraryClient().importFiles(
-      files,
-      Comlink.proxy(onProgress),
-      Comlink.proxy(browserHtmlCleaner),
-    );
+    const final = await libraryClient().importFiles(files, Comlink.proxy(onProgress));
     store().setImporting(final);
     const parts = [`${final.added} added`];
     if (final.replaced) parts.push(`${final.replaced} updated`);

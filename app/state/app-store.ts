@@ -39,6 +39,8 @@ interface AppState {
   mode: SearchMode;
   filters: SearchFilters;
   results: SearchResponse | null;
+  /** The query the shown results answer (e2e tests and screen readers wait on it). */
+  resultsFor: string | null;
   searching: boolean;
   selected: number;
   open: OpenDocument | null;
@@ -53,7 +55,7 @@ interface AppState {
   setQuery(query: string): void;
   setMode(mode: SearchMode): void;
   setFilters(filters: SearchFilters): void;
-  setResults(results: SearchResponse | null): void;
+  setResults(results: SearchResponse | null, query?: string): void;
   setSearching(searching: boolean): void;
   setSelected(index: number): void;
   setOpen(open: OpenDocument | null): void;
@@ -77,6 +79,7 @@ export const useAppStore = create<AppState>((set) => ({
   mode: 'lexical',
   filters: {},
   results: null,
+  resultsFor: null,
   searching: false,
   selected: 0,
   open: null,
@@ -91,7 +94,8 @@ export const useAppStore = create<AppState>((set) => ({
   setQuery: (query) => set({ query }),
   setMode: (mode) => set({ mode }),
   setFilters: (filters) => set({ filters }),
-  setResults: (results) => set({ results, selected: 0 }),
+  setResults: (results, query) =>
+    set({ results, resultsFor: results ? (query ?? null) : null, selected: 0 }),
   setSearching: (searching) => set({ searching }),
   setSelected: (selected) => set({ selected }),
   setOpen: (open) => set({ open }),

@@ -16,6 +16,7 @@ export function SearchView() {
   const setQuery = useAppStore((s) => s.setQuery);
   const filters = useAppStore((s) => s.filters);
   const results = useAppStore((s) => s.results);
+  const resultsFor = useAppStore((s) => s.resultsFor);
   const searching = useAppStore((s) => s.searching);
   const selected = useAppStore((s) => s.selected);
   const setSelected = useAppStore((s) => s.setSelected);
@@ -93,7 +94,12 @@ export function SearchView() {
           <ModePicker />
         </div>
         <FilterBar />
-        <div className="result-meta" aria-live="polite" data-testid="result-meta">
+        <div
+          className="result-meta"
+          aria-live="polite"
+          data-testid="result-meta"
+          data-query={searching ? undefined : (resultsFor ?? undefined)}
+        >
           {searching
             ? 'Searching…'
             : results

@@ -9,10 +9,10 @@ describe('AppError across a MessageChannel', () => {
     installErrorTransfer();
     const { port1, port2 } = new MessageChannel();
     const api = {
-      fail(): never {
+      async fail(): Promise<void> {
         throw createError('STORAGE_FULL', { reason: 'Quota of 10 MB reached.', bytes: 10 });
       },
-      crash(): never {
+      async crash(): Promise<void> {
         throw new TypeError('boom');
       },
     };

@@ -1,0 +1,160 @@
+// The foundation journey: import the fixtures (with per-file errors), search with highlights,
+// open a result, reload, go offline, delete, and export/import the library. One browser
+// context for the whole journey so OPFS and the service worker carry over between steps.
+import { test, expect, type BrowserContext, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fixtureFiles, openApp, pwned, search, waitForImport } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('dialog', (d) => void d.accept());
+  await openApp(page);
+});
+
+test.afterAll(async () => {
+  await context.close();
+});
+
+test('stores the library in OPFS and starts empty', async () => {
+  await expect(page.getByTestId('storage-status')).toContainText('OPFS');
+  await expect(page.getByTestId('empty-library')).toBeVisible();
+});
+
+test('imports the fixtures, reporting each bad file with its reason', async () => {
+  await page.getByTestId('file-input').setInputFiles(fixtureFiles());
+  await waitForImport(page);
+  await expect(page.getByTestId('import-counts')).toContainText('12/12 files');
+  await page.getByRole('button', { name: /could not be imported/ }).click();
+  const failures = page.getByTestId('import-failures').locator('li');
+  await expect(failures).toHaveCount(6);
+  const codes = await failures.evaluateAll((items) =>
+    Object.fromEntries(
+      items.map((li) => [li.querySelector('code')?.textContent, li.getAttribute('data-code')]),
+    ),
+  );
+  expect(codes).toEqual({
+    'bad-utf8.txt': 'INVALID_UTF8',
+    'corrupt.docx': 'PARSE_FAILED',
+    'corrupt.pdf': 'PARSE_FAILED',
+    'empty.txt': 'EMPTY_FILE',
+    'scan.pdf': 'NO_TEXT_LAYER',
+    'unsupported.xyz': 'UNSUPPORTED_TYPE',
+  });
+  expect(await pwned(page)).toBe(false);
+});
+
+test('finds words from every format with highlighted snippets', async () => {
+  const expectations: Array<[string, RegExp]> = [
+    ['xylophone', /sample\.txt/],
+    ['quokka', /notes\.md/],
+    ['narwhal', /page\.html/],
+    ['pelican', /report\.pdf/],
+    ['wombat', /letter\.docx/],
+    ['gooseberry', /hostile\.html/],
+  ];
+  for (const [word, path] of expectations) {
+    await search(page, word);
+    const first = page.getByTestId('result').first();
+    await expect(first).toContainText(path);
+    await expect(first.locator('mark').first()).toHaveText(new RegExp(word, 'i'));
+  }
+  expect(await pwned(page)).toBe(false);
+});
+
+test('ranks and orders deterministically, and survives FTS syntax in the query', async () => {
+  for (const hostile of [
+    'NEAR(pelican',
+    '"unbalanced quote',
+    'pelican*^:',
+    'AND OR NOT',
+    'title:pelican',
+  ]) {
+    await search(page, hostile);
+  }
+  await expect(page.getByTestId('notice').filter({ hasText: /error/i })).toHaveCount(0);
+  await search(page, 'pelican colony nests');
+  const scores = await page.getByTestId('result').locator('.score').allTextContents();
+  const numbers = scores.map(Number);
+  expect(numbers.length).toBeGreaterThan(0);
+  expect([...numbers].sort((a, b) => b - a)).toEqual(numbers);
+  expect(numbers[0]).toBeLessThanOrEqual(1);
+});
+
+test('opens a result with the matching chunk highlighted, by keyboard', async () => {
+  await search(page, 'obsidian');
+  await page.getByTestId('search-input').press('Enter');
+  const viewer = page.getByTestId('viewer');
+  await expect(viewer).toBeVisible();
+  await expect(page.getByTestId('viewer-chunk')).toContainText('obsidian');
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+});
+
+test('keeps everything after a reload', async () => {
+  await page.reload();
+  await expect(page.getByTestId('storage-status')).toContainText('OPFS');
+  await search(page, 'saffron');
+  await expect(page.getByTestId('result').first()).toContainText('letter.docx');
+});
+
+test('loads and searches with the network off (service worker)', async () => {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The first load may not be controlled yet; a reload puts the page under the service worker.
+  await page.reload();
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.getByTestId('network-status')).toContainText('Offline');
+    await search(page, 'narwhal');
+    await expect(page.getByTestId('result').first()).toContainText('page.html');
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('exports the library and imports it back', async () => {
+  await page.getByTestId('tab-library').click();
+  await expect(page.getByTestId('library-row')).toHaveCount(6);
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByTestId('export-library').click();
+  const download = await downloadPromise;
+  const file = await download.path();
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+
+  // A file that is not a library is refused and nothing is lost.
+  await page.getByTestId('library-file-input').setInputFiles({
+    name: 'not-a-library.sqlite',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('definitely not sqlite'),
+  });
+  await expect(page.getByTestId('notice').filter({ hasText: /not a Sift library/ })).toBeVisible();
+  await expect(page.getByTestId('library-row')).toHaveCount(6);
+
+  await page.getByTestId('library-file-input').setInputFiles(file);
+  await expect(
+    page.getByTestId('notice').filter({ hasText: /Library imported: 6 documents/ }),
+  ).toBeVisible();
+  await expect(page.getByTestId('library-row')).toHaveCount(6);
+});
+
+test('deletes a document with its chunks', async () => {
+  const row = page.locator('[data-testid="library-row"][data-path="sample.txt"]');
+  await row.getByTestId('delete-document').click();
+  await expect(page.getByTestId('library-row')).toHaveCount(5);
+  await page.getByTestId('tab-search').click();
+  await search(page, 'xylophone');
+  await expect(page.getByTestId('no-results')).toBeVisible();
+  expect(await pwned(page)).toBe(false);
+});
