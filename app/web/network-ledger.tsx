@@ -1,0 +1,112 @@
+// Settings > Network ledger: every outbound request Sift made (time, host, path, purpose,
+// bytes), exportable as JSON, so the user can check nothing else left the device. Keys and
+// query strings are never in the ledger (the worker strips them). Talks only to the WebApi prop.
+import { useCallback, useEffect, useState } from 'react';
+import type { LedgerEntry, WebApi } from '../../workers/shared/web-api';
+
+export interface NetworkLedgerProps {
+  api: Pick<WebApi, 'getLedger' | 'exportLedger' | 'clearLedger'>;
+  /** Refresh interval, default 3000 ms; 0 disables polling. */
+  pollMs?: number;
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
+  const [entries, setEntries] = useState<LedgerEntry[]>([]);
+  const refresh = useCallback(() => {
+    void api.getLedger().then(setEntries);
+  }, [api]);
+
+  useEffect(() => {
+    refresh();
+    if (!pollMs) return;
+    const t = setInterval(refresh, pollMs);
+    return () => clearInterval(t);
+  }, [refresh, pollMs]);
+
+  async function download(): Promise<void> {
+    const json = await api.exportLedger();
+    const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `sift-network-ledger-${new Date().toISOString().slice(0, 10)}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  const sent = entries.reduce((n, e) => n + e.bytesSent, 0);
+  const received = entries.reduce((n, e) => n + e.bytesReceived, 0);
+
+  return (
+    <section
+      className="card network-ledger"
+      aria-label="Network ledger"
+      data-testid="network-ledger"
+    >
+      <h3>Network ledger</h3>
+      <p className="hint">
+        Every request Sift sent from this device since it started: {entries.length} requests,{' '}
+        {bytes(sent)} sent, {bytes(received)} received. API keys and search words are never recorded
+        here.
+      </p>
+      <div className="actions">
+        <button type="button" onClick={refresh}>
+          Refresh
+        </button>
+        <button type="button" onClick={() => void download()} disabled={entries.length === 0}>
+          Export
+        </button>
+        <button
+          type="button"
+          onClick={() => void api.clearLedger().then(refresh)}
+          disabled={entries.length === 0}
+        >
+          Clear
+        </button>
+      </div>
+      {entries.length === 0 ? (
+        <p className="empty" data-testid="ledger-empty">
+          No requests yet: nothing has left this device.
+        </p>
+      ) : (
+        <table className="doc-table">
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Host</th>
+              <th>Path</th>
+              <th>Purpose</th>
+              <th>Sent</th>
+              <th>Received</th>
+              <th>Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...entries].reverse().map((e) => (
+              <tr key={e.id} data-testid="ledger-row">
+                <td>{new Date(e.time).toLocaleTimeString()}</td>
+                <td>{e.host}</td>
+                <td className="ledger-path">
+                  {e.method} {e.path}
+                </td>
+                <td>{e.purpose}</td>
+                <td>{bytes(e.bytesSent)}</td>
+                <td>{bytes(e.bytesReceived)}</td>
+                <td>
+                  {e.outcome === 'ok'
+                    ? (e.status ?? 'ok')
+                    : `${e.outcome}${e.status ? ` (${e.status})` : ''}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

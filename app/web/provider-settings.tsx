@@ -1,0 +1,224 @@
+// Settings > Web search: one card per provider with its enable switch, API key (write-only: the
+// saved key is never shown again), base URL / proxy, key-to-proxy trust, rate limit, and the
+// circuit breaker's state and last error in plain words. Talks only to the WebApi prop.
+import { useCallback, useEffect, useState } from 'react';
+import type { ProviderStatus, WebApi } from '../../workers/shared/web-api';
+
+export interface ProviderSettingsProps {
+  api: Pick<WebApi, 'listProviders' | 'updateProvider' | 'resetBreaker'>;
+  /** Refresh interval for breaker state, default 5000 ms; 0 disables polling. */
+  pollMs?: number;
+}
+
+function explain(code: string, host: string | null): string {
+  switch (code) {
+    case 'CORS_BLOCKED':
+      return `The browser blocked the answer from ${host ?? 'this service'}: it does not allow web pages to call it directly. Set a base URL that points to a proxy you run (or your own instance) that adds CORS headers.`;
+    case 'AUTH_FAILED':
+      return 'The service rejected the API key. Paste a new key.';
+    case 'KEY_HOST_REFUSED':
+      return 'The key was not sent because the base URL is on another host. Tick “Send my key to this base URL” only if you run or trust that proxy.';
+    case 'RATE_LIMITED':
+      return 'The service asked Sift to slow down. Sift waits and retries by itself.';
+    case 'OFFLINE':
+      return 'You were offline.';
+    default:
+      return '';
+  }
+}
+
+function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+interface CardProps {
+  status: ProviderStatus;
+  api: ProviderSettingsProps['api'];
+  onChange: (next: ProviderStatus) => void;
+  refresh: () => void;
+}
+
+function ProviderCard({ status, api, onChange, refresh }: CardProps) {
+  const [keyDraft, setKeyDraft] = useState('');
+  const [baseDraft, setBaseDraft] = useState(status.baseUrl ?? '');
+  const [error, setError] = useState<string | null>(null);
+
+  async function apply(patch: Parameters<WebApi['updateProvider']>[1]): Promise<void> {
+    setError(null);
+    try {
+      onChange(await api.updateProvider(status.id, patch));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  const b = status.breaker;
+  const host = hostOf(status.effectiveBaseUrl);
+  const customHost =
+    status.baseUrl !== null &&
+    status.defaultBaseUrl !== null &&
+    host !== new URL(status.defaultBaseUrl).host;
+
+  return (
+    <div className="card web-provider" data-testid={`web-provider-${status.id}`}>
+      <div className="web-provider-head">
+        <label>
+          <input
+            type="checkbox"
+            checked={status.enabled}
+            onChange={(e) => void apply({ enabled: e.target.checked })}
+            data-testid={`web-provider-enable-${status.id}`}
+          />{' '}
+          <strong>{status.label}</strong>
+        </label>
+        <span className={`breaker breaker-${b.state}`} data-testid={`web-breaker-${status.id}`}>
+          {b.state === 'closed'
+            ? 'working'
+            : b.state === 'open'
+              ? 'paused after repeated failures'
+              : 'will retry on next search'}
+        </span>
+      </div>
+
+      {status.keyRequirement !== 'none' && (
+        <form
+          className="web-provider-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (keyDraft.trim()) void apply({ apiKey: keyDraft }).then(() => setKeyDraft(''));
+          }}
+        >
+          <label>
+            API key {status.keyRequirement === 'optional' ? '(optional)' : ''}{' '}
+            <input
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={keyDraft}
+              placeholder={status.hasKey ? 'saved on this device' : 'paste your key'}
+              onChange={(e) => setKeyDraft(e.target.value)}
+              data-testid={`web-provider-key-${status.id}`}
+            />
+          </label>
+          <button type="submit" disabled={!keyDraft.trim()}>
+            Save key
+          </button>
+          {status.hasKey && (
+            <button type="button" onClick={() => void apply({ apiKey: '' })}>
+              Remove key
+            </button>
+          )}
+        </form>
+      )}
+
+      <form
+        className="web-provider-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void apply({ baseUrl: baseDraft.trim() || null });
+        }}
+      >
+        <label>
+          Base URL or proxy{' '}
+          <input
+            type="url"
+            value={baseDraft}
+            placeholder={status.defaultBaseUrl ?? 'https://your-instance.example'}
+            onChange={(e) => setBaseDraft(e.target.value)}
+            data-testid={`web-provider-base-${status.id}`}
+          />
+        </label>
+        <button type="submit">Save URL</button>
+        {status.baseUrl && (
+          <button
+            type="button"
+            onClick={() => {
+              setBaseDraft('');
+              void apply({ baseUrl: null });
+            }}
+          >
+            Use default
+          </button>
+        )}
+      </form>
+
+      {customHost && status.keyRequirement !== 'none' && (
+        <label className="web-provider-row">
+          <input
+            type="checkbox"
+            checked={status.sendKeyToCustomBaseUrl}
+            onChange={(e) => void apply({ sendKeyToCustomBaseUrl: e.target.checked })}
+          />{' '}
+          Send my key to this base URL ({host}). Only if you run or trust it: it will see your key.
+        </label>
+      )}
+
+      <p className="hint">
+        Sends at most one request every {status.minIntervalMs} ms ({status.rateLimitNote}).{' '}
+        <a href={status.docsUrl} target="_blank" rel="noopener noreferrer">
+          Provider documentation
+        </a>
+      </p>
+
+      {b.lastError && (
+        <p className="web-provider-error" data-testid={`web-provider-error-${status.id}`}>
+          Last error ({new Date(b.lastError.at).toLocaleTimeString()}): {b.lastError.message}{' '}
+          {explain(b.lastError.code, host)}
+        </p>
+      )}
+      {b.state !== 'closed' && (
+        <p className="hint">
+          {b.retryAt ? `Sift tries again after ${new Date(b.retryAt).toLocaleTimeString()}. ` : ''}
+          <button type="button" onClick={() => void api.resetBreaker(status.id).then(refresh)}>
+            Try again now
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="web-provider-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function WebProviderSettings({ api, pollMs = 5000 }: ProviderSettingsProps) {
+  const [providers, setProviders] = useState<ProviderStatus[] | null>(null);
+  const refresh = useCallback(() => {
+    void api.listProviders().then(setProviders);
+  }, [api]);
+
+  useEffect(() => {
+    refresh();
+    if (!pollMs) return;
+    const t = setInterval(refresh, pollMs);
+    return () => clearInterval(t);
+  }, [refresh, pollMs]);
+
+  const replace = (next: ProviderStatus): void =>
+    setProviders((list) => (list ?? []).map((p) => (p.id === next.id ? next : p)));
+
+  return (
+    <section className="web-settings" aria-label="Web search providers" data-testid="web-settings">
+      <h3>Web search</h3>
+      <p className="hint">
+        Off by default. A provider you turn on receives your search words; its key stays on this
+        device and is sent only to that provider’s own address. Every request appears in the network
+        ledger.
+      </p>
+      {providers === null ? (
+        <p>Loading providers…</p>
+      ) : (
+        providers.map((p) => (
+          <ProviderCard key={p.id} status={p} api={api} onChange={replace} refresh={refresh} />
+        ))
+      )}
+    </section>
+  );
+}
