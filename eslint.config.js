@@ -5,6 +5,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** Node globals for scripts written in plain JavaScript (TypeScript files get them from @types/node). */
+const NODE_GLOBALS = {
+  console: 'readonly',
+  process: 'readonly',
+  Buffer: 'readonly',
+  URL: 'readonly',
+};
+
 const LOW_LAYERS = ['store', 'ingest', 'embed', 'vector', 'llm', 'web'];
 
 /** A `no-restricted-imports` rule from regex patterns with one message each. */
@@ -18,17 +26,33 @@ function restrict(...patterns) {
 }
 
 const NO_APP = ['(^|/)app/', 'workers never import the UI (app/).'];
-const NO_WORKER_ENTRY = ['\\.worker(\\.ts)?$', 'only app/clients.ts starts workers; never import a *.worker.ts.'];
+const NO_WORKER_ENTRY = [
+  '\\.worker(\\.ts)?$',
+  'only app/clients.ts starts workers; never import a *.worker.ts.',
+];
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'runs/**', 'wasm/build/**', 'wasm/assembly/**', 'public/**', 'test-results/**', 'playwright-report/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'runs/**',
+      'wasm/build/**',
+      'wasm/assembly/**',
+      'public/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
@@ -45,8 +69,14 @@ export default tseslint.config(
       // Imported and web content is untrusted: never inject raw HTML.
       'no-restricted-syntax': [
         'error',
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render text and <mark> ranges, never raw HTML.' },
-        { selector: "AssignmentExpression[left.property.name='innerHTML']", message: 'Never assign innerHTML.' },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Render text and <mark> ranges, never raw HTML.',
+        },
+        {
+          selector: "AssignmentExpression[left.property.name='innerHTML']",
+          message: 'Never assign innerHTML.',
+        },
       ],
     },
   },
@@ -59,19 +89,29 @@ export default tseslint.config(
     files: [`workers/${layer}/**/*.ts`],
     ignores: ['**/*.test.ts', 'workers/embed/kernel.ts'],
     rules: restrict(
-      ['^\\.\\./(?!shared/)', `workers/${layer} may import only workers/shared/ (inject other layers as dependencies).`],
+      [
+        '^\\.\\./(?!shared/)',
+        `workers/${layer} may import only workers/shared/ (inject other layers as dependencies).`,
+      ],
       NO_APP,
       NO_WORKER_ENTRY,
     ),
   })),
   {
     files: ['workers/embed/kernel.ts'],
-    rules: restrict(['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'], NO_APP),
+    rules: restrict(
+      ['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'],
+      NO_APP,
+    ),
   },
   {
     files: ['workers/search/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: restrict(['^\\.\\./(research|ingest|llm|web)/', 'search sits below research; it must not import it.'], NO_APP, NO_WORKER_ENTRY),
+    rules: restrict(
+      ['^\\.\\./(research|ingest|llm|web)/', 'search sits below research; it must not import it.'],
+      NO_APP,
+      NO_WORKER_ENTRY,
+    ),
   },
   {
     files: ['workers/research/**/*.ts'],
@@ -83,7 +123,13 @@ export default tseslint.config(
     rules: restrict(NO_APP),
   },
   {
-    files: ['bench/**/*.ts', 'e2e/**/*.ts', '*.config.{ts,js}', '**/*.test.ts', 'scripts/**/*.{ts,js,mjs}'],
+    files: [
+      'bench/**/*.ts',
+      'e2e/**/*.ts',
+      '*.config.{ts,js}',
+      '**/*.test.ts',
+      'scripts/**/*.{ts,js,mjs}',
+    ],
     rules: { 'no-console': 'off' },
   },
 );
