@@ -130,6 +130,7 @@ export default tseslint.config(
       '**/*.test.ts',
       'scripts/**/*.{ts,js,mjs}',
     ],
+    languageOptions: { globals: NODE_GLOBALS },
     rules: { 'no-console': 'off' },
   },
 );
