@@ -2,6 +2,7 @@
 // A later issue adds a mode with one line here and one module implementing `Retriever`.
 import type { BeirDoc } from './beir';
 import { createLexicalRetriever } from './lexical-mode';
+import { createSemanticRetriever } from './semantic-mode';
 import { plannedMode } from './research-modes';
 
 export interface RankedDoc {
@@ -31,6 +32,7 @@ export type RetrieverFactory = (options: Record<string, string>) => Promise<Retr
 
 export const MODES: Record<string, RetrieverFactory> = {
   lexical: createLexicalRetriever,
+  semantic: createSemanticRetriever,
   'lexical+rm3': plannedMode(createLexicalRetriever, 'rm3'),
   'lexical+wordnet': plannedMode(createLexicalRetriever, 'wordnet'),
   'lexical+keyphrases': plannedMode(createLexicalRetriever, 'keyphrases'),

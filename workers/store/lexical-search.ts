@@ -213,10 +213,15 @@ export async function createLexicalSearch(
       where.push('d.modified < ?');
       binds.push(filters.modifiedBefore);
     }
-    if (filters?.contains) {
-      // LIKE folds ASCII case only; the needle is literal (wildcards escaped).
+    // LIKE folds ASCII case only: ASCII needles are filtered in SQL (literal, wildcards
+    // escaped); others in JS with full Unicode lower-casing.
+    const needle = filters?.contains ?? '';
+    const unicodeNeedle = [...needle].some((c) => c.charCodeAt(0) > 0x7f)
+      ? needle.toLowerCase()
+      : null;
+    if (needle && !unicodeNeedle) {
       where.push("c.text LIKE ? ESCAPE '\\'");
-      binds.push(likeContains(filters.contains));
+      binds.push(likeContains(needle));
     }
     const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
 
@@ -232,6 +237,7 @@ export async function createLexicalSearch(
     const candidates = new Map<number, Candidate>();
     await sql.each(
       `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path, s.sz AS sz
+         ${unicodeNeedle ? ', c.text AS text' : ''}
        FROM chunks_fts f
        JOIN chunks c ON c.id = f.rowid
        JOIN documents d ON d.id = c.document_id
@@ -241,6 +247,7 @@ export async function createLexicalSearch(
       (row) => {
         const path = String(row.path);
         if (pathRe && !pathRe.test(path)) return;
+        if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
         const [lenTitle = 0, lenBody = 0] = readVarints(row.sz as Uint8Array);
         const id = Number(row.id);
         candidates.set(id, {
