@@ -1,0 +1,249 @@
+// LLM settings: the active backend and why, a backend picker, WebLLM models with download sizes
+// and progress, the CPU model (URL or file from disk) with progress and cancel, and the
+// OpenAI-compatible endpoint (base URL, optional key, model). Receives the LLM worker's API as a
+// prop; `proxy` must be Comlink.proxy when `api` is a Comlink remote (callbacks cross the boundary).
+import { useCallback, useEffect, useState } from 'react';
+import type {
+  HttpEndpointConfig,
+  LlmApi,
+  LlmStatus,
+  LoadProgress,
+} from '../../workers/shared/llm-api';
+
+export interface LlmSettingsProps {
+  api: LlmApi;
+  proxy?: <T extends (...args: never[]) => unknown>(fn: T) => T;
+  /** Called after the endpoint is saved, so the app can persist it (the key stays on the device). */
+  onEndpointSaved?: (config: HttpEndpointConfig) => void;
+  /** Initial endpoint settings (e.g. restored from storage). */
+  initialEndpoint?: HttpEndpointConfig;
+  /** A URL the app serves for the default CPU model (optional). */
+  defaultGgufUrl?: string;
+}
+
+const identity = <T,>(fn: T) => fn;
+
+function errorText(err: unknown): string {
+  if (err && typeof err === 'object' && 'message' in err)
+    return String((err as { message: unknown }).message);
+  return String(err);
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(0)} MB`;
+}
+
+export function LlmSettings({
+  api,
+  proxy = identity,
+  onEndpointSaved,
+  initialEndpoint,
+  defaultGgufUrl,
+}: LlmSettingsProps) {
+  const [status, setStatus] = useState<LlmStatus | null>(null);
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [baseUrl, setBaseUrl] = useState(initialEndpoint?.baseUrl ?? 'http://127.0.0.1:11434/v1');
+  const [apiKey, setApiKey] = useState(initialEndpoint?.apiKey ?? '');
+  const [model, setModel] = useState(initialEndpoint?.model ?? '');
+  const [ggufUrl, setGgufUrl] = useState(defaultGgufUrl ?? '');
+
+  const refresh = useCallback(async () => {
+    try {
+      setStatus(await api.status());
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }, [api]);
+
+  useEffect(() => {
+    let alive = true;
+    api.status().then(
+      (s) => alive && setStatus(s),
+      (err: unknown) => alive && setError(errorText(err)),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [api]);
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+      setProgress(null);
+      await refresh();
+    }
+  }
+
+  const onProgress = proxy((p: LoadProgress) => setProgress(p));
+  const caps = status?.capabilities;
+
+  return (
+    <section className="llm-settings" data-testid="llm-settings">
+      <h3>Language model</h3>
+      <p data-testid="llm-active">
+        Active: <strong>{status?.active.kind ?? '…'}</strong>
+        {status?.model ? ` (${status.model})` : ''} —{' '}
+        <span data-testid="llm-reason">{status?.active.reason ?? ''}</span>
+      </p>
+      {caps && (
+        <ul className="llm-caps" data-testid="llm-capabilities">
+          <li>
+            WebGPU:{' '}
+            {caps.webgpu ? (caps.shaderF16 ? 'yes (shader-f16)' : 'yes (no shader-f16)') : 'no'}
+          </li>
+          <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
+          {caps.storage && (
+            <li>
+              Storage: {mb(caps.storage.usageBytes)} used of {mb(caps.storage.quotaBytes)}
+            </li>
+          )}
+          {caps.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p role="alert" className="error" data-testid="llm-error">
+          {error}
+        </p>
+      )}
+      {progress && (
+        <div data-testid="llm-progress">
+          <progress max={1} value={progress.fraction ?? undefined} /> {progress.text}
+          {progress.totalBytes
+            ? ` (${mb(progress.loadedBytes)} / ${mb(progress.totalBytes)})`
+            : ''}{' '}
+          <button onClick={() => void api.cancelLoad()} data-testid="llm-cancel-load">
+            Cancel
+          </button>
+        </div>
+      )}
+
+      <fieldset disabled={busy}>
+        <legend>Backend</legend>
+        <button
+          onClick={() =>
+            void run(async () => setStatus(status && { ...status, active: await api.autoSelect() }))
+          }
+          data-testid="llm-auto"
+        >
+          Recommend for this device
+        </button>{' '}
+        <button onClick={() => void run(() => api.useNone())} data-testid="llm-none">
+          No model (LLM-free fallbacks)
+        </button>
+      </fieldset>
+
+      <fieldset disabled={busy || !caps?.webgpu} data-testid="llm-webllm">
+        <legend>WebLLM on the GPU</legend>
+        {status?.webLlmModels.length ? (
+          <ul>
+            {status.webLlmModels.map((m) => (
+              <li key={m.id}>
+                {m.label} — download ≈ {m.downloadMB} MB, needs ≈ {m.vramMB} MB of GPU memory{' '}
+                <button
+                  onClick={() => void run(() => api.useWebLlm(m.id, onProgress))}
+                  data-testid={`llm-webllm-${m.id}`}
+                >
+                  Download and use
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>WebGPU is not available here.</p>
+        )}
+      </fieldset>
+
+      <fieldset disabled={busy || !caps?.wasmJspiMemory64} data-testid="llm-cpu">
+        <legend>CPU model (GGUF, llama.cpp in WebAssembly)</legend>
+        <label>
+          URL{' '}
+          <input
+            value={ggufUrl}
+            onChange={(e) => setGgufUrl(e.currentTarget.value)}
+            placeholder="/models/model.gguf"
+            data-testid="llm-gguf-url"
+          />
+        </label>{' '}
+        <button
+          disabled={!ggufUrl}
+          onClick={() => void run(() => api.useWllama({ url: ggufUrl }, onProgress))}
+          data-testid="llm-gguf-load-url"
+        >
+          Download and use
+        </button>{' '}
+        <label>
+          or from disk{' '}
+          <input
+            type="file"
+            accept=".gguf"
+            data-testid="llm-gguf-file"
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (file) void run(() => api.useWllama({ file, name: file.name }, onProgress));
+            }}
+          />
+        </label>
+      </fieldset>
+
+      <fieldset disabled={busy} data-testid="llm-http">
+        <legend>OpenAI-compatible endpoint</legend>
+        <label>
+          Base URL{' '}
+          <input
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.currentTarget.value)}
+            data-testid="llm-http-base"
+          />
+        </label>{' '}
+        <label>
+          Model{' '}
+          <input
+            value={model}
+            onChange={(e) => setModel(e.currentTarget.value)}
+            data-testid="llm-http-model"
+          />
+        </label>{' '}
+        <label>
+          API key (optional, sent only to this URL){' '}
+          <input
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.currentTarget.value)}
+            data-testid="llm-http-key"
+          />
+        </label>{' '}
+        <button
+          disabled={!baseUrl || !model}
+          onClick={() =>
+            void run(async () => {
+              const config: HttpEndpointConfig = { baseUrl, model, ...(apiKey ? { apiKey } : {}) };
+              await api.useHttp(config);
+              onEndpointSaved?.(config);
+            })
+          }
+          data-testid="llm-http-save"
+        >
+          Use endpoint
+        </button>
+        {status?.endpoint && (
+          <p data-testid="llm-http-current">
+            Using {status.endpoint.baseUrl} ({status.endpoint.model})
+            {status.endpoint.hasKey ? ', with key' : ''}
+          </p>
+        )}
+      </fieldset>
+    </section>
+  );
+}
