@@ -165,14 +165,20 @@ export function WebSearchPanel({
     setError(null);
     setResult(null);
     setHits([]);
+    // A streamed update can arrive after the final result (its own channel): ignore it then.
+    let finished = false;
     try {
       const r = await api.search(
         { query },
-        wrapCallback((streamed: RankedWebHit[]) => setHits(streamed)),
+        wrapCallback((streamed: RankedWebHit[]) => {
+          if (!finished) setHits(streamed);
+        }),
       );
+      finished = true;
       setResult(r);
       setHits(r.hits);
     } catch (err) {
+      finished = true;
       setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);

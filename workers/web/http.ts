@@ -64,6 +64,8 @@ export interface SendOptions {
   maxRetries?: number;
   /** No retry is scheduled past this time (ms since epoch). */
   deadline?: number;
+  /** Largest body accepted, default 10 MB: a page or answer beyond it is refused, not buffered. */
+  maxBytes?: number;
 }
 
 export interface HttpDeps {
@@ -222,8 +224,23 @@ export function createHttp(deps: HttpDeps): Http {
     try {
       const response = await deps.fetch(url.toString(), { ...init, signal: ctrl.signal });
       status = response.status;
+      const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+      const declared = Number(response.headers.get('content-length') ?? NaN);
+      if (declared > maxBytes) {
+        await response.body?.cancel().catch(() => undefined);
+        throw fail(
+          'FILE_TOO_LARGE',
+          `${label} sent ${Math.round(declared / 1048576)} MB, more than Sift accepts.`,
+        );
+      }
       const text = await response.text();
       received = new TextEncoder().encode(text).length;
+      if (received > maxBytes) {
+        throw fail(
+          'FILE_TOO_LARGE',
+          `${label} sent more than ${Math.round(maxBytes / 1048576)} MB.`,
+        );
+      }
       const res: HttpResponse = { status, headers: response.headers, text, url: url.toString() };
       const outcome = status >= 200 && status < 300 ? 'ok' : `HTTP_${status}`;
       ledger.record({
@@ -244,7 +261,9 @@ export function createHttp(deps: HttpDeps): Http {
       };
     } catch (err) {
       let error: AppError;
-      if (timedOut) {
+      if (err instanceof AppError) {
+        error = err;
+      } else if (timedOut) {
         error = fail(
           'TIMEOUT',
           `${label} did not answer within ${Math.round(timeoutMs / 1000)} s.`,

@@ -253,6 +253,34 @@ describe('rate-limit compliance over a burst (100% of requests spaced per the do
     expect(compliant / gaps.length).toBe(1);
   });
 
+  it('a Retry-After beyond max_delay (60 s) is not waited for: RATE_LIMITED at once', async () => {
+    const { svc, clock, calls } = await makeService({
+      route: (url) =>
+        url.host === 'api.exa.ai'
+          ? Promise.resolve(new Response('{}', { status: 429, headers: { 'retry-after': '120' } }))
+          : null,
+      enable: ['exa'],
+    });
+    const r = await clock.run(svc.search({ query: 'a' }));
+    expect(r.failures.map((f) => f.code)).toEqual(['RATE_LIMITED']);
+    expect(r.failures[0]?.message).toContain('120 s');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a page larger than the limit is refused, not buffered', async () => {
+    const { svc, clock } = await makeService({
+      route: () =>
+        Promise.resolve(
+          new Response('x', {
+            status: 200,
+            headers: { 'content-length': String(50 * 1024 * 1024), 'content-type': 'text/html' },
+          }),
+        ),
+    });
+    const got = await clock.run(svc.fetchPage('https://example.org/huge', null));
+    expect(got).toMatchObject({ ok: false, code: 'FILE_TOO_LARGE' });
+  });
+
   it('a 429 Retry-After pushes back the next requests too', async () => {
     let first = true;
     const { svc, clock, calls } = await makeService({
