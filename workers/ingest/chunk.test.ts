@@ -16,13 +16,21 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** Length of the maximal non-whitespace run containing index i. */
-function wordLengthAt(text: string, i: number): number {
-  let a = i;
-  let b = i;
-  while (a > 0 && !WS.test(text[a - 1]!)) a--;
-  while (b < text.length && !WS.test(text[b]!)) b++;
-  return b - a;
+/** For each index, the length of the maximal non-whitespace run containing it (0 on whitespace). */
+function wordLengths(text: string): Uint32Array {
+  const out = new Uint32Array(text.length);
+  let i = 0;
+  while (i < text.length) {
+    if (WS.test(text[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < text.length && !WS.test(text[j]!)) j++;
+    out.fill(j - i, i, j);
+    i = j;
+  }
+  return out;
 }
 
 /** Asserts every documented invariant; returns a description of the first violation or null. */
@@ -33,6 +41,7 @@ function checkInvariants(
   maxLength = size,
 ): string | null {
   const covered = new Uint8Array(text.length);
+  const wordLength = wordLengths(text);
   for (let k = 0; k < chunks.length; k++) {
     const c = chunks[k]!;
     if (c.seq !== k) return `chunk ${k}: seq ${c.seq}`;
@@ -51,8 +60,7 @@ function checkInvariants(
       }
       // A boundary inside a word is allowed only when that word cannot fit in one chunk.
       if (edge > 0 && edge < text.length && !WS.test(text[edge - 1]!) && !WS.test(text[edge]!)) {
-        if (wordLengthAt(text, edge) <= size)
-          return `chunk ${k}: boundary ${edge} splits a short word`;
+        if (wordLength[edge]! <= size) return `chunk ${k}: boundary ${edge} splits a short word`;
       }
     }
     covered.fill(1, c.start, c.end);
