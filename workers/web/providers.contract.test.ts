@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderId } from '../shared/web-api';
 import { PROVIDER_IDS } from '../shared/web-api';
 import { createScaledClock } from './fake-clock.testkit';
+import type { FetchLike } from './http';
 import { startMockServer, type MockServer, type RecordedRequest } from './mock-server.testkit';
 import { PROVIDERS } from './providers';
 import { createWebService } from './web-service';
@@ -124,14 +125,30 @@ afterAll(async () => {
 });
 beforeEach(() => server.reset());
 
-async function serviceFor(id: ProviderId, opts: { timeoutMs?: number; maxRetries?: number } = {}) {
+/**
+ * Node's fetch does not enforce CORS. This one does what a browser does with a cross-origin
+ * answer that lacks Access-Control-Allow-Origin: the request went out, the answer is hidden, and
+ * fetch rejects with a TypeError. no-cors requests get their (opaque) answer.
+ */
+const browserLikeFetch: FetchLike = async (input, init) => {
+  const res = await fetch(input, init);
+  if (init?.mode !== 'no-cors' && !res.headers.get('access-control-allow-origin')) {
+    throw new TypeError('Failed to fetch');
+  }
+  return res;
+};
+
+async function serviceFor(
+  id: ProviderId,
+  opts: { timeoutMs?: number; maxRetries?: number; browser?: boolean } = {},
+) {
   const clock = createScaledClock(0.001);
   const svc = createWebService({
-    fetch: (input, init) => fetch(input, init),
+    fetch: opts.browser ? browserLikeFetch : (input, init) => fetch(input, init),
     clock,
     random: () => 0.5,
     isOnline: () => true,
-    isBrowser: false,
+    isBrowser: opts.browser ?? false,
     timeoutMs: opts.timeoutMs ?? 3_000_000,
     maxRetries: opts.maxRetries ?? 3,
   });
@@ -298,6 +315,16 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
       expect(providerRequests(id)).toHaveLength(1);
     },
   );
+
+  it('an answer without CORS headers is CORS_BLOCKED in a browser, explained and not retried', async () => {
+    server.queue(id, 'no-cors');
+    const { svc, search } = await serviceFor(id, { browser: true });
+    const result = await search();
+    expect(result.failures.map((f) => f.code)).toEqual(['CORS_BLOCKED']);
+    expect(result.failures[0]?.message).toMatch(/proxy or base URL/);
+    expect(providerRequests(id)).toHaveLength(1);
+    expect((await svc.getLedger()).map((e) => e.purpose)).toContain('cors-probe');
+  });
 
   it('a server that never answers times out (TIMEOUT)', async () => {
     server.queue(id, 'hang', 'hang');
