@@ -202,7 +202,8 @@ export function createHttp(deps: HttpDeps): Http {
     const ctrl = new AbortController();
     let timedOut = false;
     const onOuterAbort = (): void => ctrl.abort();
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (options.signal?.aborted) ctrl.abort();
+    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     const timer = clock.sleep(timeoutMs, ctrl.signal).then(
       () => {
         timedOut = true;
