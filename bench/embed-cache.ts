@@ -1,0 +1,108 @@
+// Node-side embedding for the eval and benches: an on-disk cache of canonical int16 vectors keyed
+// by model id + version + SHA-256 of the text (.cache/embed/<model>@<version>.bin, append-only
+// records of [32-byte hash][dim x int16 LE]), and a pool of worker threads that embed misses.
+// Node only. The product path is workers/embed (browser workers); this reuses the same modules.
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { REPO_ROOT } from '../workers/embed/node-kernel';
+
+export interface EmbedCache {
+  get(text: string): Int16Array | undefined;
+  put(text: string, v: Int16Array): void;
+  size(): number;
+}
+
+export function textKey(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function openEmbedCache(modelId: string, version: string, dim: number): EmbedCache {
+  const dir = join(REPO_ROOT, '.cache/embed');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${modelId}@${version}.bin`);
+  const map = new Map<string, Int16Array>();
+  const rec = 32 + dim * 2;
+  if (existsSync(file)) {
+    const buf = readFileSync(file);
+    for (let o = 0; o + rec <= buf.length; o += rec) {
+      const key = buf.subarray(o, o + 32).toString('hex');
+      const v = new Int16Array(dim);
+      for (let i = 0; i < dim; i++) v[i] = buf.readInt16LE(o + 32 + i * 2);
+      map.set(key, v);
+    }
+  }
+  return {
+    get: (text) => map.get(textKey(text)),
+    put(text, v) {
+      const key = textKey(text);
+      if (map.has(key)) return;
+      map.set(key, v);
+      const out = Buffer.alloc(rec);
+      Buffer.from(key, 'hex').copy(out, 0);
+      for (let i = 0; i < dim; i++) out.writeInt16LE(v[i]!, 32 + i * 2);
+      appendFileSync(file, out);
+    },
+    size: () => map.size,
+  };
+}
+
+/**
+ * Embeds `texts` with `threads` worker threads (each loads the runtime and model), using and
+ * filling the cache. Vectors do not depend on which thread computed them (canonical path).
+ */
+export async function embedAllCached(
+  texts: string[],
+  cache: EmbedCache,
+  threads: number,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Int16Array[]> {
+  const out: Array<Int16Array | undefined> = texts.map((t) => cache.get(t));
+  const missing = [...new Set(texts.filter((_, i) => !out[i]))];
+  let done = texts.length - texts.filter((_, i) => !out[i]).length;
+  onProgress?.(done, texts.length);
+  if (missing.length > 0) {
+    const byText = new Map<string, Int16Array>();
+    const n = Math.max(1, Math.min(threads, missing.length));
+    const BATCH = 16;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        // tsx's loader does not follow into worker threads: register it there, then import.
+        const url = new URL('./embed-thread.ts', import.meta.url).href;
+        const worker = new Worker(
+          `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
+          { eval: true },
+        );
+        try {
+          await new Promise<void>((resolve, reject) => {
+            worker.once('message', () => resolve());
+            worker.once('error', reject);
+          });
+          while (next < missing.length) {
+            const batch = missing.slice(next, next + BATCH);
+            next += batch.length;
+            const vectors = await new Promise<Int16Array[]>((resolve, reject) => {
+              worker.once('message', (m: Int16Array[]) => resolve(m));
+              worker.once('error', reject);
+              worker.postMessage(batch);
+            });
+            batch.forEach((t, i) => {
+              byText.set(t, vectors[i]!);
+              cache.put(t, vectors[i]!);
+            });
+            done += batch.length;
+            onProgress?.(Math.min(done, texts.length), texts.length);
+          }
+        } finally {
+          await worker.terminate();
+        }
+      }),
+    );
+    texts.forEach((t, i) => {
+      out[i] ??= byText.get(t);
+    });
+  }
+  return out.map((v) => v!);
+}
