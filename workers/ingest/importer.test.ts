@@ -215,6 +215,42 @@ describe('importFiles', () => {
     expect(result.added).toBe(1);
   });
 
+  it('applies a lower limit to HTML, which is cleaned on the UI thread', async () => {
+    const importer = createImporter({
+      sink: memorySink(),
+      cleanHtml,
+      limits: { maxFileBytes: 100, maxHtmlBytes: 10 },
+    });
+    const result = await importer.importFiles([
+      file('big.html', unreadableBlob(11)),
+      file('big.txt', 'more than ten bytes'),
+    ]);
+    expect(result.failures).toEqual([
+      {
+        path: 'folder/big.html',
+        code: 'FILE_TOO_LARGE',
+        message: expect.stringMatching(/limit for HTML is/),
+      },
+    ]);
+    expect(result.added).toBe(1);
+  });
+
+  it('keeps importing when a progress listener throws or rejects', async () => {
+    let calls = 0;
+    const result = await createImporter({ sink: memorySink(), cleanHtml }).importFiles(
+      [file('a.txt', 'one'), file('b.txt', 'two')],
+      {
+        onProgress: (() => {
+          calls++;
+          if (calls % 2) throw new Error('listener bug');
+          return Promise.reject(new Error('proxy released'));
+        }) as (p: ImportProgress) => void,
+      },
+    );
+    expect(result.added).toBe(2);
+    expect(calls).toBeGreaterThanOrEqual(4);
+  });
+
   it('treats text that is blank after extraction as EMPTY_FILE', async () => {
     const result = await createImporter({ sink: memorySink(), cleanHtml }).importFiles([
       file('blank.md', '   \n\n\t\n'),

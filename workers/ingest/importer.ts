@@ -31,6 +31,13 @@ import type { ParseMeta, ParsedText } from './parse-types';
  */
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
+/**
+ * 10 MB for HTML: it is parsed on the UI thread (workers have no DOM), and DOMParser +
+ * Readability on a bigger page would freeze the interface for seconds. Saved web pages are
+ * far smaller; a bigger .html is usually an export or a log.
+ */
+export const DEFAULT_MAX_HTML_BYTES = 10 * 1024 * 1024;
+
 /** Minimum time between two progress events inside a file (file boundaries always report). */
 export const PROGRESS_INTERVAL_MS = 100;
 
@@ -44,7 +51,7 @@ export interface DocumentSink {
 export interface ImporterDeps {
   sink: DocumentSink;
   cleanHtml: CleanHtml;
-  limits?: { maxFileBytes?: number };
+  limits?: { maxFileBytes?: number; maxHtmlBytes?: number };
   now?: () => number;
   /** pdfjs for this environment; default: the browser build on the same thread (pdfjs-loader.ts). */
   loadPdfjs?: () => Promise<PdfjsLike>;
@@ -117,6 +124,7 @@ function formatBytes(n: number): string {
  */
 export function createImporter(deps: ImporterDeps): Importer {
   const maxFileBytes = deps.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxHtmlBytes = deps.limits?.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES;
   const now = deps.now ?? (() => Date.now());
   const parsePdf = createPdfParser({
     loadPdfjs: deps.loadPdfjs ?? loadBrowserPdfjs,
@@ -172,12 +180,13 @@ export function createImporter(deps: ImporterDeps): Importer {
     if (size === 0) {
       throw createError('EMPTY_FILE', { reason: `"${path}" is empty (0 bytes).`, path });
     }
-    if (size > maxFileBytes) {
+    const limit = kind === 'html' ? Math.min(maxHtmlBytes, maxFileBytes) : maxFileBytes;
+    if (size > limit) {
       throw createError('FILE_TOO_LARGE', {
-        reason: `"${path}" is ${formatBytes(size)}; the limit is ${formatBytes(maxFileBytes)}.`,
+        reason: `"${path}" is ${formatBytes(size)}; the limit${kind === 'html' && limit < maxFileBytes ? ' for HTML' : ''} is ${formatBytes(limit)}.`,
         path,
         size,
-        limit: maxFileBytes,
+        limit,
       });
     }
     const bytes = new Uint8Array(await file.data.arrayBuffer());
@@ -213,8 +222,17 @@ export function createImporter(deps: ImporterDeps): Importer {
         const t = now();
         if (!force && t - lastEmit < PROGRESS_INTERVAL_MS) return;
         lastEmit = t;
-        // A snapshot: listeners in the same thread must not see later mutations.
-        opts.onProgress?.({ ...progress, failures: [...progress.failures] });
+        // A snapshot: listeners in the same thread must not see later mutations. A listener that
+        // throws or rejects (a released Comlink proxy) must not stop the import.
+        try {
+          const pending: unknown = opts.onProgress?.({
+            ...progress,
+            failures: [...progress.failures],
+          });
+          if (pending instanceof Promise) pending.catch(() => undefined);
+        } catch {
+          // ignored on purpose, see above
+        }
       };
       emit(true);
       for (const file of files) {

@@ -73,7 +73,7 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
           reason:
             name === 'PasswordException'
               ? `"${meta.path}" is password-protected: save an unprotected copy and import that.`
-              : `"${meta.path}" is not a readable PDF (${name ?? 'unknown error'}).`,
+              : `"${meta.path}" is damaged or not a PDF (${name ?? 'unknown error'}): re-download or re-export it.`,
           path: meta.path,
           cause,
         });
