@@ -23,9 +23,12 @@ export interface NetworkLedger {
   /** For callers outside the web worker (model downloads): same sanitising as `record`. */
   recordExternal(record: ExternalLedgerRecord): LedgerEntry;
   list(): LedgerEntry[];
+  /** Restores entries saved by an earlier session (invalid ones are skipped). */
+  load(saved: unknown): void;
   exportJson(): string;
   clear(): void;
   subscribe(listener: (entry: LedgerEntry) => void): () => void;
+  onClear(listener: () => void): void;
 }
 
 export interface LedgerDeps {
@@ -43,6 +46,7 @@ export function createNetworkLedger({
   let entries: LedgerEntry[] = [];
   let nextId = 1;
   const listeners = new Set<(entry: LedgerEntry) => void>();
+  const clearListeners = new Set<() => void>();
 
   function record(input: LedgerInput): LedgerEntry {
     let host = '(invalid url)';
@@ -90,6 +94,21 @@ export function createNetworkLedger({
       });
     },
     list: () => entries.map((e) => ({ ...e })),
+    load(saved) {
+      if (!Array.isArray(saved)) return;
+      const ok = saved.filter(
+        (e): e is LedgerEntry =>
+          typeof e === 'object' &&
+          e !== null &&
+          typeof (e as LedgerEntry).id === 'number' &&
+          typeof (e as LedgerEntry).time === 'number' &&
+          typeof (e as LedgerEntry).host === 'string' &&
+          typeof (e as LedgerEntry).path === 'string' &&
+          typeof (e as LedgerEntry).purpose === 'string',
+      );
+      entries = [...ok, ...entries].slice(-maxEntries);
+      nextId = Math.max(nextId, ...entries.map((e) => e.id + 1));
+    },
     exportJson: () =>
       redactor.redact(
         JSON.stringify(
@@ -100,10 +119,14 @@ export function createNetworkLedger({
       ),
     clear() {
       entries = [];
+      for (const listener of clearListeners) listener();
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onClear(listener) {
+      clearListeners.add(listener);
     },
   };
 }

@@ -454,6 +454,32 @@ describe('API keys', () => {
 });
 
 describe('ledger', () => {
+  it('survives a reload through the injected storage, and clearing is persisted', async () => {
+    const storage = createMemoryStorage();
+    const a = await makeService({ storage, enable: ['tavily'] });
+    await a.clock.run(a.svc.search({ query: 'rag' }));
+    await a.svc.recordExternal({
+      url: 'https://models.example/m.onnx',
+      purpose: 'model-download',
+      bytesReceived: 10,
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const b = await makeService({ storage });
+    expect((await b.svc.getLedger()).map((e) => e.purpose)).toEqual([
+      'search:tavily',
+      'model-download',
+    ]);
+    await b.svc.recordExternal({
+      url: 'https://models.example/m2.onnx',
+      purpose: 'model-download',
+    });
+    expect((await b.svc.getLedger()).map((e) => e.id)).toEqual([1, 2, 3]);
+    await b.svc.clearLedger();
+    await new Promise((r) => setTimeout(r, 5));
+    const c = await makeService({ storage });
+    expect(await c.svc.getLedger()).toEqual([]);
+  });
+
   it('records external requests (model downloads) without their query strings', async () => {
     const { svc } = await makeService({});
     await svc.recordExternal({

@@ -64,6 +64,7 @@ export interface WebService extends WebApi {
 }
 
 const DEFAULT_DEADLINE_MS = 15_000;
+export const LEDGER_KEY = 'sift.web.ledger';
 
 function toFailure(provider: ProviderId, err: unknown, redactor: Redactor): ProviderFailure {
   const e = err instanceof AppError ? err : createError('INTERNAL', { reason: String(err) });
@@ -91,6 +92,31 @@ export function createWebService(deps: WebServiceDeps): WebService {
   let settings: WebSettings = defaultSettings();
   let credibility = createCredibility();
   const channels = new Map<ProviderId, ProviderChannel>();
+
+  // The ledger survives reloads in the same storage. Writes are coalesced without timers: while
+  // one write is in flight, later records only mark it dirty.
+  let ledgerSaving = false;
+  let ledgerDirty = false;
+  function saveLedger(): void {
+    if (ledgerSaving) {
+      ledgerDirty = true;
+      return;
+    }
+    ledgerSaving = true;
+    const text = JSON.stringify({ version: 1, entries: ledger.list() });
+    void storage
+      .set(LEDGER_KEY, text)
+      .catch(() => undefined)
+      .finally(() => {
+        ledgerSaving = false;
+        if (ledgerDirty) {
+          ledgerDirty = false;
+          saveLedger();
+        }
+      });
+  }
+  ledger.subscribe(saveLedger);
+  ledger.onClear(saveLedger);
 
   function channel(id: ProviderId): ProviderChannel {
     let c = channels.get(id);
@@ -212,6 +238,12 @@ export function createWebService(deps: WebServiceDeps): WebService {
     async init(store) {
       if (store) storage = store;
       applySettings(await loadSettings(storage));
+      try {
+        const saved = await storage.get(LEDGER_KEY);
+        if (saved) ledger.load((JSON.parse(saved) as { entries?: unknown }).entries);
+      } catch {
+        // An unreadable ledger is dropped; it is a record, not data the user made.
+      }
     },
 
     async listProviders() {
