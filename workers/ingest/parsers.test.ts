@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  LETTER_PARAGRAPHS,
+  makeDocx,
+  makeEncryptedPdf,
+  makePdf,
+  REPORT_PDF_PAGES,
+} from '../../e2e/fixtures/make-fixtures';
 import { AppError } from '../shared/errors';
 import { parseDocx } from './parse-docx';
 import { decodeHtml, parseHtml } from './parse-html';
@@ -128,10 +135,28 @@ describe('pdf (real pdfjs, legacy build in Node)', () => {
     );
   });
 
+  it('reports PARSE_FAILED saying so for a password-protected PDF', async () => {
+    const err = await parsePdf(fixture('locked.pdf'), meta('locked.pdf')).catch((e: AppError) => e);
+    expect(err).toMatchObject({
+      code: 'PARSE_FAILED',
+      message: expect.stringMatching(/password-protected/),
+    });
+  });
+
   it('does not detach the caller’s buffer', async () => {
     const bytes = fixture('report.pdf');
     await parsePdf(bytes, meta('report.pdf'));
     expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+});
+
+describe('fixtures', () => {
+  it('are exactly what make-fixtures.ts generates (reproducible, regenerate on purpose only)', () => {
+    const same = (name: string, bytes: Buffer) =>
+      expect(Buffer.compare(bytes, Buffer.from(fixture(name))), name).toBe(0);
+    same('report.pdf', makePdf(REPORT_PDF_PAGES, 'Quarterly Pelican Survey'));
+    same('letter.docx', makeDocx(LETTER_PARAGRAPHS, 'Letter about the wombat census'));
+    same('locked.pdf', makeEncryptedPdf(['Confidential lynx figures.'], 'secret', 'owner-secret'));
   });
 });
 
