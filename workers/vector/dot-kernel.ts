@@ -22,7 +22,9 @@ function dot(a: Int16Array, aOff: number, b: Int16Array, bOff: number, dim: numb
     s3 += a[aOff + i + 3]! * b[bOff + i + 3]!;
   }
   for (; i < dim; i++) s0 += a[aOff + i]! * b[bOff + i]!;
-  return s0 + s1 + s2 + s3;
+  // Exact in a double (< 2^53 for any dim below 2^23); `| 0` then wraps like the WASM i32 lanes,
+  // so the two kernels agree bit for bit even on vectors that break the unit-length premise.
+  return (s0 + s1 + s2 + s3) | 0;
 }
 
 export const jsDotKernel: DotKernel = {

@@ -92,8 +92,12 @@ class HnswIndex implements VectorIndex {
   private epoch = 0;
   private readonly cand = new SlotHeap(256, false);
   private readonly res = new SlotHeap(256, true);
-  private scratchSlots = new Int32Array(64);
-  private scratchScores = new Int32Array(64);
+  private scratchSlots: Int32Array;
+  private scratchScores: Int32Array;
+  private readonly greedySlots: Int32Array;
+  private readonly greedyScores: Int32Array;
+  private readonly heuristicScores: Int32Array;
+  private readonly connectScores: Int32Array;
 
   constructor(config: ResolvedConfig, kernel: DotKernel) {
     this.cfg = config;
@@ -110,6 +114,10 @@ class HnswIndex implements VectorIndex {
     this.visited = new Uint32Array(cap);
     this.scratchSlots = new Int32Array(this.M0 + 1);
     this.scratchScores = new Int32Array(this.M0 + 1);
+    this.greedySlots = new Int32Array(this.M0 + 1);
+    this.greedyScores = new Int32Array(this.M0 + 1);
+    this.heuristicScores = new Int32Array(this.M0 + 1);
+    this.connectScores = new Int32Array(this.M0 + 2);
   }
 
   get size(): number {
@@ -171,6 +179,14 @@ class HnswIndex implements VectorIndex {
     return this.epoch;
   }
 
+  /** out[j] = dot(q, row slots[j]) for j < count, through the kernel's batch form when it has one. */
+  private scoreMany(q: Int16Array, qOff: number, slots: Int32Array, count: number, out: Int32Array): void {
+    const d = this.dim;
+    const vecs = this.rows.vectors;
+    if (this.kernel.dotBatch) this.kernel.dotBatch(q, qOff, vecs, slots, count, d, out);
+    else for (let j = 0; j < count; j++) out[j] = this.kernel.dot(q, qOff, vecs, slots[j]! * d, d);
+  }
+
   private dotSlots(a: number, b: number): number {
     const d = this.dim;
     return this.kernel.dot(this.rows.vectors, a * d, this.rows.vectors, b * d, d);
@@ -187,17 +203,19 @@ class HnswIndex implements VectorIndex {
     level: number,
   ): [number, number] {
     const ids = this.rows.ids;
-    const d = this.dim;
-    const vecs = this.rows.vectors;
+    const nbs = this.greedySlots;
+    const sc = this.greedyScores;
     let changed = true;
     while (changed) {
       changed = false;
       const arr = this.linkArr(level);
       const base = this.linkBase(slot, level);
       const n = arr[base]!;
-      for (let j = 1; j <= n; j++) {
-        const nb = arr[base + j]!;
-        const s = this.kernel.dot(q, qOff, vecs, nb * d, d);
+      nbs.set(arr.subarray(base + 1, base + 1 + n));
+      this.scoreMany(q, qOff, nbs, n, sc);
+      for (let j = 0; j < n; j++) {
+        const nb = nbs[j]!;
+        const s = sc[j]!;
         if (better(s, ids[nb]!, score, ids[slot]!)) {
           slot = nb;
           score = s;
@@ -223,8 +241,6 @@ class HnswIndex implements VectorIndex {
     accept: ((slot: number) => boolean) | null,
   ): SlotHeap {
     const ids = this.rows.ids;
-    const vecs = this.rows.vectors;
-    const d = this.dim;
     const visited = this.visited;
     const epoch = this.nextEpoch();
     const cand = this.cand;
@@ -235,7 +251,6 @@ class HnswIndex implements VectorIndex {
     cand.push(ep, epScore);
     if (!accept || accept(ep)) res.push(ep, epScore);
     const arr = this.linkArr(level);
-    const batch = this.kernel.dotBatch;
     const scratch = this.scratchSlots;
     const sc = this.scratchScores;
     while (cand.size > 0) {
@@ -253,8 +268,7 @@ class HnswIndex implements VectorIndex {
         scratch[m++] = nb;
       }
       if (m === 0) continue;
-      if (batch) batch.call(this.kernel, q, qOff, vecs, scratch, m, d, sc);
-      else for (let j = 0; j < m; j++) sc[j] = this.kernel.dot(q, qOff, vecs, scratch[j]! * d, d);
+      this.scoreMany(q, qOff, scratch, m, sc);
       for (let j = 0; j < m; j++) {
         const nb = scratch[j]!;
         const s = sc[j]!;
@@ -287,14 +301,29 @@ class HnswIndex implements VectorIndex {
       return n;
     }
     let kept = 0;
+    const batched = this.kernel.dotBatch !== undefined;
+    const sc = this.heuristicScores;
+    const vecs = this.rows.vectors;
+    const d = this.dim;
     for (let i = 0; i < n && kept < max; i++) {
       const e = slots[i]!;
       const se = scores[i]!;
       let good = true;
-      for (let r = 0; r < kept; r++) {
-        if (this.dotSlots(e, out[r]!) > se) {
-          good = false;
-          break;
+      if (batched) {
+        // One boundary crossing for all kept neighbours (a WASM kernel copies rows per call).
+        this.scoreMany(vecs, e * d, out, kept, sc);
+        for (let r = 0; r < kept; r++) {
+          if (sc[r]! > se) {
+            good = false;
+            break;
+          }
+        }
+      } else {
+        for (let r = 0; r < kept; r++) {
+          if (this.dotSlots(e, out[r]!) > se) {
+            good = false;
+            break;
+          }
         }
       }
       if (good) out[kept++] = e;
@@ -332,13 +361,11 @@ class HnswIndex implements VectorIndex {
     }
     const slots = new Int32Array(n + 1);
     const scores = new Float64Array(n + 1);
-    for (let j = 0; j < n; j++) {
-      const nb = arr[base + 1 + j]!;
-      slots[j] = nb;
-      scores[j] = this.dotSlots(from, nb);
-    }
+    slots.set(arr.subarray(base + 1, base + 1 + n));
     slots[n] = to;
-    scores[n] = this.dotSlots(from, to);
+    const sc = this.connectScores;
+    this.scoreMany(this.rows.vectors, from * this.dim, slots, n + 1, sc);
+    for (let j = 0; j <= n; j++) scores[j] = sc[j]!;
     this.sortBestFirst(slots, scores, n + 1);
     const out = new Int32Array(max);
     const kept = this.selectHeuristic(slots, scores, n + 1, max, out);

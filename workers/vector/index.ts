@@ -13,3 +13,5 @@ export {
 export type { VectorSourceRow, RebuildOptions, LoadOutcome } from './persistence';
 export { FORMAT_VERSION } from './format';
 export * from './types';
+export { createWasmDotKernel } from './wasm-dot-kernel';
+export type { I16DotRuntime } from './wasm-dot-kernel';
