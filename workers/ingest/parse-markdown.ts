@@ -149,14 +149,31 @@ function blocks(tokens: Token[], out: string[], listPrefix = ''): void {
   }
 }
 
-/** Markdown source -> plain text and the first heading (if any). Never throws on odd markdown. */
+/**
+ * Splits off YAML front matter (`---` ... `---` at the very top, as Jekyll/Hugo/Obsidian write
+ * it). Without this, marked reads it as a rule plus a setext heading and "title: x" would
+ * become the document's title. Only a `title:` field is used; the rest is metadata, not prose.
+ */
+function splitFrontMatter(source: string): { title: string | null; body: string } {
+  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(source);
+  if (!match) return { title: null, body: source };
+  const title = /^title:[ \t]*(.+)$/m
+    .exec(match[1] ?? '')?.[1]
+    ?.trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
+  return { title: title || null, body: source.slice(match[0].length) };
+}
+
+/** Markdown source -> plain text and its title (front matter `title:`, else the first heading). Never throws on odd markdown. */
 export function markdownToText(source: string): { heading: string | null; text: string } {
-  const tokens = Lexer.lex(source, { gfm: true });
+  const { title: frontTitle, body } = splitFrontMatter(source);
+  const tokens = Lexer.lex(body, { gfm: true });
   const heading = tokens.find((t): t is Tokens.Heading => t.type === 'heading');
   const out: string[] = [];
   blocks(tokens, out);
   return {
-    heading: heading ? inline(heading.tokens).replace(/\s+/g, ' ').trim() || null : null,
+    heading:
+      frontTitle ?? (heading ? inline(heading.tokens).replace(/\s+/g, ' ').trim() || null : null),
     text: out.filter((p) => p.trim().length > 0).join('\n\n'),
   };
 }

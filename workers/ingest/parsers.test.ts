@@ -81,6 +81,15 @@ describe('markdown', () => {
     expect(parsed.text).not.toMatch(/\*\*|https:\/\/example|^#/m);
   });
 
+  it('takes the title from YAML front matter and keeps the metadata out of the text', () => {
+    const { heading, text } = markdownToText(
+      '---\ntitle: "Trip log"\ntags: [a, b]\n---\n# Day one\n\nWe walked.',
+    );
+    expect(heading).toBe('Trip log');
+    expect(text).toBe('Day one\n\nWe walked.');
+    expect(markdownToText('---\ndate: 2024\n---\nBody only').heading).toBeNull();
+  });
+
   it('falls back to the file name without a heading', () => {
     expect(parseMarkdown(new TextEncoder().encode('just text'), meta('plain.md')).title).toBe(
       'plain',
