@@ -33,10 +33,12 @@ export function parseGeneratedQueries(
   const generated: string[] = [];
   for (const raw of response.split(/\r?\n/)) {
     const q = raw
-      .replace(/^\s*(?:[-*•]|\d+[.):]|query\s*\d*:)\s*/i, '')
+      .replace(/^[\s*_#>•-]+/, '') // markdown bullets, emphasis and headers
+      .replace(/^(?:\d+[.):]|query\s*\d*:)\s*/i, '')
+      .replace(/^[\s*_]+|[\s*_]+$/g, '')
       .replace(/^["'“”]+|["'“”]+$/g, '')
       .trim();
-    if (q.length < 3 || /^(?:generated queries|here are)/i.test(q)) continue;
+    if (q.length < 3 || /^(?:generated queries|here are)/i.test(q) || q.endsWith(':')) continue;
     const key = normaliseQuery(q);
     if (seen.has(key)) continue;
     seen.add(key);

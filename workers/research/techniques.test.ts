@@ -91,6 +91,16 @@ describe('RAG-Fusion', () => {
     expect(pairwiseJaccard(['a b c', 'a b c']).max).toBe(1);
   });
 
+  it('strips markdown a small model adds (seen with SmolLM2-135M)', () => {
+    expect(
+      parseGeneratedQueries(
+        '*- aspirin reduces the risk**\n**Queries:**\n## 2. reducing heart risk**\n_aspirin platelets_',
+        'q',
+        4,
+      ),
+    ).toEqual(['q', 'aspirin reduces the risk', 'reducing heart risk', 'aspirin platelets']);
+  });
+
   it('caps at numQueries + 1 and drops preambles', () => {
     const out = parseGeneratedQueries(
       'Here are the queries:\nq one\nq two\nq three\nq four\nq five',

@@ -1,0 +1,106 @@
+// Browser-side half of the wllama smoke test (bundled by run.mjs; never part of the app):
+// loads a GGUF through our real adapter (loadWllama + createRealWllama), then streams, stops at a
+// stop string, cancels mid-stream, and optionally runs HyDE / multi-query / rewrite prompts.
+import { createMultiQuery, pairwiseJaccard } from '../fusion';
+import { hydePrompt } from '../hyde';
+import { createRewriter } from '../rewrite';
+import { approxTokenCount } from '../text';
+import { isAppError } from '../../shared/errors';
+import { loadWllama } from '../../llm/wllama';
+import { createRealWllama } from '../../llm/wllama-factory';
+
+declare global {
+  interface Window {
+    runSmoke(ggufUrl: string, opts: { research: boolean; query: string }): Promise<unknown>;
+  }
+}
+
+window.runSmoke = async (ggufUrl, opts) => {
+  const wasmUrl = new URL('/wllama.wasm', location.href).href;
+  const t0 = performance.now();
+  const progress: number[] = [];
+  const b = await loadWllama(
+    () => createRealWllama(wasmUrl),
+    { url: ggufUrl },
+    { onProgress: (p) => p.fraction !== null && progress.push(p.fraction), nCtx: 1024 },
+  );
+  const loadMs = performance.now() - t0;
+  const out: Record<string, unknown> = {
+    model: b.model,
+    loadMs: Math.round(loadMs),
+    progressEvents: progress.length,
+  };
+
+  const streamed: string[] = [];
+  const t1 = performance.now();
+  const r1 = await b.generator.generate(
+    { prompt: 'Once upon a time', maxTokens: 64, temperature: 0.1, seed: 42 },
+    { onToken: (p) => streamed.push(p) },
+  );
+  const genMs = performance.now() - t1;
+  out.stream = {
+    text: r1.text,
+    tokens: r1.tokens,
+    finishReason: r1.finishReason,
+    pieces: streamed.length,
+    ms: Math.round(genMs),
+    tokensPerSecond: Math.round((r1.tokens / genMs) * 1000),
+  };
+
+  const r2 = await b.generator.generate({
+    prompt: 'Once upon a time',
+    maxTokens: 64,
+    temperature: 0.1,
+    seed: 42,
+    stop: ['.'],
+  });
+  out.stop = { text: r2.text, finishReason: r2.finishReason, hasStop: r2.text.includes('.') };
+
+  const ctrl = new AbortController();
+  let n = 0;
+  const err = await b.generator
+    .generate(
+      { prompt: 'Once upon a time', maxTokens: 200, temperature: 0.8 },
+      { signal: ctrl.signal, onToken: () => ++n === 5 && ctrl.abort() },
+    )
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
+  out.cancel = {
+    code: isAppError(err) ? err.code : String(err),
+    partial: isAppError(err) ? err.details.partialText : null,
+    piecesBeforeAbort: n,
+  };
+  // The instance must still work after a cancel.
+  out.afterCancel = (
+    await b.generator.generate({ prompt: 'The cat', maxTokens: 8, temperature: 0 })
+  ).text;
+
+  if (opts.research) {
+    const llm = { kind: 'wllama' as const, generate: b.generator.generate };
+    const q = opts.query;
+    const t2 = performance.now();
+    const hyde = await b.generator.generate({
+      messages: [{ role: 'user', content: hydePrompt(q) }],
+      temperature: 0.7,
+      maxTokens: 256,
+    });
+    const mq = await createMultiQuery({ llm }).generate(q, { timeoutMs: 120_000 });
+    const rw = await createRewriter({ llm }).rewrite(q, { timeoutMs: 120_000 });
+    out.research = {
+      query: q,
+      hyde: hyde.text,
+      hydeTokens: hyde.tokens,
+      queries: mq.queries,
+      fusionFallback: mq.fallbackCode,
+      jaccard: pairwiseJaccard(mq.generated),
+      rewrite: rw.rewritten,
+      rewriteSource: rw.source,
+      rewriteTokens: approxTokenCount(rw.rewritten),
+      ms: Math.round(performance.now() - t2),
+    };
+  }
+  await b.unload();
+  return out;
+};
