@@ -286,6 +286,129 @@ function matmulRowTail(a: usize, b: usize, bias: usize, c: usize, i: i32, k: i32
   }
 }
 
+/**
+ * Packs B[K,N] (N a multiple of 8) into 8-column panels: panel p holds rows k = 0..K-1 of
+ * columns [8p, 8p+8) contiguously, so matmulPacked streams each panel sequentially.
+ */
+export function packB(b: usize, k: i32, n: i32, out: usize): i32 {
+  if ((n & 7) != 0 || k < 0) return STATUS_BAD_ARG;
+  let o = out;
+  for (let j = 0; j < n; j += 8) {
+    for (let kk = 0; kk < k; kk++) {
+      const src = b + ((<usize>kk * <usize>n + <usize>j) << 2);
+      v128.store(o, v128.load(src));
+      v128.store(o, v128.load(src, 16), 16);
+      o += 32;
+    }
+  }
+  return STATUS_OK;
+}
+
+/**
+ * C[M,N] = A[M,K] @ B (+ bias) with B packed by packB (N a multiple of 8). Blocks of 6 rows x 8
+ * columns (12 accumulators fit the 16 SIMD registers), then single rows. Per-element order is
+ * k = 0..K-1 exactly as in matmul, so both kernels give identical bits.
+ */
+export function matmulPacked(a: usize, bp: usize, bias: usize, c: usize, m: i32, k: i32, n: i32): i32 {
+  if ((n & 7) != 0 || m < 0 || k < 0) return STATUS_BAD_ARG;
+  const rowA = <usize>k << 2;
+  const rowC = <usize>n << 2;
+  const panelBytes = <usize>k << 5;
+  const m6 = m - (m % 6);
+  for (let j = 0; j < n; j += 8) {
+    const panel = bp + <usize>(j >> 3) * panelBytes;
+    let bb0 = f32x4.splat(0);
+    let bb1 = f32x4.splat(0);
+    if (bias != 0) {
+      bb0 = v128.load(bias + (<usize>j << 2));
+      bb1 = v128.load(bias + (<usize>j << 2), 16);
+    }
+    for (let i = 0; i < m6; i += 6) {
+      const a0 = a + <usize>i * rowA;
+      let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
+      let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
+      let c30 = f32x4.splat(0), c31 = f32x4.splat(0);
+      let c40 = f32x4.splat(0), c41 = f32x4.splat(0);
+      let c50 = f32x4.splat(0), c51 = f32x4.splat(0);
+      let p = panel;
+      let ap = a0;
+      for (let kk = 0; kk < k; kk++) {
+        const b0 = v128.load(p);
+        const b1 = v128.load(p, 16);
+        let x = f32x4.splat(load<f32>(ap));
+        c00 = f32x4.add(c00, f32x4.mul(x, b0));
+        c01 = f32x4.add(c01, f32x4.mul(x, b1));
+        x = f32x4.splat(load<f32>(ap + rowA));
+        c10 = f32x4.add(c10, f32x4.mul(x, b0));
+        c11 = f32x4.add(c11, f32x4.mul(x, b1));
+        x = f32x4.splat(load<f32>(ap + 2 * rowA));
+        c20 = f32x4.add(c20, f32x4.mul(x, b0));
+        c21 = f32x4.add(c21, f32x4.mul(x, b1));
+        x = f32x4.splat(load<f32>(ap + 3 * rowA));
+        c30 = f32x4.add(c30, f32x4.mul(x, b0));
+        c31 = f32x4.add(c31, f32x4.mul(x, b1));
+        x = f32x4.splat(load<f32>(ap + 4 * rowA));
+        c40 = f32x4.add(c40, f32x4.mul(x, b0));
+        c41 = f32x4.add(c41, f32x4.mul(x, b1));
+        x = f32x4.splat(load<f32>(ap + 5 * rowA));
+        c50 = f32x4.add(c50, f32x4.mul(x, b0));
+        c51 = f32x4.add(c51, f32x4.mul(x, b1));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c00 = f32x4.add(c00, bb0);
+        c01 = f32x4.add(c01, bb1);
+        c10 = f32x4.add(c10, bb0);
+        c11 = f32x4.add(c11, bb1);
+        c20 = f32x4.add(c20, bb0);
+        c21 = f32x4.add(c21, bb1);
+        c30 = f32x4.add(c30, bb0);
+        c31 = f32x4.add(c31, bb1);
+        c40 = f32x4.add(c40, bb0);
+        c41 = f32x4.add(c41, bb1);
+        c50 = f32x4.add(c50, bb0);
+        c51 = f32x4.add(c51, bb1);
+      }
+      const cp = c + <usize>i * rowC + (<usize>j << 2);
+      v128.store(cp, c00);
+      v128.store(cp, c01, 16);
+      v128.store(cp + rowC, c10);
+      v128.store(cp + rowC, c11, 16);
+      v128.store(cp + 2 * rowC, c20);
+      v128.store(cp + 2 * rowC, c21, 16);
+      v128.store(cp + 3 * rowC, c30);
+      v128.store(cp + 3 * rowC, c31, 16);
+      v128.store(cp + 4 * rowC, c40);
+      v128.store(cp + 4 * rowC, c41, 16);
+      v128.store(cp + 5 * rowC, c50);
+      v128.store(cp + 5 * rowC, c51, 16);
+    }
+    for (let i = m6; i < m; i++) {
+      let c0 = f32x4.splat(0);
+      let c1 = f32x4.splat(0);
+      let p = panel;
+      let ap = a + <usize>i * rowA;
+      for (let kk = 0; kk < k; kk++) {
+        const x = f32x4.splat(load<f32>(ap));
+        c0 = f32x4.add(c0, f32x4.mul(x, v128.load(p)));
+        c1 = f32x4.add(c1, f32x4.mul(x, v128.load(p, 16)));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c0 = f32x4.add(c0, bb0);
+        c1 = f32x4.add(c1, bb1);
+      }
+      const cp = c + <usize>i * rowC + (<usize>j << 2);
+      v128.store(cp, c0);
+      v128.store(cp, c1, 16);
+    }
+  }
+  return STATUS_OK;
+}
+
 /** out[i] = x[i] + y[i] for i < len (out may alias x or y). */
 export function add(x: usize, y: usize, out: usize, len: i32): void {
   let i = 0;

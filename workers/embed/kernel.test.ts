@@ -63,6 +63,28 @@ describe('kernel: f32 kernels', () => {
     K.release(mk);
   });
 
+  it.each([
+    [1, 9, 8],
+    [6, 16, 16],
+    [7, 33, 24],
+    [13, 64, 40],
+  ])('matmulPacked %ix%ix%i gives the same bits as matmul', (m, k, n) => {
+    const rand = mulberry32(m * 7919 + k * 31 + n);
+    const mk = K.mark();
+    const pa = K.putF32(randomF32(rand, m * k));
+    const pb = K.putF32(randomF32(rand, k * n));
+    const pbias = K.putF32(randomF32(rand, n));
+    const packed = K.alloc(k * n * 4);
+    K.packB(pb, k, n, packed);
+    const c1 = K.alloc(m * n * 4);
+    const c2 = K.alloc(m * n * 4);
+    K.matmul(pa, pb, pbias, c1, m, k, n);
+    K.matmulPacked(pa, packed, pbias, c2, m, k, n);
+    expect(Array.from(K.f32(c2, m * n))).toEqual(Array.from(K.f32(c1, m * n)));
+    expect(() => K.packB(pb, k, n + 1, packed)).toThrow(/rejected/);
+    K.release(mk);
+  });
+
   it('elementary functions agree with the platform Math to ~1e-14', () => {
     const rand = mulberry32(7);
     for (let i = 0; i < 2000; i++) {

@@ -19,6 +19,16 @@ interface KernelExports {
   dtanh(x: number): number;
   derf(x: number): number;
   matmul(a: number, b: number, bias: number, c: number, m: number, k: number, n: number): number;
+  packB(b: number, k: number, n: number, out: number): number;
+  matmulPacked(
+    a: number,
+    bp: number,
+    bias: number,
+    c: number,
+    m: number,
+    k: number,
+    n: number,
+  ): number;
   add(x: number, y: number, out: number, len: number): void;
   relu(x: number, len: number): void;
   gelu(x: number, len: number): void;
@@ -87,6 +97,10 @@ export interface Kernel {
   putI16(data: Int16Array): Ptr;
   /** C[m,n] = A[m,k] @ B[k,n] (+ bias[n] unless bias is 0). @throws AppError WASM_ERROR */
   matmul(a: Ptr, b: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  /** Packs B[k,n] (n % 8 == 0) into panels for matmulPacked. @throws AppError WASM_ERROR */
+  packB(b: Ptr, k: number, n: number, out: Ptr): void;
+  /** Same bits as matmul, faster, with B packed by packB. @throws AppError WASM_ERROR */
+  matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
   relu(x: Ptr, len: number): void;
   gelu(x: Ptr, len: number): void;
@@ -211,6 +225,9 @@ function wrap(ex: KernelExports): Kernel {
       return p;
     },
     matmul: (a, b, bias, c, m, k, n) => check(ex.matmul(a, b, bias, c, m, k, n), 'matmul'),
+    packB: (b, k, n, out) => check(ex.packB(b, k, n, out), 'packB'),
+    matmulPacked: (a, bp, bias, c, m, k, n) =>
+      check(ex.matmulPacked(a, bp, bias, c, m, k, n), 'matmulPacked'),
     add: (x, y, out, len) => ex.add(x, y, out, len),
     relu: (x, len) => ex.relu(x, len),
     gelu: (x, len) => ex.gelu(x, len),

@@ -80,13 +80,21 @@ export async function loadUseLite(
   let vocabulary: Array<[string, number]>;
   let shards: ArrayBuffer[];
   try {
-    const [modelJson, vocabJson] = await Promise.all([fetchBytes('model.json'), fetchBytes('vocab.json')]);
-    const model = JSON.parse(new TextDecoder().decode(modelJson)) as { weightsManifest: WeightsManifestGroup[] };
+    const [modelJson, vocabJson] = await Promise.all([
+      fetchBytes('model.json'),
+      fetchBytes('vocab.json'),
+    ]);
+    const model = JSON.parse(new TextDecoder().decode(modelJson)) as {
+      weightsManifest: WeightsManifestGroup[];
+    };
     manifest = model.weightsManifest;
     vocabulary = JSON.parse(new TextDecoder().decode(vocabJson)) as Array<[string, number]>;
     shards = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => fetchBytes(p)));
   } catch (cause) {
-    throw createError('MODEL_LOAD_FAILED', { reason: 'The USE-lite model files could not be read.', cause });
+    throw createError('MODEL_LOAD_FAILED', {
+      reason: 'The USE-lite model files could not be read.',
+      cause,
+    });
   }
   const all = concat(shards);
   const table = new Map<string, { offset: number; count: number; shape: number[] }>();
@@ -94,7 +102,9 @@ export async function loadUseLite(
   for (const w of manifest.flatMap((g) => g.weights)) {
     const count = w.shape.reduce((a, b) => a * b, 1);
     if (w.quantization !== undefined || (w.dtype !== 'float32' && w.dtype !== 'int32')) {
-      throw createError('MODEL_LOAD_FAILED', { reason: `Unexpected weight encoding for ${w.name}.` });
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Unexpected weight encoding for ${w.name}.`,
+      });
     }
     table.set(w.name, { offset, count, shape: w.shape });
     offset += count * 4;
@@ -108,9 +118,27 @@ export async function loadUseLite(
   function weight(name: string, expected: number[]): Ptr {
     const w = table.get(name);
     if (!w || w.shape.join('x') !== expected.join('x')) {
-      throw createError('MODEL_LOAD_FAILED', { reason: `Weight ${name} is missing or has the wrong shape.` });
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Weight ${name} is missing or has the wrong shape.`,
+      });
     }
     return kernel.putF32(new Float32Array(all, w.offset, w.count));
+  }
+  /** A weight matrix [k, n] packed into 8-column panels for matmulPacked (same bits as matmul). */
+  function packed(name: string, expected: number[]): Ptr {
+    const w = table.get(name);
+    if (!w || w.shape.join('x') !== expected.join('x')) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Weight ${name} is missing or has the wrong shape.`,
+      });
+    }
+    const n = expected[expected.length - 1]!;
+    const k = w.count / n;
+    const out = kernel.alloc(w.count * 4);
+    const m = kernel.mark();
+    kernel.packB(kernel.putF32(new Float32Array(all, w.offset, w.count)), k, n, out);
+    kernel.release(m);
+    return out;
   }
   function scalar(name: string): number {
     const w = table.get(name);
@@ -119,7 +147,10 @@ export async function loadUseLite(
   }
 
   const embeddings = weight('module/Embeddings_en', [8002, 256]);
-  const invTimescales = weight(`${P}TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`, [1, 128]);
+  const invTimescales = weight(
+    `${P}TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
+    [1, 128],
+  );
   const layer = (i: 0 | 1): LayerWeights => {
     const dIn = i === 0 ? 256 : 512;
     const L = `${P}Layer_${i}/TransformerLayer/`;
@@ -130,24 +161,46 @@ export async function loadUseLite(
       heads: 4,
       headDim: dIn / 4,
       qScale: scalar(`${S}MultiheadAttention/mul/y`),
-      lnGamma: weight(`${L}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [dIn]),
-      lnBeta: weight(`${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [dIn]),
-      qkv: weight(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [1, 1, dIn, 3 * dIn]),
-      qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * dIn]),
-      out: weight(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
-      outBias: weight(`${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [512]),
-      residual: i === 0 ? weight(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : 0,
+      lnGamma: weight(
+        `${L}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+        [dIn],
+      ),
+      lnBeta: weight(
+        `${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+        [dIn],
+      ),
+      qkv: packed(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [
+        1,
+        1,
+        dIn,
+        3 * dIn,
+      ]),
+      qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [
+        3 * dIn,
+      ]),
+      out: packed(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
+      outBias: weight(
+        `${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+        [512],
+      ),
+      residual: i === 0 ? packed(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : 0,
       residualBias: i === 0 ? weight(`${L}dense/bias/ConcatPartitions/concat`, [512]) : 0,
-      ffnGamma: weight(`${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, [512]),
-      ffnBeta: weight(`${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [512]),
-      ffn1: weight(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
+      ffnGamma: weight(
+        `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+        [512],
+      ),
+      ffnBeta: weight(
+        `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+        [512],
+      ),
+      ffn1: packed(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
       ffn1Bias: weight(`${L}FFN/conv1/bias/ConcatPartitions/concat`, [1536]),
-      ffn2: weight(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
+      ffn2: packed(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
       ffn2Bias: weight(`${L}FFN/conv2/bias/ConcatPartitions/concat`, [512]),
     };
   };
   const layers = [layer(0), layer(1)];
-  const tanhW = weight('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512]);
+  const tanhW = packed('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512]);
   const tanhB = weight('module/Encoder_en/hidden_layers/tanh_layer_0/bias', [512]);
   const tokenizer = createSentencePieceTokenizer(vocabulary);
 
@@ -158,7 +211,7 @@ export async function loadUseLite(
     const ln = k.alloc(n * d * 4);
     k.layerNorm(x, ln, n, d, w.lnGamma, w.lnBeta, LN_EPS);
     const qkv = k.alloc(n * 3 * d * 4);
-    k.matmul(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
+    k.matmulPacked(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
     const att = k.alloc(n * d * 4);
     k.attention({
       q: qkv,
@@ -173,10 +226,10 @@ export async function loadUseLite(
       scale: w.qScale,
     });
     const h = k.alloc(n * 512 * 4);
-    k.matmul(att, w.out, w.outBias, h, n, d, 512);
+    k.matmulPacked(att, w.out, w.outBias, h, n, d, 512);
     if (w.residual !== 0) {
       const res = k.alloc(n * 512 * 4);
-      k.matmul(x, w.residual, w.residualBias, res, n, d, 512);
+      k.matmulPacked(x, w.residual, w.residualBias, res, n, d, 512);
       k.add(h, res, h, n * 512);
     } else {
       k.add(h, x, h, n * 512);
@@ -184,10 +237,10 @@ export async function loadUseLite(
     const ln2 = k.alloc(n * 512 * 4);
     k.layerNorm(h, ln2, n, 512, w.ffnGamma, w.ffnBeta, LN_EPS);
     const f1 = k.alloc(n * 1536 * 4);
-    k.matmul(ln2, w.ffn1, w.ffn1Bias, f1, n, 512, 1536);
+    k.matmulPacked(ln2, w.ffn1, w.ffn1Bias, f1, n, 512, 1536);
     k.relu(f1, n * 1536);
     const f2 = k.alloc(n * 512 * 4);
-    k.matmul(f1, w.ffn2, w.ffn2Bias, f2, n, 1536, 512);
+    k.matmulPacked(f1, w.ffn2, w.ffn2Bias, f2, n, 1536, 512);
     k.add(f2, h, f2, n * 512);
     return f2;
   }
@@ -216,7 +269,7 @@ export async function loadUseLite(
         k.f32(pooled, 512).fill(0);
       }
       const y = k.alloc(512 * 4);
-      k.matmul(pooled, tanhW, tanhB, y, 1, 512, 512);
+      k.matmulPacked(pooled, tanhW, tanhB, y, 1, 512, 512);
       k.tanh(y, 512);
       k.l2Normalize(y, 512, L2_EPS);
       const q = k.alloc(512 * 2);
