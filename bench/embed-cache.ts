@@ -3,7 +3,7 @@
 // records of [32-byte hash][dim x int16 LE]), and a pool of worker threads that embed misses.
 // Node only. The product path is workers/embed (browser workers); this reuses the same modules.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -26,6 +26,8 @@ export function openEmbedCache(modelId: string, version: string, dim: number): E
   const rec = 32 + dim * 2;
   if (existsSync(file)) {
     const buf = readFileSync(file);
+    // A run killed mid-append leaves a partial record: drop it so later appends stay aligned.
+    if (buf.length % rec !== 0) truncateSync(file, buf.length - (buf.length % rec));
     for (let o = 0; o + rec <= buf.length; o += rec) {
       const key = buf.subarray(o, o + 32).toString('hex');
       const v = new Int16Array(dim);
