@@ -71,6 +71,28 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'canonical int16 chunk vectors per embedding model and version (issue 3)',
+    async up(sql) {
+      // One row per chunk and model version: vectors of two models/versions never mix in a
+      // search (filter on both). text_hash (hex SHA-256 of the exact text given to the model)
+      // lets an import reuse a vector instead of embedding the same text twice; chunks with no
+      // row for the active model are the resumable backlog. vector: dim x int16 little-endian.
+      await sql.exec(`
+        CREATE TABLE chunk_vectors (
+          chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+          model_id TEXT NOT NULL,
+          model_version TEXT NOT NULL,
+          dim INTEGER NOT NULL,
+          text_hash TEXT NOT NULL,
+          vector BLOB NOT NULL CHECK (length(vector) = 2 * dim),
+          PRIMARY KEY (chunk_id, model_id, model_version)
+        ) WITHOUT ROWID;
+        CREATE INDEX chunk_vectors_model_hash ON chunk_vectors(model_id, model_version, text_hash);
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
