@@ -180,7 +180,13 @@ class HnswIndex implements VectorIndex {
   }
 
   /** out[j] = dot(q, row slots[j]) for j < count, through the kernel's batch form when it has one. */
-  private scoreMany(q: Int16Array, qOff: number, slots: Int32Array, count: number, out: Int32Array): void {
+  private scoreMany(
+    q: Int16Array,
+    qOff: number,
+    slots: Int32Array,
+    count: number,
+    out: Int32Array,
+  ): void {
     const d = this.dim;
     const vecs = this.rows.vectors;
     if (this.kernel.dotBatch) this.kernel.dotBatch(q, qOff, vecs, slots, count, d, out);

@@ -8,6 +8,8 @@ import type { AllowedFilter, DotKernel, VectorHit } from './types';
 import { dotToCosine } from './types';
 
 /** @throws AppError INVALID_ARGUMENT unless k is a positive integer. */
+const SCAN_BLOCK = 256;
+
 export function checkK(k: number): void {
   if (!Number.isInteger(k) || k < 1) {
     throw createError('INVALID_ARGUMENT', { reason: `k must be a positive integer (got ${k}).` });
@@ -57,16 +59,32 @@ export function exactScan(
   const heap = new SlotHeap(k + 1, true);
   heap.reset(rows.ids);
   const { vectors, dim, ids, deleted } = rows;
-  const consider = (slot: number): void => {
-    const s = kernel.dot(query, 0, vectors, slot * dim, dim);
-    if (heap.size < k) heap.push(slot, s);
-    else {
-      const ws = heap.topScore();
-      if (s > ws || (s === ws && ids[slot]! < ids[heap.topSlot()]!)) {
-        heap.pop();
-        heap.push(slot, s);
+  // Rows are scored in blocks so a WASM kernel crosses the boundary once per block.
+  const block = new Int32Array(SCAN_BLOCK);
+  const blockScores = new Int32Array(SCAN_BLOCK);
+  let m = 0;
+  const flush = (): void => {
+    if (kernel.dotBatch) kernel.dotBatch(query, 0, vectors, block, m, dim, blockScores);
+    else
+      for (let j = 0; j < m; j++)
+        blockScores[j] = kernel.dot(query, 0, vectors, block[j]! * dim, dim);
+    for (let j = 0; j < m; j++) {
+      const slot = block[j]!;
+      const s = blockScores[j]!;
+      if (heap.size < k) heap.push(slot, s);
+      else {
+        const ws = heap.topScore();
+        if (s > ws || (s === ws && ids[slot]! < ids[heap.topSlot()]!)) {
+          heap.pop();
+          heap.push(slot, s);
+        }
       }
     }
+    m = 0;
+  };
+  const consider = (slot: number): void => {
+    block[m++] = slot;
+    if (m === SCAN_BLOCK) flush();
   };
   if (onlyIds) {
     const seen = new Set<number>();
@@ -83,6 +101,7 @@ export function exactScan(
       consider(slot);
     }
   }
+  flush();
   const slots = new Int32Array(heap.size);
   const scores = new Float64Array(heap.size);
   const n = heap.drainBestFirst(slots, scores);

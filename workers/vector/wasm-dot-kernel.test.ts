@@ -22,7 +22,9 @@ describe('WASM dot kernel adapter', () => {
       wasm.dotBatch!(q, 0, rows, slots, 40, dim, a);
       jsDotKernel.dotBatch!(q, 0, rows, slots, 40, dim, b);
       expect(a).toEqual(b);
-      expect(wasm.dot(rows, dim, rows, 2 * dim, dim)).toBe(jsDotKernel.dot(rows, dim, rows, 2 * dim, dim));
+      expect(wasm.dot(rows, dim, rows, 2 * dim, dim)).toBe(
+        jsDotKernel.dot(rows, dim, rows, 2 * dim, dim),
+      );
     }
   });
 
@@ -32,7 +34,10 @@ describe('WASM dot kernel adapter', () => {
     const a = createHnswIndex({ dim: 96, M: 8, efConstruction: 48 }, { kernel: wasm });
     const b = createHnswIndex({ dim: 96, M: 8, efConstruction: 48 });
     // Without dotBatch the index takes its one-dot-at-a-time paths: still the same graph.
-    const c = createHnswIndex({ dim: 96, M: 8, efConstruction: 48 }, { kernel: { dot: jsDotKernel.dot } });
+    const c = createHnswIndex(
+      { dim: 96, M: 8, efConstruction: 48 },
+      { kernel: { dot: jsDotKernel.dot } },
+    );
     data.forEach((v, i) => {
       a.add(i, v);
       b.add(i, v);
