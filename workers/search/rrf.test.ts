@@ -9,6 +9,7 @@ import {
   minMaxNormalise,
   reciprocalRankFusion,
   rrfTerm,
+  squash,
   topZ,
   weightedRrf,
   type RankedCandidate,
@@ -118,6 +119,15 @@ describe('adaptive weighting', () => {
     expect(agreementAt([A, B, C], [C, A, D], 3)).toBeCloseTo(2 / 3);
     expect(agreementAt([A, B], [C, D], 10)).toBe(0);
     expect(agreementAt([], [A], 10)).toBe(0);
+  });
+
+  it('squashes into (0, 1) monotonically with +-*/ only', () => {
+    expect(squash(0)).toBe(0.5);
+    expect(squash(1)).toBe(0.75);
+    expect(squash(-1)).toBe(0.25);
+    expect(squash(1e9)).toBeLessThan(1);
+    expect(squash(-1e9)).toBeGreaterThan(0);
+    expect(squash(2)).toBeGreaterThan(squash(1.9));
   });
 
   it('reads confidence from the top-hit z-score (scale-free)', () => {

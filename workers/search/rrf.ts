@@ -150,7 +150,7 @@ export interface FusionSignals {
   /** Top-hit z-score within each list: (s1 - mean) / std over the list's scores (scale-free). */
   semanticTopZ: number;
   lexicalTopZ: number;
-  /** logistic(confidenceScale * (topZ - confidenceMid)) per list (0..1). */
+  /** squash(confidenceScale * (topZ - confidenceMid)) per list (0..1). */
   semanticConfidence: number;
   lexicalConfidence: number;
 }
@@ -169,7 +169,7 @@ export interface AdaptiveParams {
   confidenceGain: number;
   /** Top-hit z-score at which a list counts as half-confident. */
   confidenceMid: number;
-  /** Steepness of the confidence logistic. */
+  /** Steepness of the confidence sigmoid (`squash`). */
   confidenceScale: number;
   /** Floor for each weight after scaling (keeps a list from vanishing entirely unless 0). */
   minWeight: number;
@@ -217,8 +217,13 @@ export function agreementAt(
   return common / Math.min(depth, Math.max(a.length, b.length));
 }
 
-function logistic(x: number): number {
-  return 1 / (1 + Math.exp(-x));
+/**
+ * A sigmoid from +, -, *, / only (x / (1 + |x|) moved to (0, 1)): those are correctly rounded
+ * on every engine, while Math.exp is only "implementation-approximated" in ECMAScript, and the
+ * fused order must be the same on every device (CFS-012 section 6).
+ */
+export function squash(x: number): number {
+  return 0.5 + (0.5 * x) / (1 + Math.abs(x));
 }
 
 /**
@@ -237,7 +242,7 @@ export function adaptiveWeights(
   const semanticTopZ = topZ(semantic.map((c) => c.score));
   const lexicalTopZ = topZ(lexical.map((c) => c.score));
   const conf = (z: number, n: number): number =>
-    n === 0 ? 0 : logistic(params.confidenceScale * (z - params.confidenceMid));
+    n === 0 ? 0 : squash(params.confidenceScale * (z - params.confidenceMid));
   const semanticConfidence = conf(semanticTopZ, semantic.length);
   const lexicalConfidence = conf(lexicalTopZ, lexical.length);
   const agreement = agreementAt(semantic, lexical, params.agreementDepth);
