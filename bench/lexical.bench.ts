@@ -101,7 +101,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
   const siftIndexMs = performance.now() - t;
   console.error(`[bench:lexical] sift indexed in ${(siftIndexMs / 1000).toFixed(2)} s`);
-  const search = await createLexicalSearch(db.sql);
+  const search = await createLexicalSearch(db.sql, { version: store.version });
 
   // --- MiniSearch: same chunks (title + chunk text), default BM25+ scoring --------------------
   const mini = new MiniSearch<{ id: number; path: string; title: string; text: string }>({

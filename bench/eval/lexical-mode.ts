@@ -22,7 +22,10 @@ function bm25Overrides(options: Record<string, string>): Partial<Bm25Params> {
 export const createLexicalRetriever: RetrieverFactory = async (options) => {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
-  const search = await createLexicalSearch(db.sql, { bm25: bm25Overrides(options) });
+  const search = await createLexicalSearch(db.sql, {
+    bm25: bm25Overrides(options),
+    version: store.version,
+  });
   const retriever: Retriever = {
     async index(docs, onProgress) {
       let chunks = 0;

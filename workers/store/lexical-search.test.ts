@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareHits, likeContains, normaliseScores, readVarints } from './lexical-search';
+import {
+  compareHits,
+  createLexicalSearch,
+  likeContains,
+  normaliseScores,
+  readVarints,
+} from './lexical-search';
 import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
 
 let lib: TestLibrary;
@@ -62,6 +68,41 @@ describe('ranking', () => {
     const a = await lib.search.search({ query: 'alpha beta' });
     const b = await lib.search.search({ query: 'alpha beta' });
     expect(a).toEqual(b);
+  });
+
+  it('keeps cached statistics in step with changes (same scores as an uncached search)', async () => {
+    const uncached = await createLexicalSearch(lib.db.sql);
+    await put(lib.store, doc('a.txt', 'alpha beta'));
+    await put(lib.store, doc('b.txt', 'alpha gamma'));
+    expect(await lib.search.rankChunks('alpha beta')).toEqual(
+      await uncached.rankChunks('alpha beta'),
+    );
+    const { documentId } = await put(lib.store, doc('c.txt', 'beta beta delta'));
+    await put(lib.store, doc('d.txt', 'beta'));
+    expect(await lib.search.rankChunks('alpha beta')).toEqual(
+      await uncached.rankChunks('alpha beta'),
+    );
+    await lib.store.deleteDocument(documentId);
+    expect(await lib.search.rankChunks('alpha beta')).toEqual(
+      await uncached.rankChunks('alpha beta'),
+    );
+  });
+
+  it('uses document-level IDF: a title repeated in many chunks counts once', async () => {
+    const chunked = await createLexicalSearch(lib.db.sql, { bm25: { idfUnit: 'chunk' } });
+    const long = 'filler '.repeat(300);
+    await lib.store.putDocument(
+      doc('long.txt', long, { title: 'zebra' }),
+      chunksOf(long, 100),
+      'h1',
+    );
+    await put(lib.store, doc('short.txt', 'zebra crossing'));
+    await put(lib.store, doc('other.txt', 'nothing here'));
+    const byDoc = await lib.search.rankChunks('zebra', { limit: 100 });
+    const byChunk = await chunked.rankChunks('zebra', { limit: 100 });
+    // Same order, but the word is rarer per document than per chunk: higher IDF.
+    expect(byDoc.map((h) => h.path)).toEqual(byChunk.map((h) => h.path));
+    expect(byDoc[0]!.score).toBeGreaterThan(byChunk[0]!.score);
   });
 
   it('requires quoted phrases', async () => {

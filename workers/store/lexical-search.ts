@@ -64,6 +64,8 @@ export interface LexicalSearchDeps {
   /** For `tookMs`; defaults to performance.now. */
   now?: () => number;
   bm25?: Partial<Bm25Params>;
+  /** The store's change counter (`Store.version`): lets statistics be cached between changes. */
+  version?: () => number;
 }
 
 export interface LexicalSearch {
@@ -180,6 +182,26 @@ export async function createLexicalSearch(
     return [n, title, body];
   }
 
+  // chunk id -> document id, for document-level IDF without a join per term. Valid while the
+  // library is unchanged: the injected store version covers this connection's writes,
+  // PRAGMA data_version other connections' (tabs') commits. Without `version` it is not cached.
+  let chunkDocsKey = '';
+  let chunkDocsCache: Int32Array | null = null;
+  async function chunkToDocument(): Promise<Int32Array | null> {
+    if (!deps.version) return null;
+    const dv = await sql.get<{ data_version: number }>('PRAGMA data_version');
+    const key = `${deps.version()}:${Number(dv?.data_version ?? 0)}`;
+    if (chunkDocsCache && key === chunkDocsKey) return chunkDocsCache;
+    const max = await sql.get<{ m: number | null }>('SELECT max(id) AS m FROM chunks');
+    const map = new Int32Array(Number(max?.m ?? 0) + 1).fill(-1);
+    await sql.each('SELECT id, document_id FROM chunks', [], (row) => {
+      map[Number(row.id)] = Number(row.document_id);
+    });
+    chunkDocsKey = key;
+    chunkDocsCache = map;
+    return map;
+  }
+
   async function rankChunks(
     query: string | ParsedQuery,
     options: { filters?: SearchFilters; limit?: number } = {},
@@ -270,22 +292,23 @@ export async function createLexicalSearch(
     const nUnits = byDocument
       ? Number((await sql.get<{ n: number }>('SELECT count(*) AS n FROM documents'))?.n ?? 0)
       : n;
+    const chunkDocs = byDocument ? await chunkToDocument() : null;
     for (const [stem, q] of qWeight) {
-      // Per chunk: [title tf, body tf] of this stem, over the whole index (for df).
+      // Per chunk: [title tf, body tf] of this stem, over the whole index (for df). Aggregated
+      // in SQL: one row per chunk keeps the per-row cost of crossing into JS low.
       const tf = new Map<number, [number, number]>();
       const docs = new Set<number>();
       await sql.each(
-        byDocument
-          ? `SELECT v.doc AS doc, v.col AS col, count(*) AS n, c.document_id AS d FROM temp.sift_chunks_vi v
-             JOIN chunks c ON c.id = v.doc WHERE v.term = ? GROUP BY v.doc, v.col`
-          : 'SELECT doc, col, count(*) AS n FROM temp.sift_chunks_vi WHERE term = ? GROUP BY doc, col',
+        byDocument && !chunkDocs
+          ? `SELECT v.doc AS doc, sum(v.col = 'title') AS t, count(*) AS n, c.document_id AS d
+             FROM temp.sift_chunks_vi v JOIN chunks c ON c.id = v.doc WHERE v.term = ? GROUP BY v.doc`
+          : "SELECT doc, sum(col = 'title') AS t, count(*) AS n FROM temp.sift_chunks_vi WHERE term = ? GROUP BY doc",
         [stem],
         (row) => {
-          if (byDocument) docs.add(Number(row.d));
           const doc = Number(row.doc);
-          let entry = tf.get(doc);
-          if (!entry) tf.set(doc, (entry = [0, 0]));
-          entry[row.col === 'title' ? 0 : 1] += Number(row.n);
+          if (byDocument) docs.add(chunkDocs ? (chunkDocs[doc] ?? -1) : Number(row.d));
+          const t = Number(row.t);
+          tf.set(doc, [t, Number(row.n) - t]);
         },
       );
       const df = byDocument ? docs.size : tf.size;

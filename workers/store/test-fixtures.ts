@@ -16,7 +16,7 @@ export async function openTestLibrary(): Promise<TestLibrary> {
   const db = await openNodeDatabase();
   let t = 1_000;
   const store = await createStore(db, { clock: () => t++ });
-  const search = await createLexicalSearch(db.sql, { now: () => 0 });
+  const search = await createLexicalSearch(db.sql, { now: () => 0, version: store.version });
   return { db, store, search, close: () => db.close() };
 }
 
