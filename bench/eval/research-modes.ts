@@ -76,7 +76,16 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
     const texts = new Map<string, string>();
     const llm = llmFromOptions(options);
     const samples = options['hyde-samples'] ? Number(options['hyde-samples']) : undefined;
-    const search = async (req: RetrievalRequest) => {
+    // The planner retrieves in parallel, but one wa-sqlite connection must not run overlapping
+    // statements (concurrent searches failed with SQLITE_BUSY on close): serialise them here.
+    let queue: Promise<unknown> = Promise.resolve();
+    const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+      const next = queue.then(fn, fn);
+      queue = next.catch(() => undefined);
+      return next;
+    };
+    const search = (req: RetrievalRequest) => serial(() => searchNow(req));
+    const searchNow = async (req: RetrievalRequest) => {
       let docs: RankedDoc[];
       if (inner.searchRequest)
         docs = await inner.searchRequest(
@@ -109,7 +118,7 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
       llm,
       clock: { now: () => performance.now() },
       lexicalTopK: async (q, k) =>
-        (await inner.search(q, k)).map((d) => ({
+        (await serial(() => inner.search(q, k))).map((d) => ({
           id: d.docId,
           score: d.score,
           text: texts.get(d.docId) ?? '',

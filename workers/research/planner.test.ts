@@ -237,3 +237,27 @@ describe('query planner', () => {
     await expect(broken.plan('vitamin D')).rejects.toThrow('db');
   });
 });
+
+describe('LLM worker adapter', () => {
+  it('turns an abort into api.cancel(requestId) and passes the result through', async () => {
+    const { llmDepFromApi } = await import('./llm-adapter');
+    const { createLlmService } = await import('../llm/service');
+    const svc = createLlmService({ env: {}, fetch });
+    await svc.useScripted();
+    const dep = llmDepFromApi(svc, 'scripted');
+    expect((await dep.generate({ prompt: 'Question: x?' })).text.length).toBeGreaterThan(0);
+    const ctrl = new AbortController();
+    const cancelled: string[] = [];
+    const spy = {
+      generate: svc.generate,
+      cancel: (id: string) => (cancelled.push(id), svc.cancel(id)),
+    };
+    const p = llmDepFromApi(spy, 'scripted').generate(
+      { prompt: 'Question: y?', maxTokens: 200 },
+      { signal: ctrl.signal },
+    );
+    ctrl.abort();
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(cancelled).toHaveLength(1);
+  });
+});

@@ -12,6 +12,8 @@ export interface Rm3Config {
   fbTerms?: number;
   /** Weight of the original query model (Anserini originalQueryWeight = 0.5). */
   originalWeight?: number;
+  /** Cap on repetitions of one term in `weightedQuery`. Default 4. */
+  maxRepeat?: number;
 }
 
 export interface Rm3Expansion {
@@ -21,6 +23,12 @@ export interface Rm3Expansion {
   expandedQuery: string;
   /** The new terms alone, best first. */
   added: string[];
+  /**
+   * The interpolated model as a text query: each term repeated in proportion to its weight
+   * (at most `maxRepeat` times), for lexical searches that weight repeated query terms (ours
+   * does, as Anserini does). This keeps the original terms dominant, unlike `expandedQuery`.
+   */
+  weightedQuery: string;
   feedbackDocs: number;
 }
 
@@ -62,10 +70,19 @@ export function rm3Expand(
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
   const inQuery = new Set(tokenize(query));
   const added = top.map(([t]) => t).filter((t) => !inQuery.has(t));
+  const unit = Math.min(...terms.map((t) => t.weight));
+  const maxRepeat = config.maxRepeat ?? 4;
+  const weightedQuery = terms
+    .flatMap((t) => {
+      const n = Math.max(1, Math.min(maxRepeat, Math.round(t.weight / unit)));
+      return Array.from({ length: n }, () => t.term);
+    })
+    .join(' ');
   return {
     terms,
     expandedQuery: added.length ? `${query} ${added.join(' ')}` : query,
     added,
+    weightedQuery: weightedQuery || query,
     feedbackDocs: used.length,
   };
 }
