@@ -92,6 +92,90 @@ describe('createHtmlCleaner', () => {
   });
 });
 
+// Known XSS / mXSS vectors; every one tries to set __pwned or leave the word "pwned" behind.
+const VECTORS = [
+  '<script>window.__pwned=true</script>',
+  '<img src=x onerror="window.__pwned=true">',
+  '<svg onload="window.__pwned=true"></svg>',
+  '<svg><script>window.__pwned=true</script></svg>',
+  '<a href="javascript:window.__pwned=true">pwned link</a>',
+  '<a href="  JaVaScRiPt:window.__pwned=true">mixed case link</a>',
+  '<iframe srcdoc="<script>parent.__pwned=true</script>"></iframe>',
+  '<iframe src="data:text/html,<script>parent.__pwned=true</script>"></iframe>',
+  '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned=true"></style></mglyph></table></mtext></math>',
+  '<noscript><p title="</noscript><img src=x onerror=window.__pwned=true>"></noscript>',
+  '<template><script>window.__pwned=true</script></template>',
+  '<style>@import "javascript:window.__pwned=true";</style>',
+  '<object data="javascript:window.__pwned=true"></object>',
+  '<details open ontoggle="window.__pwned=true">pwned toggle</details>',
+  '<body onload="window.__pwned=true">',
+  '<form><button formaction="javascript:window.__pwned=true">pwned button</button></form>',
+  '<div style="background:url(javascript:window.__pwned=true)">styled</div>',
+  '<input autofocus onfocus="window.__pwned=true">',
+  '<xmp><script>window.__pwned=true</script></xmp>',
+  '<textarea><script>window.__pwned=true</script></textarea>',
+  '<!--<script>window.__pwned=true</script>-->',
+];
+const BENIGN = [
+  '<p>Safe words here.</p>',
+  '<h2>Heading</h2>',
+  '<ul><li>item</li></ul>',
+  'loose text',
+  '<div>',
+  '</div>',
+];
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('createHtmlCleaner fuzz', () => {
+  // Regression found by the fuzz: form-field and raw-text elements hold "<script>" as literal text.
+  it('drops the literal text of <textarea>, <xmp> and friends', async () => {
+    const clean = createHtmlCleaner(win);
+    const { text } = await clean(
+      '<p>kept words</p><textarea><script>window.__pwned=true</script></textarea>' +
+        '<xmp><script>window.__pwned=true</script></xmp><noembed>window.__pwned</noembed>',
+    );
+    expect(text).toBe('kept words');
+  });
+
+  it('never executes or returns a payload for random mixes of XSS vectors (seeded)', async () => {
+    const clean = createHtmlCleaner(win);
+    const seeds = [Number(process.env.HTML_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31))];
+    for (const seed of seeds) {
+      const rand = mulberry32(seed);
+      for (let round = 0; round < 40; round++) {
+        const parts: string[] = [];
+        for (let k = 0; k < 12; k++) {
+          const pool = rand() < 0.5 ? VECTORS : BENIGN;
+          parts.push(pool[Math.floor(rand() * pool.length)]!);
+        }
+        const html = parts.join('\n');
+        const { text } = await clean(html);
+        // The link/button labels contain "pwned" as visible words; the payloads must be gone.
+        const leaked = /pwned|javascript:|onerror|onload/i.test(
+          text.replace(/pwned (link|toggle|button)/g, ''),
+        );
+        if (leaked || win.__pwned !== undefined) {
+          throw new Error(
+            `HTML fuzz seed ${seed}, round ${round}: payload leaked or ran. Replay with HTML_FUZZ_SEED=${seed}\n${html}\n---\n${text}`,
+          );
+        }
+      }
+    }
+    await settle();
+    expect(win.__pwned).toBeUndefined();
+    expect(win.document.title).toBe('Sift');
+  });
+});
+
 describe('textOf', () => {
   it('lays out blocks, list items, table rows and <pre> text', () => {
     const doc = new win.DOMParser().parseFromString(

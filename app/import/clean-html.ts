@@ -38,6 +38,13 @@ const SKIP = new Set([
   'video',
   'select',
   'datalist',
+  // Form field values and legacy raw-text elements hold text that is not page prose (and is where
+  // payloads hide as literal "<script>" text).
+  'textarea',
+  'xmp',
+  'plaintext',
+  'noembed',
+  'noframes',
 ]);
 
 const BLOCK = new Set([
