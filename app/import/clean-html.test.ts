@@ -137,8 +137,9 @@ function mulberry32(seed: number): () => number {
 
 describe('createHtmlCleaner fuzz', () => {
   // Regression found by the fuzz: form-field and raw-text elements hold "<script>" as literal text.
-  it('drops the literal text of <textarea>, <xmp> and friends', async () => {
-    const clean = createHtmlCleaner(win);
+  it('drops the literal text of <textarea>, <xmp> and friends (also on the fallback path)', async () => {
+    // maxElements: 1 skips Readability (which drops <textarea> itself) to test the body-text walk.
+    const clean = createHtmlCleaner(win, { maxElements: 1 });
     const { text } = await clean(
       '<p>kept words</p><textarea><script>window.__pwned=true</script></textarea>' +
         '<xmp><script>window.__pwned=true</script></xmp><noembed>window.__pwned</noembed>',
