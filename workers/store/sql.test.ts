@@ -74,16 +74,38 @@ describe('Sql helper', () => {
   });
 
   it('nests as savepoints: an inner failure undoes only the inner part', async () => {
-    await sql.transaction(async () => {
+    await sql.transaction(async (tx) => {
       await sql.run('INSERT INTO t (v) VALUES (?)', ['outer']);
-      await sql
-        .transaction(async () => {
+      await tx
+        .savepoint(async () => {
           await sql.run('INSERT INTO t (v) VALUES (?)', ['inner']);
           throw new Error('inner');
         })
         .catch(() => undefined);
     });
     expect(await sql.all('SELECT v FROM t')).toEqual([{ v: 'outer' }]);
+  });
+
+  it('queues concurrent transactions instead of merging them', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const first = sql.transaction(async () => {
+      await sql.run('INSERT INTO t (v) VALUES (?)', ['first']);
+      await gate;
+      order.push('first done');
+      throw new Error('first fails');
+    });
+    const second = sql.transaction(async () => {
+      order.push('second starts');
+      await sql.run('INSERT INTO t (v) VALUES (?)', ['second']);
+    });
+    release();
+    await expect(first).rejects.toThrow('first fails');
+    await second;
+    expect(order).toEqual(['first done', 'second starts']);
+    // The rollback of the first did not take the second's row with it.
+    expect(await sql.all('SELECT v FROM t')).toEqual([{ v: 'second' }]);
   });
 
   it('streams rows while other statements run (re-entrant statement use)', async () => {

@@ -55,17 +55,24 @@ export interface Sql {
   /** Runs a script of one or more statements without parameters. @throws AppError (DB_*) */
   exec(sql: string): Promise<void>;
   /**
-   * Runs `fn` inside BEGIN IMMEDIATE ... COMMIT; any throw rolls back and is rethrown. Nested calls
-   * become SAVEPOINTs so a helper can be transactional on its own and inside a larger transaction.
+   * Runs `fn` inside BEGIN IMMEDIATE ... COMMIT; any throw rolls back and is rethrown.
+   * Transactions on one connection are queued: a worker serves several UI calls at once, and two
+   * interleaved transactions on one connection would silently merge. Nest with `tx.savepoint`.
    * @throws AppError DB_LOCKED when the write lock stays busy after the retries, or fn's error.
    */
-  transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
   /** Finalizes cached statements and closes the connection. */
   close(): Promise<void>;
   readonly api: SqliteApi;
   readonly handle: number;
+}
+
+/** Handle given to a transaction body. */
+export interface Transaction {
+  /** Runs `fn` in a SAVEPOINT: a throw undoes only its part and is rethrown. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface SqlDeps {
@@ -131,6 +138,7 @@ export function createSql(api: SqliteApi, handle: number, deps: SqlDeps = {}): S
   const cache = new Map<string, number>();
   let depth = 0;
   let busyStatement = false;
+  let queue: Promise<unknown> = Promise.resolve();
 
   async function prepare(sql: string): Promise<number> {
     const cached = cache.get(sql);
@@ -229,54 +237,13 @@ export function createSql(api: SqliteApi, handle: number, deps: SqlDeps = {}): S
     inTransaction() {
       return depth > 0;
     },
-    async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      if (depth > 0) {
-        const name = `sp${depth}`;
-        await sqlApi.exec(`SAVEPOINT ${name}`);
-        depth++;
-        try {
-          const result = await fn();
-          await sqlApi.exec(`RELEASE ${name}`);
-          return result;
-        } catch (err) {
-          await sqlApi.exec(`ROLLBACK TO ${name}; RELEASE ${name}`).catch(() => undefined);
-          throw err;
-        } finally {
-          depth--;
-        }
-      }
-      const retries = options.busyRetries ?? DEFAULT_BUSY_RETRIES;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await api.exec(handle, 'BEGIN IMMEDIATE');
-          break;
-        } catch (err) {
-          if (!isBusy(err) || attempt >= retries) throw toDbError(err, 'Starting a write failed');
-          await sleep(Math.min(25 * 2 ** attempt, 1000));
-        }
-      }
-      depth = 1;
-      try {
-        const result = await fn();
-        // In rollback-journal mode COMMIT needs an EXCLUSIVE lock and can meet a reader in
-        // another tab (SQLITE_BUSY, transaction still open): wait for it like BEGIN does.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await api.exec(handle, 'COMMIT');
-            break;
-          } catch (err) {
-            if (!isBusy(err) || attempt >= retries) throw toDbError(err, 'Committing failed');
-            await sleep(Math.min(25 * 2 ** attempt, 1000));
-          }
-        }
-        return result;
-      } catch (err) {
-        // After some errors (e.g. SQLITE_FULL) SQLite has already rolled back by itself.
-        if (!api.get_autocommit(handle)) await api.exec(handle, 'ROLLBACK').catch(() => 0);
-        throw err;
-      } finally {
-        depth = 0;
-      }
+    transaction<T>(
+      fn: (tx: Transaction) => Promise<T>,
+      options: TransactionOptions = {},
+    ): Promise<T> {
+      const run = queue.then(() => runTransaction(fn, options));
+      queue = run.catch(() => undefined);
+      return run;
     },
     async close() {
       for (const stmt of cache.values()) await api.finalize(stmt);
@@ -284,5 +251,64 @@ export function createSql(api: SqliteApi, handle: number, deps: SqlDeps = {}): S
       await api.close(handle);
     },
   };
+
+  const tx: Transaction = {
+    async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+      if (depth === 0)
+        throw createError('INTERNAL', { reason: 'savepoint() outside a transaction.' });
+      const name = `sp${depth}`;
+      await sqlApi.exec(`SAVEPOINT ${name}`);
+      depth++;
+      try {
+        const result = await fn();
+        await sqlApi.exec(`RELEASE ${name}`);
+        return result;
+      } catch (err) {
+        await sqlApi.exec(`ROLLBACK TO ${name}; RELEASE ${name}`).catch(() => undefined);
+        throw err;
+      } finally {
+        depth--;
+      }
+    },
+  };
+
+  async function runTransaction<T>(
+    fn: (tx: Transaction) => Promise<T>,
+    options: TransactionOptions,
+  ): Promise<T> {
+    const retries = options.busyRetries ?? DEFAULT_BUSY_RETRIES;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await api.exec(handle, 'BEGIN IMMEDIATE');
+        break;
+      } catch (err) {
+        if (!isBusy(err) || attempt >= retries) throw toDbError(err, 'Starting a write failed');
+        await sleep(Math.min(25 * 2 ** attempt, 1000));
+      }
+    }
+    depth = 1;
+    try {
+      const result = await fn(tx);
+      // In rollback-journal mode COMMIT needs an EXCLUSIVE lock and can meet a reader in
+      // another tab (SQLITE_BUSY, transaction still open): wait for it like BEGIN does.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await api.exec(handle, 'COMMIT');
+          break;
+        } catch (err) {
+          if (!isBusy(err) || attempt >= retries) throw toDbError(err, 'Committing failed');
+          await sleep(Math.min(25 * 2 ** attempt, 1000));
+        }
+      }
+      return result;
+    } catch (err) {
+      // After some errors (e.g. SQLITE_FULL) SQLite has already rolled back by itself.
+      if (!api.get_autocommit(handle)) await api.exec(handle, 'ROLLBACK').catch(() => 0);
+      throw err;
+    } finally {
+      depth = 0;
+    }
+  }
+
   return sqlApi;
 }
