@@ -3,6 +3,7 @@
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { LibraryWorkerApi } from '../workers/shared/library-api';
+import type { WebApi } from '../workers/shared/web-api';
 
 installErrorTransfer();
 
@@ -18,6 +19,21 @@ export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
     library = Comlink.wrap<LibraryWorkerApi>(worker);
   }
   return library;
+}
+
+let web: Comlink.Remote<WebApi> | null = null;
+
+/** The web worker: provider clients, rate limits, breakers, ledger. Off until a provider is enabled. */
+export function webClient(): Comlink.Remote<WebApi> {
+  if (!web) {
+    const worker = new Worker(new URL('../workers/web.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'sift-web',
+    });
+    web = Comlink.wrap<WebApi>(worker);
+    void web.init();
+  }
+  return web;
 }
 
 export { Comlink };

@@ -1,11 +1,12 @@
 // Thin entry of the web worker: builds the web search service with the browser's fetch, clock,
 // randomness and onLine flag, and exposes it with Comlink. The lead passes persistent storage
-// through `init(Comlink.proxy(storage))`. Nothing here is tested in Node; the service is.
+// through `init(Comlink.proxy(storage))`, else IndexedDB is used. The service is tested in Node.
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from './shared/comlink-errors';
 import type { WebApi } from './shared/web-api';
 import { realClock } from './web/clock';
 import { createWebService } from './web/web-service';
+import { createIdbKeyValueStorage } from './web/idb-storage';
 
 installErrorTransfer();
 
@@ -18,4 +19,6 @@ const service = createWebService({
 });
 
 const { ledger: _ledger, redactor: _redactor, ...api } = service;
-Comlink.expose(api satisfies WebApi);
+// Settings and the ledger persist in this worker's own IndexedDB unless the caller passes storage.
+const init: WebApi['init'] = (storage) => api.init(storage ?? createIdbKeyValueStorage('sift-web'));
+Comlink.expose({ ...api, init } satisfies WebApi);

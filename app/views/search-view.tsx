@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Highlighted } from '../components/highlighted';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
+import { WebSection } from '../components/web-section';
 import { mimeLabel } from '../lib/format';
 import { openDocument, runSearch } from '../state/actions';
 import { useAppStore } from '../state/app-store';
@@ -162,6 +163,7 @@ export function SearchView() {
             </li>
           ))}
         </ol>
+        {ready && <WebSection />}
       </section>
       {open && <DocumentViewer />}
     </div>

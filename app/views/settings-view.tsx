@@ -1,6 +1,8 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
+import { webClient } from '../clients';
 import { useAppStore } from '../state/app-store';
+import { CredibilityEditor, NetworkLedgerView, WebProviderSettings } from '../web';
 
 export function SettingsView() {
   const storage = useAppStore((s) => s.storage);
@@ -28,6 +30,24 @@ export function SettingsView() {
         <p className="hint">
           Nothing leaves this device unless you turn on a web provider or a remote model below.
         </p>
+      </div>
+      <div className="card">
+        <h3>Web search providers</h3>
+        <p className="hint">
+          Off by default. Keys stay on this device and are sent only to their own provider.
+        </p>
+        <WebProviderSettings api={webClient()} />
+      </div>
+      <div className="card">
+        <h3>Source credibility</h3>
+        <CredibilityEditor api={webClient()} />
+      </div>
+      <div className="card">
+        <h3>Network ledger</h3>
+        <p className="hint">
+          Every request Sift made to another host, so you can check for yourself.
+        </p>
+        <NetworkLedgerView api={webClient()} />
       </div>
     </section>
   );

@@ -1,0 +1,44 @@
+// The "search the web" section under local results: only when the user opens it, and only
+// providers the user enabled are asked. Imported pages go through the normal import pipeline.
+import { useState } from 'react';
+import { Comlink, libraryClient, webClient } from '../clients';
+import { browserHtmlCleaner } from '../lib/html-cleaner';
+import { refreshDocuments } from '../state/actions';
+import { useAppStore } from '../state/app-store';
+import { importWebResult, WebSearchPanel } from '../web';
+import type { RankedWebHit } from '../../workers/shared/web-api';
+
+async function importHit(hit: RankedWebHit): Promise<string | null> {
+  const outcome = await importWebResult(hit, {
+    api: webClient(),
+    cleanHtml: browserHtmlCleaner,
+    putDocument: (input) => libraryClient().importText(input),
+  });
+  if (outcome.ok) await refreshDocuments();
+  return outcome.ok ? null : outcome.message;
+}
+
+export function WebSection() {
+  const [open, setOpen] = useState(false);
+  const query = useAppStore((s) => s.query);
+  return (
+    <section className="web-section">
+      <button
+        className="link"
+        onClick={() => setOpen(!open)}
+        aria-expanded={open}
+        data-testid="web-toggle"
+      >
+        {open ? 'Hide web search' : 'Search the web too…'}
+      </button>
+      {open && (
+        <WebSearchPanel
+          api={webClient()}
+          initialQuery={query}
+          wrapCallback={Comlink.proxy}
+          onImport={importHit}
+        />
+      )}
+    </section>
+  );
+}
