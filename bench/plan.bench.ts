@@ -85,19 +85,26 @@ export default {
         techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
       },
     };
-    const results: Record<string, ReturnType<typeof stats> & { retrievals: number }> = {};
-    for (const [name, opts] of Object.entries(configs)) {
-      for (const q of texts.slice(0, 3)) await planner.plan(q, opts); // warm-up
-      const samples: number[] = [];
-      let retrievals = 0;
-      for (const q of texts) {
-        const { plan } = await planner.plan(q, opts);
-        samples.push(plan.totalMs);
-        retrievals += plan.steps.filter((s) => s.kind === 'retrieve' && s.status === 'ok').length;
+    const names = Object.keys(configs);
+    for (const q of texts.slice(0, 3)) for (const n of names) await planner.plan(q, configs[n]); // warm-up
+    const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const retrievals: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+    // Round-robin with a rotating order: every configuration sees each query, warm or cold alike.
+    for (let i = 0; i < texts.length; i++) {
+      const order = names.map((_, j) => names[(i + j) % names.length]!);
+      for (const n of order) {
+        const { plan } = await planner.plan(texts[i]!, configs[n]);
+        samples[n]!.push(plan.totalMs);
+        retrievals[n]! += plan.steps.filter(
+          (s) => s.kind === 'retrieve' && s.status === 'ok',
+        ).length;
       }
-      results[name] = {
-        ...stats(samples),
-        retrievals: Math.round((retrievals / texts.length) * 10) / 10,
+    }
+    const results: Record<string, ReturnType<typeof stats> & { retrievals: number }> = {};
+    for (const n of names) {
+      results[n] = {
+        ...stats(samples[n]!),
+        retrievals: Math.round((retrievals[n]! / texts.length) * 10) / 10,
       };
     }
     await lexical.close().catch(() => undefined);
