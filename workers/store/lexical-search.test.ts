@@ -31,6 +31,10 @@ describe('ranking', () => {
     await put(lib.store, doc('r.txt', 'She runs every day'));
     expect((await lib.search.rankChunks('running')).map((h) => h.path)).toEqual(['r.txt']);
     expect(await lib.search.stems(['Running', 'CAFÉ'])).toEqual([['run'], ['cafe']]);
+    // Overlapping calls share one scratch table and must not see each other's words.
+    const words = ['running', 'cats', 'flies', 'happily', 'generously'];
+    const each = await Promise.all(words.map((w) => lib.search.stems([w, w])));
+    expect(each.map((r) => r[0])).toEqual([['run'], ['cat'], ['fli'], ['happili'], ['gener']]);
   });
 
   it('counts title words', async () => {

@@ -158,7 +158,16 @@ export async function createLexicalSearch(
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_chunks_vi USING fts5vocab(main, chunks_fts, instance);
   `);
 
-  async function stems(words: string[]): Promise<string[][]> {
+  // The scratch table is shared by every call on this connection: overlapping searches
+  // (search-as-you-type) must take turns or they would read each other's words.
+  let tokQueue: Promise<unknown> = Promise.resolve();
+  function stems(words: string[]): Promise<string[][]> {
+    const run = tokQueue.then(() => stemsNow(words));
+    tokQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function stemsNow(words: string[]): Promise<string[][]> {
     const out: string[][] = words.map(() => []);
     if (words.length === 0) return out;
     await sql.run('DELETE FROM temp.sift_tok');
