@@ -174,6 +174,25 @@ describe('query parser against real FTS5 (fuzz)', () => {
     }
   }
 
+  it.each([
+    ['open NEAR', 'NEAR('],
+    ['lone quote', '"'],
+    ['column filter', 'title:alpha'],
+    ['column set', '{title body}: alpha'],
+    ['caret and star', '^alpha*'],
+    ['bare operators', 'AND OR NOT'],
+    ['NUL and controls', '\u0000alpha\u0001\u001f'],
+    ['lone surrogate', '\ud800alpha\udc00'],
+    ['empty phrase', '"" alpha ""'],
+    ['SQL', "'); DROP TABLE documents; --"],
+  ])('hostile input: %s', async (_name, input) => {
+    const parsed = parseQuery(input);
+    if (parsed.match)
+      await lib.db.sql.all('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?', [parsed.match]);
+    await lib.search.search({ query: input });
+    expect(await lib.store.stats()).toMatchObject({ documents: 1 });
+  });
+
   for (const [name, seed] of Object.entries(REGRESSION_SEEDS)) {
     it(`regression seed ${name}`, () => runSeed(seed, 300));
   }
