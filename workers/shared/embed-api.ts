@@ -3,6 +3,7 @@
 // Owns: EmbedWorkerApi, model info, progress and self-test shapes, `embedWithSignal`.
 // Must not import any other layer (only comlink, for the abort/progress adapter).
 import * as Comlink from 'comlink';
+import { createError } from './errors';
 
 /** A model as the UI lists it. Canonical vectors come only from the WASM runtime. */
 export interface EmbedModelInfo {
@@ -81,6 +82,79 @@ export async function embedWithSignal(
       jobId,
       options.onProgress ? Comlink.proxy(options.onProgress) : undefined,
     );
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** How many embed workers to start: hardwareConcurrency - 1 (the UI keeps a core), 1..max. */
+export function embedWorkerCount(hardwareConcurrency: number, max = 4): number {
+  return Math.max(1, Math.min(max, Math.floor(hardwareConcurrency) - 1));
+}
+
+/**
+ * Embeds `texts` across several embed workers: batches are taken from a shared cursor (faster
+ * workers take more), results keep the input order, progress is summed over workers, and an abort
+ * cancels every worker's job. Canonical vectors do not depend on which worker computed them.
+ * @throws AppError ABORTED when the signal aborts; the first worker error otherwise
+ */
+export async function embedWithPool(
+  apis: ReadonlyArray<Comlink.Remote<EmbedWorkerApi>>,
+  texts: string[],
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (p: EmbedProgress) => void;
+    batchSize?: number;
+  } = {},
+): Promise<Int16Array[]> {
+  const batchSize = Math.max(1, options.batchSize ?? 32);
+  const out: Int16Array[] = new Array<Int16Array>(texts.length);
+  const partial = new Array<number>(apis.length).fill(0);
+  let finished = 0;
+  let cursor = 0;
+  const report = () =>
+    options.onProgress?.({
+      done: finished + partial.reduce((a, b) => a + b, 0),
+      total: texts.length,
+    });
+  // One failing worker stops the others at their next batch.
+  const inner = new AbortController();
+  const onAbort = () => inner.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(
+      apis.map(async (api, w) => {
+        while (cursor < texts.length && !inner.signal.aborted) {
+          const start = cursor;
+          const batch = texts.slice(start, start + batchSize);
+          cursor += batch.length;
+          // Progress messages are asynchronous: one may arrive after its batch resolved.
+          let live = true;
+          try {
+            const vectors = await embedWithSignal(api, batch, {
+              signal: inner.signal,
+              onProgress: (p) => {
+                if (!live) return;
+                partial[w] = p.done;
+                report();
+              },
+            });
+            live = false;
+            vectors.forEach((v, i) => (out[start + i] = v));
+          } catch (err) {
+            live = false;
+            inner.abort();
+            throw err;
+          }
+          partial[w] = 0;
+          finished += batch.length;
+          report();
+        }
+      }),
+    );
+    // A cancel that arrived after the last batch finished still means "cancelled" to the caller.
+    if (options.signal?.aborted) throw createError('ABORTED');
+    return out;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
