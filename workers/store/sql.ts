@@ -61,6 +61,11 @@ export interface Sql {
    * @throws AppError DB_LOCKED when the write lock stays busy after the retries, or fn's error.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `fn` in the transaction queue without opening a transaction: for statements that must
+   * not run inside one (VACUUM INTO) while other calls' transactions are in flight.
+   */
+  serialized<T>(fn: () => Promise<T>): Promise<T>;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
   /** Finalizes cached statements and closes the connection. */
@@ -241,7 +246,10 @@ export function createSql(api: SqliteApi, handle: number, deps: SqlDeps = {}): S
       fn: (tx: Transaction) => Promise<T>,
       options: TransactionOptions = {},
     ): Promise<T> {
-      const run = queue.then(() => runTransaction(fn, options));
+      return sqlApi.serialized(() => runTransaction(fn, options));
+    },
+    serialized<T>(fn: () => Promise<T>): Promise<T> {
+      const run = queue.then(fn);
       queue = run.catch(() => undefined);
       return run;
     },

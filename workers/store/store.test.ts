@@ -198,6 +198,16 @@ describe('export and import', () => {
     await other.close();
   });
 
+  it('waits for a write in flight instead of failing (VACUUM cannot run inside a transaction)', async () => {
+    const writing = put(lib.store, doc('a.txt', 'alpha'));
+    const bytes = await lib.store.exportDatabase();
+    await writing;
+    const other = await openTestLibrary();
+    await other.store.importDatabase(bytes);
+    expect((await other.store.listDocuments()).map((d) => d.path)).toEqual(['a.txt']);
+    await other.close();
+  });
+
   it('rejects a file that is not SQLite and keeps the current library', async () => {
     await put(lib.store, doc('a.txt', 'alpha'));
     const junk = new TextEncoder().encode('%PDF-1.7 '.repeat(200));

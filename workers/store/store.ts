@@ -316,7 +316,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       scratch.remove(name);
       try {
         // VACUUM INTO reads one consistent snapshot (a read transaction) and writes a compact copy.
-        await sql.exec(`VACUUM INTO 'file:${name}?vfs=${SCRATCH_VFS}'`);
+        await sql.serialized(() => sql.exec(`VACUUM INTO 'file:${name}?vfs=${SCRATCH_VFS}'`));
         const bytes = scratch.read(name);
         if (!bytes) throw createError('DB_ERROR', { reason: 'The export produced no file.' });
         return bytes;
