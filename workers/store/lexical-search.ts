@@ -158,15 +158,6 @@ export async function createLexicalSearch(
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_chunks_vi USING fts5vocab(main, chunks_fts, instance);
   `);
 
-  // The scratch table is shared by every call on this connection: overlapping searches
-  // (search-as-you-type) must take turns or they would read each other's words.
-  let tokQueue: Promise<unknown> = Promise.resolve();
-  function stems(words: string[]): Promise<string[][]> {
-    const run = tokQueue.then(() => stemsNow(words));
-    tokQueue = run.catch(() => undefined);
-    return run;
-  }
-
   async function stemsNow(words: string[]): Promise<string[][]> {
     const out: string[][] = words.map(() => []);
     if (words.length === 0) return out;
@@ -211,7 +202,7 @@ export async function createLexicalSearch(
     return map;
   }
 
-  async function rankChunks(
+  async function rankChunksNow(
     query: string | ParsedQuery,
     options: { filters?: SearchFilters; limit?: number } = {},
   ): Promise<ScoredChunk[]> {
@@ -224,7 +215,7 @@ export async function createLexicalSearch(
     // Query-term weights per stem (a repeated query word counts more, as in Anserini).
     const words = [...parsed.terms, ...parsed.phrases.flat()];
     const counts = [...parsed.termCounts, ...parsed.phrases.flat().map(() => 1)];
-    const stemLists = await stems(words);
+    const stemLists = await stemsNow(words);
     const qWeight = new Map<string, number>();
     stemLists.forEach((list, i) => {
       for (const stem of list) qWeight.set(stem, (qWeight.get(stem) ?? 0) + (counts[i] ?? 1));
@@ -352,7 +343,7 @@ export async function createLexicalSearch(
       })),
     );
     const distinct = [...new Set(perText.flat().map((w) => w.word))];
-    const stemmed = await stems(distinct);
+    const stemmed = await stemsNow(distinct);
     const hit = new Set(
       distinct.filter((_, i) => (stemmed[i] ?? []).some((s) => queryStems.has(s))),
     );
@@ -383,11 +374,11 @@ export async function createLexicalSearch(
     });
   }
 
-  async function search(request: SearchRequest): Promise<SearchResponse> {
+  async function searchNow(request: SearchRequest): Promise<SearchResponse> {
     const started = now();
     const parsed = parseQuery(request.query);
     const terms = [...parsed.terms, ...parsed.phrases.map((p) => p.join(' '))];
-    const ranked = await rankChunks(parsed, {
+    const ranked = await rankChunksNow(parsed, {
       ...(request.filters ? { filters: request.filters } : {}),
       limit: Math.min(request.limit ?? DEFAULT_LIMIT, 100),
     });
@@ -406,7 +397,9 @@ export async function createLexicalSearch(
       [JSON.stringify(ids)],
     );
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const queryStems = new Set((await stems([...parsed.terms, ...parsed.phrases.flat()])).flat());
+    const queryStems = new Set(
+      (await stemsNow([...parsed.terms, ...parsed.phrases.flat()])).flat(),
+    );
     const snips = await snippets(
       ranked.map((r) => byId.get(r.chunkId)?.text ?? ''),
       queryStems,
@@ -431,5 +424,12 @@ export async function createLexicalSearch(
     return { hits, mode: 'lexical', tookMs: now() - started, terms };
   }
 
-  return { search, rankChunks, stems };
+  // Every call runs in the connection's queue (Sql.serialized): it then never sees another
+  // call's uncommitted transaction, and overlapping searches (search-as-you-type) take turns
+  // on the shared tokenizer scratch table instead of reading each other's words.
+  return {
+    search: (request) => sql.serialized(() => searchNow(request)),
+    rankChunks: (query, options) => sql.serialized(() => rankChunksNow(query, options)),
+    stems: (words) => sql.serialized(() => stemsNow(words)),
+  };
 }

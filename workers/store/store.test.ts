@@ -79,6 +79,20 @@ describe('putDocument', () => {
     expect(lib.db.sql.inTransaction()).toBe(false);
   });
 
+  it('a search during a failing replace sees the committed version, not the half-done one', async () => {
+    await put(lib.store, doc('a.txt', 'omega'));
+    const text = Array.from({ length: 40 }, (_, i) => `sentence number ${i}.`).join(' ');
+    await lib.db.sql.exec(
+      "CREATE TEMP TRIGGER fail_third BEFORE INSERT ON main.chunks WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'x'); END",
+    );
+    const writing = put(lib.store, doc('a.txt', text)).catch(() => 'failed');
+    // Give the write a head start so its transaction is open (old rows already deleted).
+    await Promise.resolve();
+    const hits = await lib.search.rankChunks('omega');
+    expect(await writing).toBe('failed');
+    expect(hits.map((h) => h.path)).toEqual(['a.txt']);
+  });
+
   it('keeps the old version when a replace fails midway', async () => {
     await put(lib.store, doc('a.txt', 'beta'));
     const text = Array.from({ length: 40 }, (_, i) => `alpha sentence number ${i}.`).join(' ');
