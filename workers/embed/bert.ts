@@ -1,0 +1,222 @@
+// BERT-family sentence encoders (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the
+// canonical runtime: post-LayerNorm encoder, GELU (erf), mean pooling over the tokens, L2
+// normalisation, int16 quantisation. Weights come from a name -> tensor source (safetensors);
+// PyTorch Linear weights [out, in] are transposed once at load and packed for matmulPacked.
+// Must not import app/ or Node-only modules.
+import { createError } from '../shared/errors';
+import type { Kernel, Ptr } from './kernel';
+import type { Tensor } from './safetensors';
+import type { WordPieceTokenizer } from './wordpiece';
+
+/** The fields of a Hugging Face BERT config.json that the forward pass needs. */
+export interface BertConfig {
+  vocab_size: number;
+  hidden_size: number;
+  num_hidden_layers: number;
+  num_attention_heads: number;
+  intermediate_size: number;
+  max_position_embeddings: number;
+  type_vocab_size: number;
+  layer_norm_eps: number;
+  hidden_act?: string;
+}
+
+/** What differs between models of the family besides weights. */
+export interface BertProfile {
+  id: string;
+  version: string;
+  /** Sequence length including [CLS] and [SEP] (sentence-transformers max_seq_length). */
+  maxTokens: number;
+  /** e5: 'query: ' / 'passage: '; bge: a query instruction; MiniLM: none. */
+  queryPrefix?: string;
+  passagePrefix?: string;
+}
+
+export interface BertModel {
+  readonly id: string;
+  readonly version: string;
+  readonly dim: number;
+  tokenize(text: string): number[];
+  embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array };
+  embedFloat(text: string): Float32Array;
+  embedInt16(text: string): Int16Array;
+  /** With the profile's query prefix. */
+  embedQueryInt16(text: string): Int16Array;
+  /** With the profile's passage prefix. */
+  embedPassageInt16(text: string): Int16Array;
+}
+
+interface Layer {
+  q: Ptr;
+  qb: Ptr;
+  k: Ptr;
+  kb: Ptr;
+  v: Ptr;
+  vb: Ptr;
+  o: Ptr;
+  ob: Ptr;
+  ln1g: Ptr;
+  ln1b: Ptr;
+  i: Ptr;
+  ib: Ptr;
+  out: Ptr;
+  outb: Ptr;
+  ln2g: Ptr;
+  ln2b: Ptr;
+}
+
+/**
+ * Loads a BERT encoder into the runtime.
+ * @throws AppError MODEL_LOAD_FAILED when a tensor is missing or has the wrong shape.
+ */
+export function loadBert(
+  kernel: Kernel,
+  config: BertConfig,
+  tensors: Map<string, Tensor>,
+  tokenizer: WordPieceTokenizer,
+  profile: BertProfile,
+): BertModel {
+  const H = config.hidden_size;
+  const I = config.intermediate_size;
+  const heads = config.num_attention_heads;
+  const eps = config.layer_norm_eps;
+  if ((config.hidden_act ?? 'gelu') !== 'gelu') {
+    throw createError('MODEL_LOAD_FAILED', {
+      reason: `Activation ${config.hidden_act} is not supported.`,
+    });
+  }
+  // sentence-transformers files name tensors without a prefix; transformers' BertModel may use "bert.".
+  const prefix = tensors.has('embeddings.word_embeddings.weight') ? '' : 'bert.';
+  function get(name: string, shape: number[]): Tensor {
+    const t = tensors.get(prefix + name);
+    if (!t || t.shape.join('x') !== shape.join('x')) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Tensor ${name} is missing or has the wrong shape.`,
+      });
+    }
+    return t;
+  }
+  const vec = (name: string, n: number) => kernel.putF32(get(name, [n]).data);
+  /** A Linear weight [out, in] as a packed [in, out] matrix. */
+  function linear(name: string, outDim: number, inDim: number): Ptr {
+    const w = get(name, [outDim, inDim]).data;
+    const t = new Float32Array(inDim * outDim);
+    for (let o = 0; o < outDim; o++)
+      for (let i = 0; i < inDim; i++) t[i * outDim + o] = w[o * inDim + i]!;
+    const out = kernel.alloc(t.byteLength);
+    const m = kernel.mark();
+    kernel.packB(kernel.putF32(t), inDim, outDim, out);
+    kernel.release(m);
+    return out;
+  }
+  const wordEmb = kernel.putF32(
+    get('embeddings.word_embeddings.weight', [config.vocab_size, H]).data,
+  );
+  const posEmb = kernel.putF32(
+    get('embeddings.position_embeddings.weight', [config.max_position_embeddings, H]).data,
+  );
+  const typeEmb0 = kernel.putF32(
+    get('embeddings.token_type_embeddings.weight', [config.type_vocab_size, H]).data.subarray(0, H),
+  );
+  const embLnG = vec('embeddings.LayerNorm.weight', H);
+  const embLnB = vec('embeddings.LayerNorm.bias', H);
+  const layers: Layer[] = [];
+  for (let l = 0; l < config.num_hidden_layers; l++) {
+    const p = `encoder.layer.${l}.`;
+    layers.push({
+      q: linear(`${p}attention.self.query.weight`, H, H),
+      qb: vec(`${p}attention.self.query.bias`, H),
+      k: linear(`${p}attention.self.key.weight`, H, H),
+      kb: vec(`${p}attention.self.key.bias`, H),
+      v: linear(`${p}attention.self.value.weight`, H, H),
+      vb: vec(`${p}attention.self.value.bias`, H),
+      o: linear(`${p}attention.output.dense.weight`, H, H),
+      ob: vec(`${p}attention.output.dense.bias`, H),
+      ln1g: vec(`${p}attention.output.LayerNorm.weight`, H),
+      ln1b: vec(`${p}attention.output.LayerNorm.bias`, H),
+      i: linear(`${p}intermediate.dense.weight`, I, H),
+      ib: vec(`${p}intermediate.dense.bias`, I),
+      out: linear(`${p}output.dense.weight`, H, I),
+      outb: vec(`${p}output.dense.bias`, H),
+      ln2g: vec(`${p}output.LayerNorm.weight`, H),
+      ln2b: vec(`${p}output.LayerNorm.bias`, H),
+    });
+  }
+  const headDim = H / heads;
+  const scale = Math.fround(1 / Math.sqrt(headDim));
+  const maxTokens = Math.min(profile.maxTokens, config.max_position_embeddings);
+
+  function embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array } {
+    const k = kernel;
+    const n = ids.length;
+    if (n === 0 || n > config.max_position_embeddings) {
+      throw createError('INVALID_ARGUMENT', {
+        reason: `A BERT input needs 1..${config.max_position_embeddings} tokens.`,
+      });
+    }
+    const m = k.mark();
+    try {
+      const pid = k.putI32(Int32Array.from(ids));
+      const x = k.alloc(n * H * 4);
+      k.gatherRows(wordEmb, config.vocab_size, H, pid, n, x);
+      // + position embeddings 0..n-1 (one contiguous block) + token type 0 for every row
+      k.add(x, posEmb, x, n * H);
+      for (let r = 0; r < n; r++) k.add(x + r * H * 4, typeEmb0, x + r * H * 4, H);
+      const h = k.alloc(n * H * 4);
+      k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
+      const q = k.alloc(n * H * 4);
+      const kk = k.alloc(n * H * 4);
+      const v = k.alloc(n * H * 4);
+      const ctx = k.alloc(n * H * 4);
+      const att = k.alloc(n * H * 4);
+      const inter = k.alloc(n * I * 4);
+      const tmp = k.alloc(n * H * 4);
+      for (const L of layers) {
+        k.matmulPacked(h, L.q, L.qb, q, n, H, H);
+        k.matmulPacked(h, L.k, L.kb, kk, n, H, H);
+        k.matmulPacked(h, L.v, L.vb, v, n, H, H);
+        k.attention({
+          q,
+          k: kk,
+          v,
+          stride: H,
+          out: ctx,
+          seqLen: n,
+          heads,
+          headDim,
+          validLen: n,
+          scale,
+        });
+        k.matmulPacked(ctx, L.o, L.ob, att, n, H, H);
+        k.add(att, h, att, n * H);
+        k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
+        k.matmulPacked(tmp, L.i, L.ib, inter, n, H, I);
+        k.gelu(inter, n * I);
+        k.matmulPacked(inter, L.out, L.outb, att, n, I, H);
+        k.add(att, tmp, att, n * H);
+        k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
+      }
+      const pooled = k.alloc(H * 4);
+      k.meanPool(h, H, n, pooled);
+      k.l2Normalize(pooled, H, 1e-12);
+      const qv = k.alloc(H * 2);
+      k.quantize(pooled, qv, H);
+      return { float: k.f32(pooled, H).slice(), int16: k.i16(qv, H).slice() };
+    } finally {
+      k.release(m);
+    }
+  }
+
+  const tokenize = (text: string) => tokenizer.encode(text, maxTokens).ids;
+  return {
+    id: profile.id,
+    version: profile.version,
+    dim: H,
+    tokenize,
+    embedIds,
+    embedFloat: (t) => embedIds(tokenize(t)).float,
+    embedInt16: (t) => embedIds(tokenize(t)).int16,
+    embedQueryInt16: (t) => embedIds(tokenize((profile.queryPrefix ?? '') + t)).int16,
+    embedPassageInt16: (t) => embedIds(tokenize((profile.passagePrefix ?? '') + t)).int16,
+  };
+}

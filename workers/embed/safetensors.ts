@@ -1,0 +1,72 @@
+// Minimal safetensors reader: an 8-byte little-endian header length, a JSON header of
+// { name: { dtype, shape, data_offsets: [begin, end] } }, then the raw little-endian tensor bytes.
+// Converts F32 / F16 / BF16 to Float32Array (exact for F16 and BF16). Must not import Node modules.
+import { createError } from '../shared/errors';
+
+export interface Tensor {
+  shape: number[];
+  data: Float32Array;
+}
+
+interface HeaderEntry {
+  dtype: string;
+  shape: number[];
+  data_offsets: [number, number];
+}
+
+/** @throws AppError MODEL_LOAD_FAILED when the file is not a readable safetensors file. */
+export function parseSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
+  const fail = (reason: string) => createError('MODEL_LOAD_FAILED', { reason });
+  if (buffer.byteLength < 8) throw fail('The weights file is too short to be safetensors.');
+  const view = new DataView(buffer);
+  const headerLen = Number(view.getBigUint64(0, true));
+  if (headerLen > buffer.byteLength - 8) throw fail('The safetensors header length is invalid.');
+  let header: Record<string, HeaderEntry | Record<string, string>>;
+  try {
+    header = JSON.parse(
+      new TextDecoder().decode(new Uint8Array(buffer, 8, headerLen)),
+    ) as typeof header;
+  } catch (cause) {
+    throw createError('MODEL_LOAD_FAILED', {
+      reason: 'The safetensors header is not JSON.',
+      cause,
+    });
+  }
+  const base = 8 + headerLen;
+  const out = new Map<string, Tensor>();
+  for (const [name, raw] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    const entry = raw as HeaderEntry;
+    const [begin, end] = entry.data_offsets;
+    const count = entry.shape.reduce((a, b) => a * b, 1);
+    if (base + end > buffer.byteLength || begin > end)
+      throw fail(`Tensor ${name} lies outside the file.`);
+    const bytes = new DataView(buffer, base + begin, end - begin);
+    const data = new Float32Array(count);
+    if (entry.dtype === 'F32' && end - begin === count * 4) {
+      for (let i = 0; i < count; i++) data[i] = bytes.getFloat32(i * 4, true);
+    } else if (entry.dtype === 'F16' && end - begin === count * 2) {
+      for (let i = 0; i < count; i++) data[i] = f16ToF32(bytes.getUint16(i * 2, true));
+    } else if (entry.dtype === 'BF16' && end - begin === count * 2) {
+      const u32 = new Uint32Array(1);
+      const f32 = new Float32Array(u32.buffer);
+      for (let i = 0; i < count; i++) {
+        u32[0] = bytes.getUint16(i * 2, true) << 16;
+        data[i] = f32[0]!;
+      }
+    } else {
+      continue; // integer buffers (e.g. position_ids) are not weights
+    }
+    out.set(name, { shape: entry.shape, data });
+  }
+  return out;
+}
+
+function f16ToF32(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
+}
