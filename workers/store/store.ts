@@ -172,6 +172,47 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     };
   }
 
+  async function listDocuments(): Promise<DocumentSummary[]> {
+    const rows = await sql.all<DocumentRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
+    );
+    return rows.map(toSummary);
+  }
+
+  async function getDocument(id: number): Promise<DocumentDetail> {
+    const row = await sql.get<DocumentRow & { text: string }>(
+      `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
+      [id],
+    );
+    if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
+    const chunks = await sql.all<{
+      id: number;
+      seq: number;
+      start: number;
+      end: number;
+      text: string;
+    }>('SELECT id, seq, start, "end", text FROM chunks WHERE document_id = ? ORDER BY seq', [id]);
+    return {
+      ...toSummary(row),
+      text: row.text,
+      chunks: chunks.map((c) => ({
+        id: Number(c.id),
+        seq: Number(c.seq),
+        start: Number(c.start),
+        end: Number(c.end),
+        text: c.text,
+      })),
+    };
+  }
+
+  async function getDocumentByPath(path: string): Promise<DocumentSummary | null> {
+    const row = await sql.get<DocumentRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM documents d WHERE d.path = ?`,
+      [path],
+    );
+    return row ? toSummary(row) : null;
+  }
+
   /** Plain tables of a database: not sqlite_*, not virtual tables, not FTS shadow tables. */
   async function plainTables(conn: Sql): Promise<string[]> {
     const rows = await conn.all<{ name: string; sql: string | null }>(
@@ -268,49 +309,10 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       changed();
     },
 
-    async listDocuments() {
-      const rows = await sql.all<DocumentRow>(
-        `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
-      );
-      return rows.map(toSummary);
-    },
-
-    async getDocument(id) {
-      const row = await sql.get<DocumentRow & { text: string }>(
-        `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
-        [id],
-      );
-      if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
-      const chunks = await sql.all<{
-        id: number;
-        seq: number;
-        start: number;
-        end: number;
-        text: string;
-      }>('SELECT id, seq, start, "end", text FROM chunks WHERE document_id = ? ORDER BY seq', [id]);
-      return {
-        ...toSummary(row),
-        text: row.text,
-        chunks: chunks.map((c) => ({
-          id: Number(c.id),
-          seq: Number(c.seq),
-          start: Number(c.start),
-          end: Number(c.end),
-          text: c.text,
-        })),
-      };
-    },
-
-    async getDocumentByPath(path) {
-      const row = await sql.get<DocumentRow>(
-        `SELECT ${SUMMARY_COLUMNS} FROM documents d WHERE d.path = ?`,
-        [path],
-      );
-      return row ? toSummary(row) : null;
-    },
-
-    stats,
-
+    listDocuments: () => sql.serialized(listDocuments),
+    getDocument: (id) => sql.serialized(() => getDocument(id)),
+    getDocumentByPath: (path) => sql.serialized(() => getDocumentByPath(path)),
+    stats: () => sql.serialized(stats),
     async exportDatabase() {
       const name = `export-${++scratchCounter}.db`;
       scratch.remove(name);
