@@ -143,3 +143,17 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
     };
   };
 }
+
+/**
+ * Same as plannedMode, with the base looked up by name in MODES when the mode is created (a
+ * dynamic import, so modes.ts can register e.g. `'hybrid+rm3': plannedModeOn('hybrid', 'rm3')`
+ * without an import cycle).
+ */
+export function plannedModeOn(baseName: string, preset: Preset): RetrieverFactory {
+  return async (options) => {
+    const { MODES } = await import('./modes');
+    const base = MODES[baseName];
+    if (!base) throw new Error(`Mode "${baseName}" is not registered in bench/eval/modes.ts.`);
+    return plannedMode(base, preset)(options);
+  };
+}
