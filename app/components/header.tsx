@@ -1,5 +1,6 @@
 // Top bar: navigation, storage and network status, and the "new version ready" prompt.
 import { useAppStore, type View } from '../state/app-store';
+import { ImportButtons } from './import-panel';
 
 const TABS: Array<{ view: View; label: string; key: string }> = [
   { view: 'search', label: 'Search', key: '1' },
@@ -35,6 +36,7 @@ export function Header() {
           </button>
         ))}
       </nav>
+      <ImportButtons />
       <div className="status">
         {applyUpdate && (
           <button className="update" onClick={applyUpdate} data-testid="update-ready">

@@ -110,6 +110,11 @@ export function DropZone() {
 }
 
 export function ImportProgressBar() {
+  const run = useAppStore((s) => s.importRun);
+  return <ImportRunProgress key={run} />;
+}
+
+function ImportRunProgress() {
   const p = useAppStore((s) => s.importing);
   const setImporting = useAppStore((s) => s.setImporting);
   const [showFailures, setShowFailures] = useState(false);

@@ -59,6 +59,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
     store().notify('info', 'An import is already running. Wait for it to finish or cancel it.');
     return;
   }
+  store().startImportRun();
   const onProgress = (p: ImportProgress) => store().setImporting(p);
   try {
     const final = await libraryClient().importFiles(files, Comlink.proxy(onProgress));

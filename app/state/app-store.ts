@@ -45,6 +45,8 @@ interface AppState {
   selected: number;
   open: OpenDocument | null;
   importing: ImportProgress | null;
+  /** Counts import runs, so per-run UI state (an expanded error list) starts fresh. */
+  importRun: number;
   notices: Notice[];
   setView(view: View): void;
   setStorage(info: StorageInfo): void;
@@ -60,6 +62,7 @@ interface AppState {
   setSelected(index: number): void;
   setOpen(open: OpenDocument | null): void;
   setImporting(progress: ImportProgress | null): void;
+  startImportRun(): void;
   notify(kind: Notice['kind'], text: string, code?: string): void;
   notifyError(error: unknown): void;
   dismiss(id: number): void;
@@ -84,6 +87,7 @@ export const useAppStore = create<AppState>((set) => ({
   selected: 0,
   open: null,
   importing: null,
+  importRun: 0,
   notices: [],
   setView: (view) => set({ view }),
   setStorage: (storage) => set({ storage, ready: true }),
@@ -100,6 +104,7 @@ export const useAppStore = create<AppState>((set) => ({
   setSelected: (selected) => set({ selected }),
   setOpen: (open) => set({ open }),
   setImporting: (importing) => set({ importing }),
+  startImportRun: () => set((s) => ({ importRun: s.importRun + 1 })),
   notify: (kind, text, code) =>
     set((s) => ({
       notices: [...s.notices.slice(-4), { id: ++noticeId, kind, text, ...(code ? { code } : {}) }],

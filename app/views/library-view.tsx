@@ -1,7 +1,6 @@
 // Library: every document with size, type, chunk count and dates; delete; export and import the
 // whole library as an SQLite file.
 import { useRef } from 'react';
-import { ImportButtons } from '../components/import-panel';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
 import { deleteDocument, exportLibrary, importLibrary, openDocument } from '../state/actions';
 import { useAppStore } from '../state/app-store';
@@ -21,7 +20,6 @@ export function LibraryView() {
           </small>
         </h2>
         <div className="actions">
-          <ImportButtons />
           <button
             onClick={() => void exportLibrary()}
             data-testid="export-library"

@@ -3,7 +3,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Highlighted } from '../components/highlighted';
 import { DocumentViewer } from '../components/document-viewer';
-import { ImportButtons } from '../components/import-panel';
 import { WebSection } from '../components/web-section';
 import { mimeLabel } from '../lib/format';
 import { openDocument, runSearch } from '../state/actions';
@@ -110,9 +109,9 @@ export function SearchView() {
         {ready && docCount === 0 && !query && (
           <div className="empty" data-testid="empty-library">
             <p>
-              Your library is empty. Import documents to search them — they stay on this device.
+              Your library is empty. Import documents with the buttons at the top to search them —
+              they stay on this device.
             </p>
-            <ImportButtons />
             <p className="hint">
               Or drop files and folders anywhere on this window. Supported: .txt, .md, .html, .pdf,
               .docx.
