@@ -262,3 +262,38 @@ describe('LLM worker adapter', () => {
     expect(cancelled).toHaveLength(1);
   });
 });
+
+describe('research service', () => {
+  it('plans with SearchHit-shaped results, swaps the LLM, and cancels by request id', async () => {
+    const { createResearchService } = await import('./service');
+    const hit = (chunkId: number, path: string) => ({
+      id: String(chunkId),
+      chunkId,
+      documentId: chunkId,
+      path,
+      title: path,
+      mime: 'text/plain',
+      seq: 0,
+      start: 0,
+      end: 1,
+      score: 1 / chunkId,
+      snippet: { text: path, highlights: [] },
+      ranks: {},
+    });
+    const svc = createResearchService({
+      search: async () => [hit(1, 'a.txt'), hit(2, 'b.txt')],
+      embed: createBowEmbed(),
+      clock: manualClock(),
+    });
+    const r1 = await svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(r1.plan.backend).toBe('none');
+    expect(r1.hits.map((h) => h.path)).toEqual(['a.txt', 'b.txt']);
+    svc.setLlm({
+      kind: 'scripted',
+      generate: createScriptedGenerator({ rules: [{ match: /./, hang: true }] }).generate,
+    });
+    const p = svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning', {}, 'r2');
+    setTimeout(() => void svc.cancel('r2'), 1);
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});

@@ -2,6 +2,7 @@
 // query plan (route taken, generated texts, time per step, results each step contributed).
 // Plain DTOs only. Must not import any other layer.
 import type { LlmBackendKind } from './llm-api';
+import type { SearchHit } from './types';
 
 /** Adaptive-RAG levels (WSOP adaptive_routing). */
 export type Complexity = 'simple' | 'moderate' | 'complex';
@@ -98,9 +99,19 @@ export interface PlanOptions {
   fusionQueries?: number;
 }
 
-/** What the lead's research API exposes to the UI (composed in a worker). */
+/** A planned search: the plan for the panel and the fused hits in order for the result list. */
+export interface PlannedSearch {
+  plan: QueryPlan;
+  /** `id` is String(chunkId): the key used in plan.results and the steps' resultIds. */
+  hits: Array<SearchHit & { id: string }>;
+}
+
+/** The research API exposed to the UI (workers/research/service.ts, composed in a worker). */
 export interface ResearchApi {
-  /** Plans and runs the query; hits are the fused results in order. @throws ABORTED when cancelled. */
-  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<QueryPlan>;
+  /**
+   * Plans and runs the query.
+   * @throws AppError ABORTED when cancelled, INVALID_QUERY for an empty query, search errors.
+   */
+  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<PlannedSearch>;
   cancel(requestId: string): Promise<void>;
 }
