@@ -58,6 +58,7 @@ export async function embedAllCached(
   texts: string[],
   cache: EmbedCache,
   threads: number,
+  model: string,
   onProgress?: (done: number, total: number) => void,
 ): Promise<Int16Array[]> {
   const out: Array<Int16Array | undefined> = texts.map((t) => cache.get(t));
@@ -75,7 +76,7 @@ export async function embedAllCached(
         const url = new URL('./embed-thread.ts', import.meta.url).href;
         const worker = new Worker(
           `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
-          { eval: true },
+          { eval: true, workerData: { model } },
         );
         try {
           await new Promise<void>((resolve, reject) => {

@@ -1,11 +1,11 @@
-// Worker thread for bench/embed-cache.ts: loads the canonical runtime + USE-lite, then answers
-// each message (string[]) with their int16 vectors. Node only.
-import { parentPort } from 'node:worker_threads';
-import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
-import { loadUseLite } from '../workers/embed/use-lite';
+// Worker thread for bench/embed-cache.ts: loads one encoder (workerData.model: use-lite,
+// all-MiniLM-L6-v2 or a folder), then answers each message (string[], exact model inputs) with
+// their canonical int16 vectors. Node only.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadNodeEncoder } from './embed-models';
 
-const model = await loadUseLite(await createNodeKernel(), readUseLiteFile);
+const encoder = await loadNodeEncoder((workerData as { model: string }).model);
 parentPort!.on('message', (texts: string[]) => {
-  parentPort!.postMessage(texts.map((t) => model.embedInt16(t)));
+  parentPort!.postMessage(texts.map((t) => encoder.embed(t)));
 });
 parentPort!.postMessage('ready');

@@ -1,54 +1,59 @@
-// The `semantic` eval mode: canonical USE-lite int16 vectors (workers/embed) over the ingest
-// chunker, exact search by int32 dot product in the wasm runtime, document score = MAX over its
-// chunks. Options: --model use-lite (only model so far), --threads N (embedding threads, default
-// 1), --titles all|none (prepend the title to every chunk; default all).
-// Vectors are cached in .cache/embed/ keyed by model + version + text hash, so reruns are fast.
+// The `semantic` eval mode: canonical int16 vectors (workers/embed, wasm runtime), exact search
+// by int32 dot product in the runtime, document score = MAX over its chunks.
+// Options: --model use-lite | all-MiniLM-L6-v2 | <sentence-transformers folder> (default use-lite)
+//          --threads N (embedding worker threads, default 1)
+//          --chunks ingest | none (ingest: workers/ingest chunkText; none: one text per document,
+//            "title text" as MTEB embeds SciFact; default ingest)
+//          --titles all | none (with --chunks ingest: prepend the title to every chunk; default all)
+// Vectors are cached in .cache/embed/ keyed by model + version + exact model input, so reruns are fast.
 import { chunkText } from '../../workers/ingest/chunk';
-import { createNodeKernel, readUseLiteFile } from '../../workers/embed/node-kernel';
-import {
-  loadUseLite,
-  USE_LITE_DIM,
-  USE_LITE_MODEL_ID,
-  USE_LITE_MODEL_VERSION,
-  type UseLiteModel,
-} from '../../workers/embed/use-lite';
+import { createNodeKernel } from '../../workers/embed/node-kernel';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
+import { loadNodeEncoder, type NodeEncoder } from '../embed-models';
 import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
 
 export const createSemanticRetriever: RetrieverFactory = async (options) => {
-  const modelName = options.model ?? USE_LITE_MODEL_ID;
-  if (modelName !== USE_LITE_MODEL_ID) {
-    throw new Error(`--model ${modelName} is not available yet; the canonical path has: use-lite`);
-  }
+  const modelSpec = options.model ?? 'use-lite';
   const threads = Math.max(1, Number(options.threads ?? 1));
   const withTitles = (options.titles ?? 'all') !== 'none';
-  const dim = USE_LITE_DIM;
-  const cache = openEmbedCache(USE_LITE_MODEL_ID, USE_LITE_MODEL_VERSION, dim);
+  const chunking = options.chunks ?? 'ingest';
+  if (chunking !== 'ingest' && chunking !== 'none')
+    throw new Error('--chunks must be ingest or none');
+  // The in-process encoder embeds queries and names the cache (threads embed the corpus).
+  const encoder: NodeEncoder = await loadNodeEncoder(modelSpec);
+  const dim = encoder.dim;
+  const cache = openEmbedCache(encoder.id, encoder.version, dim);
   const kernel = await createNodeKernel();
   let matrix = 0;
   let chunkDoc: string[] = [];
   let scores = 0;
-  let model: UseLiteModel | null = null;
 
   const retriever: Retriever = {
     async index(docs, onProgress) {
       const texts: string[] = [];
       chunkDoc = [];
       for (const doc of docs) {
+        if (chunking === 'none') {
+          texts.push(encoder.passageText(`${doc.title} ${doc.text}`.trim()));
+          chunkDoc.push(doc.id);
+          continue;
+        }
         const body = doc.text.trim().length > 0 ? doc.text : doc.title;
         for (const c of chunkText(body)) {
-          texts.push(withTitles && doc.title ? `${doc.title}\n${c.text}` : c.text);
+          texts.push(
+            encoder.passageText(withTitles && doc.title ? `${doc.title}\n${c.text}` : c.text),
+          );
           chunkDoc.push(doc.id);
         }
       }
       const t0 = performance.now();
       const cachedBefore = texts.filter((t) => cache.get(t)).length;
-      const vectors = await embedAllCached(texts, cache, threads, (done, total) =>
+      const vectors = await embedAllCached(texts, cache, threads, modelSpec, (done, total) =>
         onProgress?.(Math.round((done / total) * docs.length), docs.length),
       );
       const secs = (performance.now() - t0) / 1000;
       process.stderr.write(
-        `\n[semantic] embedded ${texts.length - cachedBefore} chunks (${cachedBefore} cached) in ${secs.toFixed(1)} s with ${threads} thread(s)\n`,
+        `\n[semantic] ${encoder.id}@${encoder.version}: embedded ${texts.length - cachedBefore} texts (${cachedBefore} cached) in ${secs.toFixed(1)} s with ${threads} thread(s)\n`,
       );
       matrix = kernel.alloc(texts.length * dim * 2);
       const view = kernel.i16(matrix, texts.length * dim);
@@ -57,12 +62,11 @@ export const createSemanticRetriever: RetrieverFactory = async (options) => {
       return { documents: docs.length, chunks: texts.length };
     },
     async search(query, k) {
-      let q = cache.get(query);
+      const input = encoder.queryText(query);
+      let q = cache.get(input);
       if (!q) {
-        // Queries are embedded in-process (same canonical bytes as the threads).
-        model ??= await loadUseLite(kernel, readUseLiteFile);
-        q = model.embedInt16(query);
-        cache.put(query, q);
+        q = encoder.embed(input);
+        cache.put(input, q);
       }
       const m = kernel.mark();
       const pq = kernel.putI16(q);

