@@ -34,7 +34,9 @@ export function normalizeInput(text: string): string {
   return normalized.length > 0 ? SEPARATOR + normalized.replace(/ /g, SEPARATOR) : normalized;
 }
 
-export function createSentencePieceTokenizer(vocabulary: ReadonlyArray<readonly [string, number]>): Tokenizer {
+export function createSentencePieceTokenizer(
+  vocabulary: ReadonlyArray<readonly [string, number]>,
+): Tokenizer {
   const root = newNode(0);
   const pieceLength: number[] = vocabulary.map(([piece]) => piece.length);
   for (let i = RESERVED_SYMBOLS; i < vocabulary.length; i++) {
@@ -63,16 +65,19 @@ export function createSentencePieceTokenizer(vocabulary: ReadonlyArray<readonly 
     const best = new Float64Array(n + 1);
     const words = new Int32Array(n + 1);
     // Candidates per end position in the reference's visiting order: start ascending.
-    const ends: Array<Array<{ start: number; index: number; score: number; len: number }>> = Array.from(
-      { length: n + 1 },
-      () => [],
-    );
+    const ends: Array<Array<{ start: number; index: number; score: number; len: number }>> =
+      Array.from({ length: n + 1 }, () => []);
     for (let i = 0; i < n; i++) {
       let node = root.children.get(symbols[i]!);
       let found = false;
       for (let j = i; j < n && node; j++) {
         if (node.index >= 0) {
-          ends[i + node.symbols]!.push({ start: i, index: node.index, score: node.score, len: node.symbols });
+          ends[i + node.symbols]!.push({
+            start: i,
+            index: node.index,
+            score: node.score,
+            len: node.symbols,
+          });
           found = true;
         }
         node = j + 1 < n ? node.children.get(symbols[j + 1]!) : undefined;
