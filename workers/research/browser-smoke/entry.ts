@@ -6,6 +6,7 @@ import { hydePrompt } from '../hyde';
 import { createRewriter } from '../rewrite';
 import { approxTokenCount } from '../text';
 import { isAppError } from '../../shared/errors';
+import { detectCapabilities, chooseBackend, type GpuLike } from '../../llm/detect';
 import { loadWllama } from '../../llm/wllama';
 import { createRealWllama } from '../../llm/wllama-factory';
 
@@ -16,6 +17,11 @@ declare global {
 }
 
 window.runSmoke = async (ggufUrl, opts) => {
+  const caps = await detectCapabilities({
+    gpu: (navigator as Navigator & { gpu?: GpuLike }).gpu,
+    storage: navigator.storage,
+    wasm: WebAssembly,
+  });
   const wasmUrl = new URL('/wllama.wasm', location.href).href;
   const t0 = performance.now();
   const progress: number[] = [];
@@ -26,6 +32,8 @@ window.runSmoke = async (ggufUrl, opts) => {
   );
   const loadMs = performance.now() - t0;
   const out: Record<string, unknown> = {
+    capabilities: caps,
+    choice: chooseBackend(caps),
     model: b.model,
     loadMs: Math.round(loadMs),
     progressEvents: progress.length,
