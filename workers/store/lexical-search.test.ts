@@ -51,6 +51,11 @@ describe('ranking', () => {
       'b.txt',
       'c.txt',
     ]);
+    // A tie at the cut is broken by path too, not by index order (b and c were stored first).
+    expect((await lib.search.rankChunks('alpha', { limit: 2 })).map((h) => h.path)).toEqual([
+      'a.txt',
+      'b.txt',
+    ]);
     expect(
       [
         { score: 1, path: 'b', seq: 2 },
@@ -72,6 +77,14 @@ describe('ranking', () => {
     const a = await lib.search.search({ query: 'alpha beta' });
     const b = await lib.search.search({ query: 'alpha beta' });
     expect(a).toEqual(b);
+    // The joined path (any filter) and the fast path (no filter) rank identically.
+    const fast = await lib.search.rankChunks('alpha beta gamma', { limit: 7 });
+    const joined = await lib.search.rankChunks('alpha beta gamma', {
+      limit: 7,
+      filters: { pathGlob: '**' },
+    });
+    expect(fast).toEqual(joined);
+    expect(fast).toHaveLength(7);
   });
 
   it('keeps cached statistics in step with changes (same scores as an uncached search)', async () => {

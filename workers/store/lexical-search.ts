@@ -257,26 +257,32 @@ export async function createLexicalSearch(
       score: number;
     }
     const candidates = new Map<number, Candidate>();
+    // Without document-level filters the candidate scan skips the chunks/documents joins; path
+    // and sequence are then fetched only for the hits that survive the cut (see below).
+    const needsJoin = where.length > 1 || pathRe !== null || unicodeNeedle !== null;
     await sql.each(
-      `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path, s.sz AS sz
-         ${unicodeNeedle ? ', c.text AS text' : ''}
-       FROM chunks_fts f
-       JOIN chunks c ON c.id = f.rowid
-       JOIN documents d ON d.id = c.document_id
-       JOIN chunks_fts_docsize s ON s.id = f.rowid
-       WHERE ${where.join(' AND ')}`,
+      needsJoin
+        ? `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path, s.sz AS sz
+             ${unicodeNeedle ? ', c.text AS text' : ''}
+           FROM chunks_fts f
+           JOIN chunks c ON c.id = f.rowid
+           JOIN documents d ON d.id = c.document_id
+           JOIN chunks_fts_docsize s ON s.id = f.rowid
+           WHERE ${where.join(' AND ')}`
+        : `SELECT f.rowid AS id, s.sz AS sz FROM chunks_fts f
+           JOIN chunks_fts_docsize s ON s.id = f.rowid WHERE chunks_fts MATCH ?`,
       binds,
       (row) => {
-        const path = String(row.path);
+        const path = needsJoin ? String(row.path) : '';
         if (pathRe && !pathRe.test(path)) return;
         if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
         const [lenTitle = 0, lenBody = 0] = readVarints(row.sz as Uint8Array);
         const id = Number(row.id);
         candidates.set(id, {
           id,
-          documentId: Number(row.document_id),
+          documentId: needsJoin ? Number(row.document_id) : -1,
           path,
-          seq: Number(row.seq),
+          seq: needsJoin ? Number(row.seq) : 0,
           lenTitle,
           lenBody,
           score: 0,
@@ -323,7 +329,31 @@ export async function createLexicalSearch(
         cand.score += (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
       }
     }
-    const ranked = [...candidates.values()].sort(compareHits).slice(0, limit);
+    let pool = [...candidates.values()];
+    if (!needsJoin) {
+      // Cut by score first, keeping every candidate tied with the last place, then fetch path
+      // and sequence for those few so the tie-break (path, seq) is exact.
+      pool.sort((x, y) => y.score - x.score);
+      const floor = pool[Math.min(limit, pool.length) - 1]?.score ?? 0;
+      let end = Math.min(limit, pool.length);
+      while (end < pool.length && pool[end]!.score === floor) end++;
+      pool = pool.slice(0, end);
+      const byId = new Map(pool.map((c) => [c.id, c]));
+      await sql.each(
+        `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
+         FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(pool.map((c) => c.id))],
+        (row) => {
+          const cand = byId.get(Number(row.id));
+          if (!cand) return;
+          cand.documentId = Number(row.document_id);
+          cand.seq = Number(row.seq);
+          cand.path = String(row.path);
+        },
+      );
+    }
+    const ranked = pool.sort(compareHits).slice(0, limit);
     return ranked.map((c) => ({
       chunkId: c.id,
       documentId: c.documentId,

@@ -93,6 +93,32 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description:
+      'vector cache by text hash (edited files reuse vectors) and the persisted vector index',
+    async up(sql) {
+      // vector_cache outlives chunks: replacing a changed file deletes its chunks (and their
+      // vectors), but its unchanged paragraphs come back with the same text hash. model is
+      // "id@version". vector_index holds the serialised HNSW graph (format version + CRC32 inside),
+      // so start-up does not rebuild it; a missing or damaged one is rebuilt from chunk_vectors.
+      await sql.exec(`
+        CREATE TABLE vector_cache (
+          model TEXT NOT NULL,
+          text_hash TEXT NOT NULL,
+          vector BLOB NOT NULL,
+          used_at INTEGER NOT NULL,
+          PRIMARY KEY (model, text_hash)
+        );
+        CREATE INDEX vector_cache_used ON vector_cache(model, used_at);
+        CREATE TABLE vector_index (
+          model TEXT PRIMARY KEY,
+          bytes BLOB NOT NULL,
+          saved_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
