@@ -191,6 +191,11 @@ export async function openBrowserDatabase(options: BrowserOpenOptions): Promise<
   };
   const opfsReason = opfsUnavailableReason(scope);
   if (opfsReason === null) {
+    // Only a failure to set OPFS up (WASM, VFS) falls back to IndexedDB. Once the VFS exists,
+    // errors opening the file (locked by another tab, damaged) are reported as they are:
+    // switching storage then would show an empty library and split the user's data in two.
+    let opfs: { sqlite3: unknown; module: unknown } | null = null;
+    let failure = '';
     try {
       const module = await SyncModuleFactory({ locateFile: () => options.syncWasmUrl });
       const sqlite3 = SQLite.Factory(module);
@@ -201,21 +206,18 @@ export async function openBrowserDatabase(options: BrowserOpenOptions): Promise<
         vfs,
         false,
       );
-      return await finishOpen(asApi(sqlite3) as never, module, name, 'sift-opfs', {
+      opfs = { sqlite3, module };
+    } catch (err) {
+      failure = `OPFS could not be set up (${String((err as Error)?.message ?? err)}).`;
+    }
+    if (opfs) {
+      return finishOpen(asApi(opfs.sqlite3) as never, opfs.module, name, 'sift-opfs', {
         kind: 'opfs',
         persistent: await persisted(),
         note: null,
       });
-    } catch (err) {
-      // Fall through to IndexedDB, keeping the reason for the UI.
-      return openIdb(
-        options,
-        name,
-        scope,
-        `OPFS failed to open (${String((err as Error)?.message ?? err)}).`,
-        persisted,
-      );
     }
+    return openIdb(options, name, scope, failure, persisted);
   }
   return openIdb(options, name, scope, opfsReason, persisted);
 }
