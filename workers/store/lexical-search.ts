@@ -78,6 +78,14 @@ export interface LexicalSearch {
   ): Promise<ScoredChunk[]>;
   /** Stems of words as the index sees them (porter + unicode61); one list per input word. */
   stems(words: string[]): Promise<string[][]>;
+  /**
+   * Hits for chunks ranked elsewhere (semantic or fused lists), in the given order, with snippets
+   * highlighting `query`'s terms. Chunks deleted meanwhile are left out.
+   */
+  buildHits(
+    query: string,
+    ranked: ReadonlyArray<{ chunkId: number; score: number; ranks: SearchHit['ranks'] }>,
+  ): Promise<SearchHit[]>;
 }
 
 /** SQLite varint (big-endian, 7 bits per byte, 9th byte carries 8), as FTS5 stores sizes. */
@@ -404,6 +412,55 @@ export async function createLexicalSearch(
     });
   }
 
+  /** Hits for already-ranked chunks, in order, with snippets highlighting the query's terms. */
+  async function buildHitsNow(
+    parsed: ParsedQuery,
+    ranked: ReadonlyArray<{ chunkId: number; score: number; ranks: SearchHit['ranks'] }>,
+  ): Promise<SearchHit[]> {
+    if (ranked.length === 0) return [];
+    const rows = await sql.all<{
+      id: number;
+      document_id: number;
+      seq: number;
+      path: string;
+      start: number;
+      end: number;
+      text: string;
+      title: string;
+      mime: string;
+    }>(
+      `SELECT c.id, c.document_id, c.seq, d.path, c.start, c."end" AS "end", c.text, d.title, d.mime
+       FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE c.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ranked.map((r) => r.chunkId))],
+    );
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const queryStems = new Set(
+      (await stemsNow([...parsed.terms, ...parsed.phrases.flat()])).flat(),
+    );
+    const present = ranked.filter((r) => byId.has(r.chunkId)); // deleted since it was ranked
+    const snips = await snippets(
+      present.map((r) => String(byId.get(r.chunkId)?.text ?? '')),
+      queryStems,
+    );
+    return present.map((r, i) => {
+      const row = byId.get(r.chunkId)!;
+      return {
+        chunkId: r.chunkId,
+        documentId: Number(row.document_id),
+        path: String(row.path),
+        title: String(row.title),
+        mime: String(row.mime),
+        seq: Number(row.seq),
+        start: Number(row.start),
+        end: Number(row.end),
+        score: r.score,
+        snippet: snips[i] ?? { text: '', highlights: [] },
+        ranks: r.ranks,
+      };
+    });
+  }
+
   async function searchNow(request: SearchRequest): Promise<SearchResponse> {
     const started = now();
     const parsed = parseQuery(request.query);
@@ -413,44 +470,15 @@ export async function createLexicalSearch(
       limit: Math.min(request.limit ?? DEFAULT_LIMIT, 100),
     });
     if (ranked.length === 0) return { hits: [], mode: 'lexical', tookMs: now() - started, terms };
-    const ids = ranked.map((r) => r.chunkId);
-    const rows = await sql.all<{
-      id: number;
-      start: number;
-      end: number;
-      text: string;
-      title: string;
-      mime: string;
-    }>(
-      `SELECT c.id, c.start, c."end" AS "end", c.text, d.title, d.mime FROM chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.id IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(ids)],
-    );
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const queryStems = new Set(
-      (await stemsNow([...parsed.terms, ...parsed.phrases.flat()])).flat(),
-    );
-    const snips = await snippets(
-      ranked.map((r) => byId.get(r.chunkId)?.text ?? ''),
-      queryStems,
-    );
     const scores = normaliseScores(ranked.map((r) => r.score));
-    const hits: SearchHit[] = ranked.map((r, i) => {
-      const row = byId.get(r.chunkId);
-      return {
+    const hits = await buildHitsNow(
+      parsed,
+      ranked.map((r, i) => ({
         chunkId: r.chunkId,
-        documentId: r.documentId,
-        path: r.path,
-        title: row?.title ?? '',
-        mime: row?.mime ?? '',
-        seq: r.seq,
-        start: Number(row?.start ?? 0),
-        end: Number(row?.end ?? 0),
         score: scores[i] ?? 0,
-        snippet: snips[i] ?? { text: '', highlights: [] },
         ranks: { lexical: i + 1 },
-      };
-    });
+      })),
+    );
     return { hits, mode: 'lexical', tookMs: now() - started, terms };
   }
 
@@ -461,5 +489,6 @@ export async function createLexicalSearch(
     search: (request) => sql.serialized(() => searchNow(request)),
     rankChunks: (query, options) => sql.serialized(() => rankChunksNow(query, options)),
     stems: (words) => sql.serialized(() => stemsNow(words)),
+    buildHits: (query, ranked) => sql.serialized(() => buildHitsNow(parseQuery(query), ranked)),
   };
 }
