@@ -65,6 +65,20 @@ export function vectorIndexContract(name: string, make: IndexFactory): void {
       expect(index.search(v, 10).map((h) => h.id)).toEqual([3, 5, 7, 9, 1]);
     });
 
+    it('accepts any safe-integer id (SQLite rowids beyond 2^32) and persists it', () => {
+      const random = createRandom(10);
+      const index = make(8);
+      const ids = [0, 2 ** 32 + 1, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER, 17];
+      const data = new Map(ids.map((id) => [id, randomUnit(random, 8)] as [number, Int16Array]));
+      for (const [id, v] of data) index.add(id, v);
+      const back = deserializeVectorIndex(index.serialize());
+      for (const [id, v] of data) {
+        expect(index.search(v, 1)[0]!.id).toBe(id);
+        expect(back.search(v, 1)[0]!.id).toBe(id);
+      }
+      expect(back.ids()).toEqual(ids);
+    });
+
     it('grows past its initial capacity and keeps every vector', () => {
       const { index, data } = build(make, 8, 37, 3, 2);
       expect(index.size).toBe(37);
