@@ -1,0 +1,216 @@
+// Semantic and hybrid search over real parts: wa-sqlite store, the canonical USE-lite embedder
+// (WASM runtime), HNSW. Checks the backlog is embedded and resumable, vectors are reused by
+// text hash, deleted chunks leave the index, filters apply before retrieval, RRF ranks show
+// which list found a hit, results are deterministic, and the cache follows library writes.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmbedder } from '../embed/embedder';
+import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
+import { chunkText } from '../ingest/chunk';
+import { sha256Hex } from '../ingest/hash';
+import { createChunkLookup } from '../store/chunk-lookup';
+import { createLexicalSearch } from '../store/lexical-search';
+import { openNodeDatabase } from '../store/open-database-node';
+import { createStore, type Store } from '../store/store';
+import { createVectorStore, type EmbeddingModelKey } from '../store/vectors';
+import { createHnswIndex } from '../vector';
+import { createHybridSearch, type HybridSearch } from './hybrid';
+import { createSemanticIndex, type SemanticIndex } from './semantic-index';
+import type { DocumentInput } from '../shared/types';
+
+const embedder = createEmbedder({
+  loadKernel: createNodeKernel,
+  fetchModelFile: readUseLiteFile,
+  loadGolden: async () => ({ modelId: '', modelVersion: '', texts: [], sha256: [] }) as never,
+});
+
+const DOCS: Array<[string, string, string]> = [
+  [
+    'birds/pelicans.txt',
+    'Pelican colony',
+    'The coastal pelican colony nests on the cliffs every spring and feeds on fish in the bay.',
+  ],
+  [
+    'cooking/jam.md',
+    'Gooseberry jam',
+    'Simmer the gooseberries with sugar until the jam sets, then pour it into warm jars.',
+  ],
+  [
+    'space/mars.txt',
+    'Mars rover',
+    'The rover drilled into the red planet rock and sent the mineral readings back to Earth.',
+  ],
+  [
+    'finance/rates.txt',
+    'Interest rates',
+    'The central bank raised interest rates to slow inflation in the housing market.',
+  ],
+];
+
+async function put(store: Store, path: string, title: string, text: string, modified = 1_000) {
+  const input: DocumentInput = {
+    path,
+    title,
+    mime: 'text/plain',
+    size: text.length,
+    modified,
+    text,
+  };
+  return store.putDocument(input, chunkText(text), await sha256Hex(text));
+}
+
+interface Setup {
+  store: Store;
+  semantic: SemanticIndex;
+  hybrid: HybridSearch;
+  embedCalls: string[][];
+}
+
+async function setup(model: EmbeddingModelKey): Promise<Setup> {
+  const db = await openNodeDatabase();
+  const store = await createStore(db);
+  const lexical = await createLexicalSearch(store.sql);
+  const lookup = createChunkLookup(store.sql);
+  const embedCalls: string[][] = [];
+  const semantic = createSemanticIndex({
+    vectors: createVectorStore(store.sql),
+    model,
+    embed: async (texts, signal) => {
+      embedCalls.push(texts);
+      return embedder.embedTexts(texts, { signal });
+    },
+    hash: sha256Hex,
+    createIndex: () => createHnswIndex({ dim: model.dim }),
+    batchSize: 2,
+  });
+  const hybrid = createHybridSearch({
+    lexical,
+    semantic,
+    allowedChunkIds: lookup.allowedChunkIds,
+    chunkKeys: lookup.chunkKeys,
+    buildHits: lexical.buildHits,
+    version: () => store.version() * 1_000_003 + semantic.generation(),
+  });
+  return { store, semantic, hybrid, embedCalls };
+}
+
+let model: EmbeddingModelKey;
+
+beforeAll(async () => {
+  const info = await embedder.init();
+  model = { id: info.id, version: info.version, dim: info.dim };
+});
+
+describe('semantic index and hybrid search', () => {
+  it('embeds the backlog, finds paraphrases semantically, and fuses both lists', async () => {
+    const { store, semantic, hybrid } = await setup(model);
+    for (const [path, title, text] of DOCS) await put(store, path, title, text);
+    await semantic.start();
+    expect(semantic.status()).toMatchObject({ phase: 'ready', embedded: 4, total: 4 });
+
+    // No word in common with the pelican text: only the semantic list can find it.
+    const sem = await hybrid.search({ query: 'seabirds breeding on sea cliffs', mode: 'semantic' });
+    expect(sem.hits[0]?.path).toBe('birds/pelicans.txt');
+    expect(sem.hits[0]?.ranks).toEqual({ semantic: 1 });
+    expect(sem.hits[0]?.score).toBeGreaterThan(0);
+    expect(sem.hits[0]?.score).toBeLessThanOrEqual(1);
+
+    const hyb = await hybrid.search({ query: 'pelican nests', mode: 'hybrid' });
+    expect(hyb.mode).toBe('hybrid');
+    expect(hyb.hits[0]?.path).toBe('birds/pelicans.txt');
+    expect(hyb.hits[0]?.ranks).toEqual({ lexical: 1, semantic: 1 });
+    expect(hyb.hits[0]?.snippet.highlights.length).toBeGreaterThan(0);
+    // Deterministic: recomputed (not cached), the same request gives the same list and scores.
+    hybrid.clearCache();
+    const again = await hybrid.search({ query: 'pelican nests', mode: 'hybrid' });
+    expect(again.tookMs).toBeGreaterThan(0);
+    expect(again.hits.map((h) => [h.chunkId, h.score, h.ranks])).toEqual(
+      hyb.hits.map((h) => [h.chunkId, h.score, h.ranks]),
+    );
+    // A library write invalidates the cache: the new document is found at once.
+    await put(store, 'birds/gulls.txt', 'Gulls', 'Gulls and pelican chicks share the nests.');
+    await semantic.sync();
+    const fresh = await hybrid.search({ query: 'pelican nests', mode: 'hybrid' });
+    expect(fresh.hits.map((h) => h.path)).toContain('birds/gulls.txt');
+  });
+
+  it('applies filters before semantic retrieval', async () => {
+    const { store, semantic, hybrid } = await setup(model);
+    for (const [path, title, text] of DOCS) await put(store, path, title, text);
+    await semantic.start();
+    const res = await hybrid.search({
+      query: 'seabirds breeding on sea cliffs',
+      mode: 'semantic',
+      filters: { pathGlob: 'space/**' },
+    });
+    expect(res.hits.map((h) => h.path)).toEqual(['space/mars.txt']);
+    const none = await hybrid.search({
+      query: 'seabirds',
+      mode: 'hybrid',
+      filters: { contains: 'no chunk says this' },
+    });
+    expect(none.hits).toEqual([]);
+  });
+
+  it('reuses vectors by text hash and drops deleted chunks from the index', async () => {
+    const { store, semantic, hybrid, embedCalls } = await setup(model);
+    const [path, title, text] = DOCS[0]!;
+    const first = await put(store, path, title, text);
+    await semantic.start();
+    expect(embedCalls.flat()).toHaveLength(1);
+    // Deleted: its vector leaves the index.
+    await store.deleteDocument(first.documentId);
+    await semantic.sync();
+    expect(semantic.status().embedded).toBe(0);
+    const res = await hybrid.search({ query: 'pelican', mode: 'semantic' });
+    expect(res.hits).toEqual([]);
+    // Re-imported (as after an edit that kept this paragraph): the cached vector is reused.
+    const calls = embedCalls.flat().length;
+    await put(store, path, title, text);
+    await semantic.sync();
+    expect(embedCalls.flat().length).toBe(calls);
+    expect(semantic.status()).toMatchObject({ embedded: 1, total: 1 });
+  });
+
+  it('resumes an interrupted backlog and loads its saved index without rebuilding', async () => {
+    const { store, semantic } = await setup(model);
+    for (const [p, t, x] of DOCS) await put(store, p, t, x);
+    const run = semantic.start();
+    semantic.pause();
+    await run;
+    const afterPause = semantic.status().embedded;
+    expect(afterPause).toBeLessThan(4);
+    await semantic.start();
+    expect(semantic.status()).toMatchObject({ phase: 'ready', embedded: 4 });
+
+    // A second index over the same database loads the persisted graph (no rebuild message).
+    const vectors = createVectorStore(store.sql);
+    const statuses: string[] = [];
+    const second = createSemanticIndex({
+      vectors,
+      model,
+      embed: () => Promise.reject(new Error('must not embed')),
+      hash: sha256Hex,
+      createIndex: () => createHnswIndex({ dim: model.dim }),
+      onStatus: (s) => statuses.push(s.phase),
+    });
+    await second.start();
+    expect(second.status()).toMatchObject({ phase: 'ready', embedded: 4, message: null });
+
+    // Damaged bytes: rebuilt from the stored vectors, and the user is told.
+    const bytes = (await vectors.loadIndex(model))!;
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
+    await vectors.saveIndex(model, bytes);
+    const third = createSemanticIndex({
+      vectors,
+      model,
+      embed: () => Promise.reject(new Error('must not embed')),
+      hash: sha256Hex,
+      createIndex: () => createHnswIndex({ dim: model.dim }),
+    });
+    await third.start();
+    expect(third.status().phase).toBe('ready');
+    expect(third.status().message).toMatch(/rebuilt/);
+    const q = await embedder.embedTexts(['pelican colony']);
+    expect(third.search(q[0]!, 1)?.[0]?.id).toBe(second.search(q[0]!, 1)?.[0]?.id);
+  });
+});

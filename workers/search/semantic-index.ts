@@ -1,0 +1,234 @@
+// Keeps the vector index in step with the library: embeds chunks that have no vector for the
+// active model (resumable: the backlog is whatever SQLite lacks), reuses vectors by text hash,
+// drops vectors of deleted chunks, persists the index and rebuilds it when it is missing or
+// damaged. Owns the embedding backlog loop and its status. Embedding itself is injected.
+import { createError, isAppError, toAppError } from '../shared/errors';
+import type { EmbeddingModelKey, VectorStore } from '../store/vectors';
+import { loadOrRebuildVectorIndex } from '../vector';
+import type { AllowedFilter, VectorHit, VectorIndex } from '../vector';
+
+export type SemanticPhase = 'starting' | 'indexing' | 'embedding' | 'ready' | 'paused' | 'error';
+
+/** What the UI shows about semantic search. Plain data. */
+export interface SemanticStatus {
+  phase: SemanticPhase;
+  model: EmbeddingModelKey | null;
+  embedded: number;
+  total: number;
+  /** Progress of the current step (rebuilding the index or embedding the backlog). */
+  done: number;
+  todo: number;
+  /** Why the stored index was rebuilt, or why embedding stopped. */
+  message: string | null;
+}
+
+export interface SemanticIndexDeps {
+  vectors: VectorStore;
+  model: EmbeddingModelKey;
+  /** Canonical int16 vectors for texts (the embed worker). */
+  embed(texts: string[], signal: AbortSignal): Promise<Int16Array[]>;
+  /** Hex SHA-256 of a text (WebCrypto). */
+  hash(text: string): Promise<string>;
+  createIndex(): VectorIndex;
+  /** Chunks embedded per call; small batches keep cancel and progress responsive. */
+  batchSize?: number;
+  /** Save the index after this many new vectors (and when the backlog is done). */
+  saveEvery?: number;
+  onStatus?(status: SemanticStatus): void;
+}
+
+export interface SemanticIndex {
+  /** Loads or rebuilds the index, then works through the backlog. Safe to call again. */
+  start(): Promise<void>;
+  /** Re-reads the library (after imports and deletes) and embeds what is new. */
+  sync(): Promise<void>;
+  /** Stops embedding after the current batch; `sync()` resumes. */
+  pause(): void;
+  status(): SemanticStatus;
+  /** Bumped whenever the index content changes (caches of semantic results key on it). */
+  generation(): number;
+  /** Nearest chunks by cosine; null until the index is loaded. */
+  search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
+  /** Embeds one query (same canonical path as the chunks). @throws AppError from the embedder */
+  embedQuery(text: string): Promise<Int16Array>;
+}
+
+export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
+  const batchSize = deps.batchSize ?? 16;
+  const saveEvery = deps.saveEvery ?? 2000;
+  let index: VectorIndex | null = null;
+  let loading: Promise<void> | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let controller: AbortController | null = null;
+  let paused = false;
+  let unsaved = 0;
+  let generation = 0;
+  let status: SemanticStatus = {
+    phase: 'starting',
+    model: deps.model,
+    embedded: 0,
+    total: 0,
+    done: 0,
+    todo: 0,
+    message: null,
+  };
+
+  const emit = (patch: Partial<SemanticStatus>) => {
+    status = { ...status, ...patch };
+    deps.onStatus?.(status);
+  };
+
+  async function load(): Promise<void> {
+    const counts = await deps.vectors.counts(deps.model);
+    emit({ ...counts, phase: 'indexing', done: 0, todo: counts.embedded });
+    const outcome = await loadOrRebuildVectorIndex(
+      await deps.vectors.loadIndex(deps.model),
+      deps.createIndex,
+      () => deps.vectors.iterate(deps.model),
+      {
+        total: counts.embedded,
+        expectDim: deps.model.dim,
+        onProgress: (p) => emit({ done: p.done, todo: p.total ?? counts.embedded }),
+      },
+    );
+    index = outcome.index;
+    generation++;
+    if (outcome.rebuilt && counts.embedded > 0) {
+      emit({
+        message: `The search index was rebuilt from stored vectors: ${outcome.reason.message}`,
+      });
+      await deps.vectors.saveIndex(deps.model, index.serialize());
+    }
+  }
+
+  /** Removes vectors of deleted chunks and adds stored vectors the index lacks. */
+  async function reconcile(idx: VectorIndex): Promise<void> {
+    const stored = await deps.vectors.ids(deps.model);
+    const storedSet = new Set(stored);
+    let changed = 0;
+    for (const id of idx.ids()) {
+      if (!storedSet.has(id)) {
+        idx.remove(id);
+        changed++;
+      }
+    }
+    const missing = Array.from(stored).filter((id) => !idx.has(id));
+    if (missing.length > 0) {
+      const vectors = await deps.vectors.get(deps.model, missing);
+      for (const [id, v] of vectors) idx.add(id, v);
+      changed += missing.length;
+    }
+    const stats = idx.stats();
+    if (stats.deleted > 0 && stats.deleted > stats.size / 4) idx.compact();
+    unsaved += changed;
+    generation += changed;
+  }
+
+  async function embedBacklog(idx: VectorIndex, signal: AbortSignal): Promise<void> {
+    let { embedded, total } = await deps.vectors.counts(deps.model);
+    const todo = total - embedded;
+    let done = 0;
+    emit({ phase: todo > 0 ? 'embedding' : 'ready', embedded, total, done, todo });
+    for (;;) {
+      if (signal.aborted || paused) throw createError('ABORTED');
+      const batch = await deps.vectors.pending(deps.model, batchSize);
+      if (batch.length === 0) break;
+      const hashes = await Promise.all(batch.map((c) => deps.hash(c.text)));
+      const reuse = await deps.vectors.reusable(deps.model, hashes);
+      const needed = batch.filter((_, i) => !reuse.has(hashes[i] ?? ''));
+      const fresh = needed.length
+        ? await deps.embed(
+            needed.map((c) => c.text),
+            signal,
+          )
+        : [];
+      const freshById = new Map(needed.map((c, i) => [c.chunkId, fresh[i]]));
+      const rows = batch.map((c, i) => {
+        const vector = reuse.get(hashes[i] ?? '') ?? freshById.get(c.chunkId);
+        if (!vector)
+          throw createError('INTERNAL', { reason: 'The embedder returned too few vectors.' });
+        return { chunkId: c.chunkId, textHash: hashes[i] ?? '', vector };
+      });
+      await deps.vectors.put(deps.model, rows);
+      for (const r of rows) idx.add(r.chunkId, r.vector);
+      unsaved += rows.length;
+      generation += rows.length;
+      done += rows.length;
+      embedded += rows.length;
+      emit({ phase: 'embedding', embedded, done, todo: Math.max(todo, done) });
+      if (unsaved >= saveEvery) await save(idx);
+    }
+  }
+
+  async function save(idx: VectorIndex): Promise<void> {
+    if (unsaved === 0) return;
+    await deps.vectors.saveIndex(deps.model, idx.serialize());
+    unsaved = 0;
+  }
+
+  async function runOnce(): Promise<void> {
+    if (!index) {
+      loading ??= load();
+      await loading;
+    }
+    const idx = index;
+    if (!idx) return;
+    controller = new AbortController();
+    if (status.phase === 'error' || status.phase === 'paused') emit({ message: null });
+    try {
+      await reconcile(idx);
+      await embedBacklog(idx, controller.signal);
+      await save(idx);
+      const counts = await deps.vectors.counts(deps.model);
+      emit({ ...counts, phase: 'ready', done: 0, todo: 0 });
+    } catch (err) {
+      await save(idx).catch(() => undefined);
+      const e = toAppError(err);
+      if (isAppError(e) && e.code === 'ABORTED') emit({ phase: 'paused', message: null });
+      else emit({ phase: 'error', message: e.message });
+    } finally {
+      controller = null;
+    }
+  }
+
+  function sync(): Promise<void> {
+    if (paused) return Promise.resolve();
+    if (running) {
+      again = true; // a write arrived mid-run: look again when this run ends
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await runOnce();
+      } while (again && !paused);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    start() {
+      paused = false;
+      return sync();
+    },
+    sync,
+    pause() {
+      paused = true;
+      controller?.abort();
+    },
+    status: () => status,
+    generation: () => generation,
+    search(query, k, filter) {
+      if (!index || index.size === 0) return index ? [] : null;
+      return index.search(query, k, filter ? { filter } : {});
+    },
+    async embedQuery(text) {
+      const [vector] = await deps.embed([text], new AbortController().signal);
+      if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
+      return vector;
+    },
+  };
+}

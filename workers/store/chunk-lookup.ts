@@ -1,0 +1,83 @@
+// Chunk look-ups the semantic side of search needs from SQL: which chunks the search filters
+// allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
+// deterministic tie-breaks. Must not import other layers.
+import type { SearchFilters } from '../shared/types';
+import { globToRegExp } from './glob';
+import type { Sql, SqlValue } from './sql';
+
+export interface ChunkLookup {
+  /** Ids of chunks that pass every filter; null when no filter is set (everything passes). */
+  allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
+  chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
+}
+
+function hasFilter(f: SearchFilters): boolean {
+  return Boolean(
+    f.pathGlob ||
+    (f.mime && f.mime.length > 0) ||
+    f.modifiedAfter !== undefined ||
+    f.modifiedBefore !== undefined ||
+    f.contains,
+  );
+}
+
+export function createChunkLookup(sql: Sql): ChunkLookup {
+  return {
+    async allowedChunkIds(filters) {
+      if (!hasFilter(filters)) return null;
+      const where: string[] = [];
+      const binds: SqlValue[] = [];
+      if (filters.mime && filters.mime.length > 0) {
+        where.push(`d.mime IN (${filters.mime.map(() => '?').join(', ')})`);
+        binds.push(...filters.mime);
+      }
+      if (filters.modifiedAfter !== undefined) {
+        where.push('d.modified >= ?');
+        binds.push(filters.modifiedAfter);
+      }
+      if (filters.modifiedBefore !== undefined) {
+        where.push('d.modified < ?');
+        binds.push(filters.modifiedBefore);
+      }
+      const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
+      const needle = filters.contains ? filters.contains.toLowerCase() : null;
+      const rows = await sql.serialized(() =>
+        sql.all<{ id: number; path: string; text: string | null }>(
+          `SELECT c.id AS id, d.path AS path${needle ? ', c.text AS text' : ''}
+           FROM chunks c JOIN documents d ON d.id = c.document_id
+           ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+          binds,
+        ),
+      );
+      const allowed = new Set<number>();
+      for (const r of rows) {
+        if (pathRe && !pathRe.test(String(r.path))) continue;
+        // Full Unicode lower-casing (LIKE folds ASCII only), same rule as the lexical side.
+        if (
+          needle &&
+          !String(r.text ?? '')
+            .toLowerCase()
+            .includes(needle)
+        )
+          continue;
+        allowed.add(Number(r.id));
+      }
+      return allowed;
+    },
+
+    async chunkKeys(chunkIds) {
+      const out = new Map<number, { path: string; seq: number }>();
+      if (chunkIds.length === 0) return out;
+      const rows = await sql.serialized(() =>
+        sql.all<{ id: number; path: string; seq: number }>(
+          `SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c
+           JOIN documents d ON d.id = c.document_id
+           WHERE c.id IN (SELECT value FROM json_each(?))`,
+          [JSON.stringify(chunkIds)],
+        ),
+      );
+      for (const r of rows) out.set(Number(r.id), { path: String(r.path), seq: Number(r.seq) });
+      return out;
+    },
+  };
+}
