@@ -126,7 +126,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   }
 
   async function embedBacklog(idx: VectorIndex, signal: AbortSignal): Promise<void> {
-    let { embedded, total } = await deps.vectors.counts(deps.model);
+    const counts = await deps.vectors.counts(deps.model);
+    const total = counts.total;
+    let embedded = counts.embedded;
     const todo = total - embedded;
     let done = 0;
     emit({ phase: todo > 0 ? 'embedding' : 'ready', embedded, total, done, todo });
