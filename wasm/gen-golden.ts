@@ -2,6 +2,7 @@
 // canonical int16 vector bytes of USE-lite for the edge-case texts. Run only on purpose, when a
 // kernel or the model version changes: `npx tsx wasm/gen-golden.ts` (then bump the version).
 import { writeFileSync } from 'node:fs';
+import { format } from 'prettier';
 import { join } from 'node:path';
 import { createNodeKernel, readUseLiteFile, REPO_ROOT } from '../workers/embed/node-kernel';
 import { hashVectors, type GoldenFile } from '../workers/embed/self-test';
@@ -19,6 +20,7 @@ const golden: GoldenFile = {
 };
 writeFileSync(
   join(REPO_ROOT, 'wasm/golden/use-lite-int16-sha256.json'),
-  `${JSON.stringify(golden, null, 1)}\n`,
+  // prettier-formatted, so `npm run lint` (prettier --check .) accepts the golden file
+  await format(JSON.stringify(golden), { parser: 'json' }),
 );
 console.warn(`wrote ${texts.length} golden hashes`);

@@ -3,6 +3,7 @@
 // Run on purpose only: `npx tsx wasm/gen-reference.ts` (needs ../shared/datasets/scifact).
 // The empty text is skipped by TF.js (it throws on zero tokens); the test covers it analytically.
 import { writeFileSync } from 'node:fs';
+import { format } from 'prettier';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -10,9 +11,7 @@ import { referenceTexts } from './reference-texts';
 
 const require = createRequire(import.meta.url);
 const { initModel } = require('@energetic-ai/embeddings') as {
-  initModel(
-    src: unknown,
-  ): Promise<{
+  initModel(src: unknown): Promise<{
     tokenizer: { encode(t: string): number[] };
     embed(t: string[]): Promise<number[][]>;
   }>;
@@ -32,7 +31,16 @@ for (let i = 0; i < texts.length; i++) {
 }
 writeFileSync(
   join(REPO_ROOT, 'wasm/golden/use-lite-tfjs.json'),
-  `${JSON.stringify({ source: '@energetic-ai/embeddings 0.2.0 on @tensorflow/tfjs-backend-wasm 4.x, batch of one', dim: 512, texts, ids }, null, 0)}\n`,
+  // prettier-formatted, so `npm run lint` (prettier --check .) accepts the fixture
+  await format(
+    JSON.stringify({
+      source: '@energetic-ai/embeddings 0.2.0 (bundled tfjs 4.5.0, wasm backend), batch of one',
+      dim: 512,
+      texts,
+      ids,
+    }),
+    { parser: 'json' },
+  ),
 );
 writeFileSync(join(REPO_ROOT, 'wasm/golden/use-lite-tfjs.f32'), Buffer.from(vectors.buffer));
 console.warn(`wrote ${texts.length} reference vectors`);

@@ -38,17 +38,17 @@ export function release(m: usize): void {
 // ---------------------------------------------------------------------------------------------
 // Deterministic elementary functions (f64 internally; only +, -, *, /, sqrt, nearest, bit ops).
 // ---------------------------------------------------------------------------------------------
-const LN2_HI: f64 = 6.93147180369123816490e-1;
+const LN2_HI: f64 = 6.9314718036912381649e-1;
 const LN2_LO: f64 = 1.90821492927058770002e-10;
-const INV_LN2: f64 = 1.44269504088896338700;
+const INV_LN2: f64 = 1.442695040888963387;
 
 /** 2^k for integer k in [-1074, 1023], built from bits (exact). */
 function pow2i(k: i32): f64 {
   if (k > 1023) return Infinity;
-  if (k >= -1022) return reinterpret<f64>(<i64>(k + 1023) << 52);
+  if (k >= -1022) return reinterpret<f64>((<i64>(k + 1023)) << 52);
   if (k < -1074) return 0.0;
   // subnormal: 2^-1022 * 2^(k+1022)
-  return reinterpret<f64>(<i64>1 << 52) * reinterpret<f64>(<i64>(k + 1022 + 1023) << 52);
+  return reinterpret<f64>((<i64>1) << 52) * reinterpret<f64>((<i64>(k + 1022 + 1023)) << 52);
 }
 
 /** e^x with ~1 ulp accuracy in f64; deterministic on every WebAssembly engine. */
@@ -79,8 +79,8 @@ export function dexp(x: f64): f64 {
   return p * pow2i(ki);
 }
 
-const PIO2_1: f64 = 1.57079632673412561417e0;
-const PIO2_2: f64 = 6.07710050630396597660e-11;
+const PIO2_1: f64 = 1.57079632673412561417;
+const PIO2_2: f64 = 6.0771005063039659766e-11;
 const PIO2_3: f64 = 2.02226624879595063154e-21;
 const TWO_OVER_PI: f64 = 6.36619772367581382433e-1;
 
@@ -114,7 +114,7 @@ function sincos(x: f64, shift: i32): f64 {
   if (x != x || x == Infinity || x == -Infinity) return NaN;
   const k = nearest(x * TWO_OVER_PI);
   const r = x - k * PIO2_1 - k * PIO2_2 - k * PIO2_3;
-  const q = (<i32>(<i64>k & 3) + shift) & 3;
+  const q = (<i32>((<i64>k) & 3) + shift) & 3;
   if (q == 0) return sinPoly(r);
   if (q == 1) return cosPoly(r);
   if (q == 2) return -sinPoly(r);
@@ -145,7 +145,7 @@ export function dtanh(x: f64): f64 {
   return x < 0 ? -y : y;
 }
 
-const TWO_OVER_SQRT_PI: f64 = 1.12837916709551257390;
+const TWO_OVER_SQRT_PI: f64 = 1.1283791670955125739;
 const INV_SQRT_PI: f64 = 0.56418958354775628695;
 
 /** erf(x): Maclaurin series for |x| <= 2.5, continued fraction for erfc beyond (fixed depth). */
@@ -191,29 +191,33 @@ export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32
   const n8 = n & ~7;
   const n4 = n & ~3;
   const m4 = m & ~3;
-  const rowB = <usize>n << 2;
-  const rowA = <usize>k << 2;
+  const rowB = (<usize>n) << 2;
+  const rowA = (<usize>k) << 2;
   for (let j = 0; j < n8; j += 8) {
     let bb0 = f32x4.splat(0);
     let bb1 = f32x4.splat(0);
     if (bias != 0) {
-      bb0 = v128.load(bias + (<usize>j << 2));
-      bb1 = v128.load(bias + (<usize>j << 2), 16);
+      bb0 = v128.load(bias + ((<usize>j) << 2));
+      bb1 = v128.load(bias + ((<usize>j) << 2), 16);
     }
     for (let i = 0; i < m4; i += 4) {
       const a0 = a + <usize>i * rowA;
       const a1 = a0 + rowA;
       const a2 = a1 + rowA;
       const a3 = a2 + rowA;
-      let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
-      let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
-      let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
-      let c30 = f32x4.splat(0), c31 = f32x4.splat(0);
-      let bp = b + (<usize>j << 2);
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let c20 = f32x4.splat(0),
+        c21 = f32x4.splat(0);
+      let c30 = f32x4.splat(0),
+        c31 = f32x4.splat(0);
+      let bp = b + ((<usize>j) << 2);
       for (let kk = 0; kk < k; kk++) {
         const b0 = v128.load(bp);
         const b1 = v128.load(bp, 16);
-        const off = <usize>kk << 2;
+        const off = (<usize>kk) << 2;
         const x0 = f32x4.splat(load<f32>(a0 + off));
         const x1 = f32x4.splat(load<f32>(a1 + off));
         const x2 = f32x4.splat(load<f32>(a2 + off));
@@ -260,29 +264,45 @@ export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32
  * One output row, columns [j0, j4) 4 at a time; when j4 is the last multiple of 4 the scalar
  * columns [j4, n) follow. Same per-element order as the blocked kernel.
  */
-function matmulRowTail(a: usize, b: usize, bias: usize, c: usize, i: i32, k: i32, n: i32, j0: i32, j4: i32): void {
+function matmulRowTail(
+  a: usize,
+  b: usize,
+  bias: usize,
+  c: usize,
+  i: i32,
+  k: i32,
+  n: i32,
+  j0: i32,
+  j4: i32,
+): void {
   const ar = a + ((<usize>i * <usize>k) << 2);
   const cr = c + ((<usize>i * <usize>n) << 2);
-  const rowB = <usize>n << 2;
+  const rowB = (<usize>n) << 2;
   let j = j0;
   for (; j < j4; j += 4) {
     let acc = f32x4.splat(0);
-    let bp = b + (<usize>j << 2);
+    let bp = b + ((<usize>j) << 2);
     for (let kk = 0; kk < k; kk++) {
-      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(ar + (<usize>kk << 2))), v128.load(bp)));
+      acc = f32x4.add(
+        acc,
+        f32x4.mul(f32x4.splat(load<f32>(ar + ((<usize>kk) << 2))), v128.load(bp)),
+      );
       bp += rowB;
     }
-    if (bias != 0) acc = f32x4.add(acc, v128.load(bias + (<usize>j << 2)));
-    v128.store(cr + (<usize>j << 2), acc);
+    if (bias != 0) acc = f32x4.add(acc, v128.load(bias + ((<usize>j) << 2)));
+    v128.store(cr + ((<usize>j) << 2), acc);
   }
   if (j4 != (n & ~3)) return;
   for (; j < n; j++) {
     let acc: f32 = 0;
     for (let kk = 0; kk < k; kk++) {
-      acc = acc + load<f32>(ar + (<usize>kk << 2)) * load<f32>(b + ((<usize>kk * <usize>n + <usize>j) << 2));
+      acc =
+        acc +
+        load<f32>(ar + ((<usize>kk) << 2)) *
+          load<f32>(b + ((<usize>kk * <usize>n + <usize>j) << 2));
     }
-    if (bias != 0) acc = acc + load<f32>(bias + (<usize>j << 2));
-    store<f32>(cr + (<usize>j << 2), acc);
+    if (bias != 0) acc = acc + load<f32>(bias + ((<usize>j) << 2));
+    store<f32>(cr + ((<usize>j) << 2), acc);
   }
 }
 
@@ -309,28 +329,42 @@ export function packB(b: usize, k: i32, n: i32, out: usize): i32 {
  * columns (12 accumulators fit the 16 SIMD registers), then single rows. Per-element order is
  * k = 0..K-1 exactly as in matmul, so both kernels give identical bits.
  */
-export function matmulPacked(a: usize, bp: usize, bias: usize, c: usize, m: i32, k: i32, n: i32): i32 {
+export function matmulPacked(
+  a: usize,
+  bp: usize,
+  bias: usize,
+  c: usize,
+  m: i32,
+  k: i32,
+  n: i32,
+): i32 {
   if ((n & 7) != 0 || m < 0 || k < 0) return STATUS_BAD_ARG;
-  const rowA = <usize>k << 2;
-  const rowC = <usize>n << 2;
-  const panelBytes = <usize>k << 5;
+  const rowA = (<usize>k) << 2;
+  const rowC = (<usize>n) << 2;
+  const panelBytes = (<usize>k) << 5;
   const m6 = m - (m % 6);
   for (let j = 0; j < n; j += 8) {
     const panel = bp + <usize>(j >> 3) * panelBytes;
     let bb0 = f32x4.splat(0);
     let bb1 = f32x4.splat(0);
     if (bias != 0) {
-      bb0 = v128.load(bias + (<usize>j << 2));
-      bb1 = v128.load(bias + (<usize>j << 2), 16);
+      bb0 = v128.load(bias + ((<usize>j) << 2));
+      bb1 = v128.load(bias + ((<usize>j) << 2), 16);
     }
     for (let i = 0; i < m6; i += 6) {
       const a0 = a + <usize>i * rowA;
-      let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
-      let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
-      let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
-      let c30 = f32x4.splat(0), c31 = f32x4.splat(0);
-      let c40 = f32x4.splat(0), c41 = f32x4.splat(0);
-      let c50 = f32x4.splat(0), c51 = f32x4.splat(0);
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let c20 = f32x4.splat(0),
+        c21 = f32x4.splat(0);
+      let c30 = f32x4.splat(0),
+        c31 = f32x4.splat(0);
+      let c40 = f32x4.splat(0),
+        c41 = f32x4.splat(0);
+      let c50 = f32x4.splat(0),
+        c51 = f32x4.splat(0);
       let p = panel;
       let ap = a0;
       for (let kk = 0; kk < k; kk++) {
@@ -371,7 +405,7 @@ export function matmulPacked(a: usize, bp: usize, bias: usize, c: usize, m: i32,
         c50 = f32x4.add(c50, bb0);
         c51 = f32x4.add(c51, bb1);
       }
-      const cp = c + <usize>i * rowC + (<usize>j << 2);
+      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       v128.store(cp, c00);
       v128.store(cp, c01, 16);
       v128.store(cp + rowC, c10);
@@ -401,7 +435,7 @@ export function matmulPacked(a: usize, bp: usize, bias: usize, c: usize, m: i32,
         c0 = f32x4.add(c0, bb0);
         c1 = f32x4.add(c1, bb1);
       }
-      const cp = c + <usize>i * rowC + (<usize>j << 2);
+      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       v128.store(cp, c0);
       v128.store(cp, c1, 16);
     }
@@ -413,11 +447,11 @@ export function matmulPacked(a: usize, bp: usize, bias: usize, c: usize, m: i32,
 export function add(x: usize, y: usize, out: usize, len: i32): void {
   let i = 0;
   for (; i + 4 <= len; i += 4) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     v128.store(out + o, f32x4.add(v128.load(x + o), v128.load(y + o)));
   }
   for (; i < len; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     store<f32>(out + o, load<f32>(x + o) + load<f32>(y + o));
   }
 }
@@ -427,11 +461,11 @@ export function relu(x: usize, len: i32): void {
   const z = f32x4.splat(0);
   let i = 0;
   for (; i + 4 <= len; i += 4) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     v128.store(x + o, f32x4.max(v128.load(x + o), z));
   }
   for (; i < len; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     const v = load<f32>(x + o);
     store<f32>(x + o, v > 0 ? v : 0);
   }
@@ -440,16 +474,16 @@ export function relu(x: usize, len: i32): void {
 /** In-place GELU, erf form: 0.5 * x * (1 + erf(x / sqrt(2))). */
 export function gelu(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     const v = <f64>load<f32>(x + o);
-    store<f32>(x + o, <f32>(0.5 * v * (1.0 + derf(v * 0.70710678118654752440))));
+    store<f32>(x + o, <f32>(0.5 * v * (1.0 + derf(v * 0.7071067811865475244))));
   }
 }
 
 /** In-place tanh. */
 export function tanhInPlace(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     store<f32>(x + o, <f32>dtanh(<f64>load<f32>(x + o)));
   }
 }
@@ -457,7 +491,7 @@ export function tanhInPlace(x: usize, len: i32): void {
 /** In-place scale by s. */
 export function scale(x: usize, len: i32, s: f32): void {
   for (let i = 0; i < len; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     store<f32>(x + o, load<f32>(x + o) * s);
   }
 }
@@ -466,22 +500,30 @@ export function scale(x: usize, len: i32, s: f32): void {
  * LayerNorm over the last axis, TF graph order: mean, var = mean((x - mean)^2),
  * y = (gamma * rsqrt(var + eps)) * (x - mean) + beta. Sums are sequential f32.
  */
-export function layerNorm(x: usize, out: usize, rows: i32, n: i32, gamma: usize, beta: usize, eps: f32): void {
+export function layerNorm(
+  x: usize,
+  out: usize,
+  rows: i32,
+  n: i32,
+  gamma: usize,
+  beta: usize,
+  eps: f32,
+): void {
   const fn = <f32>n;
   for (let r = 0; r < rows; r++) {
     const xr = x + ((<usize>r * <usize>n) << 2);
     const orow = out + ((<usize>r * <usize>n) << 2);
     let s: f32 = 0;
-    for (let i = 0; i < n; i++) s = s + load<f32>(xr + (<usize>i << 2));
+    for (let i = 0; i < n; i++) s = s + load<f32>(xr + ((<usize>i) << 2));
     const mean = s / fn;
     let v: f32 = 0;
     for (let i = 0; i < n; i++) {
-      const d = load<f32>(xr + (<usize>i << 2)) - mean;
+      const d = load<f32>(xr + ((<usize>i) << 2)) - mean;
       v = v + d * d;
     }
     const inv: f32 = <f32>1.0 / sqrt<f32>(v / fn + eps);
     for (let i = 0; i < n; i++) {
-      const o = <usize>i << 2;
+      const o = (<usize>i) << 2;
       const g = load<f32>(gamma + o) * inv;
       store<f32>(orow + o, g * (load<f32>(xr + o) - mean) + load<f32>(beta + o));
     }
@@ -499,18 +541,18 @@ export function softmax(x: usize, rows: i32, n: i32): void {
 function softmaxRow(xr: usize, n: i32): void {
   let mx: f32 = -Infinity;
   for (let i = 0; i < n; i++) {
-    const v = load<f32>(xr + (<usize>i << 2));
+    const v = load<f32>(xr + ((<usize>i) << 2));
     if (v > mx) mx = v;
   }
   let s: f32 = 0;
   for (let i = 0; i < n; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     const e = <f32>dexp(<f64>(load<f32>(xr + o) - mx));
     store<f32>(xr + o, e);
     s = s + e;
   }
   for (let i = 0; i < n; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     store<f32>(xr + o, load<f32>(xr + o) / s);
   }
 }
@@ -524,29 +566,39 @@ function softmaxRow(xr: usize, n: i32): void {
  * (j = 0..L-1 in order). Done with the matmul kernel on contiguous per-head copies.
  */
 export function attention(
-  q: usize, k: usize, v: usize, stride: i32, out: usize, seqLen: i32, heads: i32, d: i32,
-  validLen: i32, scaleQ: f32, scratch: usize,
+  q: usize,
+  k: usize,
+  v: usize,
+  stride: i32,
+  out: usize,
+  seqLen: i32,
+  heads: i32,
+  d: i32,
+  validLen: i32,
+  scaleQ: f32,
+  scratch: usize,
 ): i32 {
-  if (seqLen < 0 || heads <= 0 || d <= 0 || validLen < 0 || validLen > seqLen) return STATUS_BAD_ARG;
+  if (seqLen < 0 || heads <= 0 || d <= 0 || validLen < 0 || validLen > seqLen)
+    return STATUS_BAD_ARG;
   const n = seqLen;
   const width = heads * d;
-  const rowS = <usize>stride << 2;
+  const rowS = (<usize>stride) << 2;
   const qh = scratch;
   const kt = qh + ((<usize>n * <usize>d) << 2);
   const vh = kt + ((<usize>n * <usize>d) << 2);
   const sc = vh + ((<usize>n * <usize>d) << 2);
   for (let h = 0; h < heads; h++) {
-    const hoff = <usize>(h * d) << 2;
+    const hoff = (<usize>(h * d)) << 2;
     for (let i = 0; i < n; i++) {
       const qi = q + <usize>i * rowS + hoff;
       const ki = k + <usize>i * rowS + hoff;
       const vi = v + <usize>i * rowS + hoff;
       for (let t = 0; t < d; t++) {
-        const o = <usize>t << 2;
+        const o = (<usize>t) << 2;
         store<f32>(qh + ((<usize>i * <usize>d + <usize>t) << 2), load<f32>(qi + o) * scaleQ);
         store<f32>(kt + ((<usize>t * <usize>n + <usize>i) << 2), load<f32>(ki + o));
       }
-      memory.copy(vh + ((<usize>i * <usize>d) << 2), vi, <usize>d << 2);
+      memory.copy(vh + ((<usize>i * <usize>d) << 2), vi, (<usize>d) << 2);
     }
     matmul(qh, kt, 0, sc, n, d, n);
     if (validLen < n) {
@@ -561,7 +613,11 @@ export function attention(
     // O = P @ V into the q scratch (no longer needed), then scatter into out's head columns.
     matmul(sc, vh, 0, qh, n, n, d);
     for (let i = 0; i < n; i++) {
-      memory.copy(out + ((<usize>i * <usize>width) << 2) + hoff, qh + ((<usize>i * <usize>d) << 2), <usize>d << 2);
+      memory.copy(
+        out + ((<usize>i * <usize>width) << 2) + hoff,
+        qh + ((<usize>i * <usize>d) << 2),
+        (<usize>d) << 2,
+      );
     }
   }
   return STATUS_OK;
@@ -576,18 +632,25 @@ export function timingSignal(out: usize, seqLen: i32, inv: usize, nts: i32): voi
   for (let p = 0; p < seqLen; p++) {
     const row = out + ((<usize>p * <usize>width) << 2);
     for (let c = 0; c < nts; c++) {
-      const arg = <f32>p * load<f32>(inv + (<usize>c << 2));
-      store<f32>(row + (<usize>c << 2), <f32>dsin(<f64>arg));
-      store<f32>(row + (<usize>(c + nts) << 2), <f32>dcos(<f64>arg));
+      const arg = <f32>p * load<f32>(inv + ((<usize>c) << 2));
+      store<f32>(row + ((<usize>c) << 2), <f32>dsin(<f64>arg));
+      store<f32>(row + ((<usize>(c + nts)) << 2), <f32>dcos(<f64>arg));
     }
   }
 }
 
 /** Copies rows ids[i] of table[rows, dim] into out[count, dim]; BAD_ARG on an id out of range. */
-export function gatherRows(table: usize, tableRows: i32, dim: i32, ids: usize, count: i32, out: usize): i32 {
-  const bytes = <usize>dim << 2;
+export function gatherRows(
+  table: usize,
+  tableRows: i32,
+  dim: i32,
+  ids: usize,
+  count: i32,
+  out: usize,
+): i32 {
+  const bytes = (<usize>dim) << 2;
   for (let i = 0; i < count; i++) {
-    const id = load<i32>(ids + (<usize>i << 2));
+    const id = load<i32>(ids + ((<usize>i) << 2));
     if (id < 0 || id >= tableRows) return STATUS_BAD_ARG;
     memory.copy(out + <usize>i * bytes, table + <usize>id * bytes, bytes);
   }
@@ -596,11 +659,11 @@ export function gatherRows(table: usize, tableRows: i32, dim: i32, ids: usize, c
 
 /** out[n] = (sum of rows 0..validLen-1 of x[*, n], sequential) / max(validLen, 1). */
 export function meanPool(x: usize, n: i32, validLen: i32, out: usize): void {
-  for (let c = 0; c < n; c++) store<f32>(out + (<usize>c << 2), 0);
+  for (let c = 0; c < n; c++) store<f32>(out + ((<usize>c) << 2), 0);
   for (let r = 0; r < validLen; r++) add(out, x + ((<usize>r * <usize>n) << 2), out, n);
   const div: f32 = validLen > 1 ? <f32>validLen : <f32>1;
   for (let c = 0; c < n; c++) {
-    const o = <usize>c << 2;
+    const o = (<usize>c) << 2;
     store<f32>(out + o, load<f32>(out + o) / div);
   }
 }
@@ -609,13 +672,13 @@ export function meanPool(x: usize, n: i32, validLen: i32, out: usize): void {
 export function l2Normalize(x: usize, n: i32, eps: f32): void {
   let s: f32 = 0;
   for (let i = 0; i < n; i++) {
-    const v = load<f32>(x + (<usize>i << 2));
+    const v = load<f32>(x + ((<usize>i) << 2));
     s = s + v * v;
   }
   if (s < eps) s = eps;
   const inv: f32 = <f32>1.0 / sqrt<f32>(s);
   for (let i = 0; i < n; i++) {
-    const o = <usize>i << 2;
+    const o = (<usize>i) << 2;
     store<f32>(x + o, load<f32>(x + o) * inv);
   }
 }
@@ -626,11 +689,11 @@ export function l2Normalize(x: usize, n: i32, eps: f32): void {
 // ---------------------------------------------------------------------------------------------
 export function quantize(x: usize, out: usize, n: i32): void {
   for (let i = 0; i < n; i++) {
-    let v = nearest(<f64>load<f32>(x + (<usize>i << 2)) * 32767.0);
+    let v = nearest(<f64>load<f32>(x + ((<usize>i) << 2)) * 32767.0);
     if (v != v) v = 0;
     if (v > 32767.0) v = 32767.0;
     if (v < -32767.0) v = -32767.0;
-    store<i16>(out + (<usize>i << 1), <i16>(<i32>v));
+    store<i16>(out + ((<usize>i) << 1), <i16>(<i32>v));
   }
 }
 
@@ -639,12 +702,16 @@ export function dotI16(a: usize, b: usize, n: i32): i32 {
   let acc = i32x4.splat(0);
   let i = 0;
   for (; i + 8 <= n; i += 8) {
-    const o = <usize>i << 1;
+    const o = (<usize>i) << 1;
     acc = i32x4.add(acc, i32x4.dot_i16x8_s(v128.load(a + o), v128.load(b + o)));
   }
-  let s = i32x4.extract_lane(acc, 0) + i32x4.extract_lane(acc, 1) + i32x4.extract_lane(acc, 2) + i32x4.extract_lane(acc, 3);
+  let s =
+    i32x4.extract_lane(acc, 0) +
+    i32x4.extract_lane(acc, 1) +
+    i32x4.extract_lane(acc, 2) +
+    i32x4.extract_lane(acc, 3);
   for (; i < n; i++) {
-    const o = <usize>i << 1;
+    const o = (<usize>i) << 1;
     s += <i32>load<i16>(a + o) * <i32>load<i16>(b + o);
   }
   return s;
@@ -652,8 +719,8 @@ export function dotI16(a: usize, b: usize, n: i32): i32 {
 
 /** scores[r] = dotI16(query, matrix row r) for r < count; matrix is [count, n] int16. */
 export function dotI16Many(query: usize, matrix: usize, count: i32, n: i32, scores: usize): void {
-  const rowBytes = <usize>n << 1;
+  const rowBytes = (<usize>n) << 1;
   for (let r = 0; r < count; r++) {
-    store<i32>(scores + (<usize>r << 2), dotI16(query, matrix + <usize>r * rowBytes, n));
+    store<i32>(scores + ((<usize>r) << 2), dotI16(query, matrix + <usize>r * rowBytes, n));
   }
 }
