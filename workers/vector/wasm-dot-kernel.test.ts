@@ -28,6 +28,21 @@ describe('WASM dot kernel adapter', () => {
     }
   });
 
+  it('stays correct after the runtime memory grows (cached views are re-made)', async () => {
+    const rt = await createNodeKernel();
+    const wasm = createWasmDotKernel(rt);
+    const random = createRandom(14);
+    const a = randomUnit(random, 64);
+    const b = randomUnit(random, 64);
+    const expected = jsDotKernel.dot(a, 0, b, 0, 64);
+    expect(wasm.dot(a, 0, b, 0, 64)).toBe(expected);
+    rt.alloc(64 * 1024 * 1024); // forces memory.grow: earlier views are detached
+    expect(wasm.dot(a, 0, b, 0, 64)).toBe(expected);
+    const out = new Int32Array(1);
+    wasm.dotBatch!(a, 0, b, Int32Array.from([0]), 1, 64, out);
+    expect(out[0]).toBe(expected);
+  });
+
   it('builds the byte-identical graph and answers identically', async () => {
     const wasm = createWasmDotKernel(await createNodeKernel());
     const data = clusteredUnits(createRandom(12), 96, 800);

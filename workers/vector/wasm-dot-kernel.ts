@@ -23,6 +23,17 @@ export function createWasmDotKernel(rt: I16DotRuntime): DotKernel {
   let qPtr = 0;
   let mPtr = 0;
   let sPtr = 0;
+  // Views are cached; a view whose memory grew (detached) reads as length 0 and is re-made.
+  let qView: Int16Array = new Int16Array(0);
+  let mView: Int16Array = new Int16Array(0);
+  let sView: Int32Array = new Int32Array(0);
+  function views(): void {
+    if (qView.length === 0 || mView.length === 0 || sView.length === 0) {
+      qView = rt.i16(qPtr, dim);
+      mView = rt.i16(mPtr, cap * dim);
+      sView = rt.i32(sPtr, cap);
+    }
+  }
 
   function ensure(d: number, rows: number): void {
     if (d === dim && rows <= cap) return;
@@ -36,27 +47,32 @@ export function createWasmDotKernel(rt: I16DotRuntime): DotKernel {
     sPtr = (sPtr + 15) & ~15;
     dim = d;
     cap = c;
+    qView = rt.i16(qPtr, dim);
+    mView = rt.i16(mPtr, cap * dim);
+    sView = rt.i32(sPtr, cap);
   }
 
   return {
     dot(a, aOff, b, bOff, d) {
       ensure(d, 1);
-      rt.i16(qPtr, d).set(a.subarray(aOff, aOff + d));
-      rt.i16(mPtr, d).set(b.subarray(bOff, bOff + d));
+      views();
+      qView.set(a.subarray(aOff, aOff + d));
+      mView.set(b.subarray(bOff, bOff + d));
       rt.dotI16Many(qPtr, mPtr, 1, d, sPtr);
-      return rt.i32(sPtr, 1)[0]!;
+      return sView[0]!;
     },
     dotBatch(query, qOff, rows, slots, count, d, out) {
       if (count === 0) return;
       ensure(d, count);
-      rt.i16(qPtr, d).set(query.subarray(qOff, qOff + d));
-      const m = rt.i16(mPtr, count * d);
+      views();
+      qView.set(query.subarray(qOff, qOff + d));
+      const m = mView;
       for (let j = 0; j < count; j++) {
         const off = slots[j]! * d;
         m.set(rows.subarray(off, off + d), j * d);
       }
       rt.dotI16Many(qPtr, mPtr, count, d, sPtr);
-      out.set(rt.i32(sPtr, count));
+      out.set(sView.subarray(0, count));
     },
   };
 }
