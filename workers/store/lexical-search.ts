@@ -35,8 +35,8 @@ export interface Bm25Params {
 /**
  * Defaults chosen on SciFact (see bench/README.md): k1/b from Anserini's tuned BEIR baseline;
  * title and body weighted equally, which makes the score exactly "flat" BM25 over title + text
- * (the Anserini configuration). Heavier titles lost nDCG@10 on SciFact because every chunk of a
- * document repeats the title.
+ * (the Anserini configuration); a doubled title weight scored 0.6826 vs 0.6847 nDCG@10. IDF
+ * counts documents (see `idfUnit`): +0.009 nDCG@10 over chunk counts.
  */
 export const DEFAULT_BM25: Bm25Params = {
   k1: 0.9,
