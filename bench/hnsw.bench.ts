@@ -48,6 +48,8 @@ function timeQueries(
 ): { p50: number; p95: number; results: number[][] } {
   const times: number[] = [];
   const results: number[][] = [];
+  // Warm-up (JIT, caches) so p95 measures steady state, not the first compilations.
+  for (const q of queries.slice(0, 20)) run(q);
   for (const q of queries) {
     const t = performance.now();
     results.push(run(q));
