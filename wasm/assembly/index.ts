@@ -443,6 +443,172 @@ export function matmulPacked(
   return STATUS_OK;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Integer-weight GEMM (experiment): int8 weights with a per-column scale, int16 activations with a
+// per-row scale, exact int32 accumulation with i32x4.dot_i16x8_s. Deterministic by construction
+// (integer sums are order-free); accuracy is measured in bench/embed-int8.ts.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Packs f32 B[K,N] (K even, N % 4 == 0) as int8 values in int16 lanes: per 4-column group and
+ * k pair, 8 lanes [w(k,j), w(k+1,j), w(k,j+1), w(k+1,j+1), ...]. scale[j] = max|B[:,j]| / 127.
+ */
+export function packWeightsI8(b: usize, k: i32, n: i32, out: usize, scale: usize): i32 {
+  if ((k & 1) != 0 || (n & 3) != 0) return STATUS_BAD_ARG;
+  for (let j = 0; j < n; j++) {
+    let mx: f32 = 0;
+    for (let kk = 0; kk < k; kk++) {
+      const v = abs<f32>(load<f32>(b + ((<usize>kk * <usize>n + <usize>j) << 2)));
+      if (v > mx) mx = v;
+    }
+    store<f32>(scale + ((<usize>j) << 2), mx > 0 ? mx / <f32>127 : <f32>1);
+  }
+  let o = out;
+  for (let j = 0; j < n; j += 4) {
+    for (let kk = 0; kk < k; kk += 2) {
+      for (let c = 0; c < 4; c++) {
+        const s = load<f32>(scale + ((<usize>(j + c)) << 2));
+        for (let t = 0; t < 2; t++) {
+          const w = load<f32>(b + ((<usize>(kk + t) * <usize>n + <usize>(j + c)) << 2));
+          store<i16>(o, <i16>(<i32>nearest<f32>(w / s)));
+          o += 2;
+        }
+      }
+    }
+  }
+  return STATUS_OK;
+}
+
+/**
+ * Quantises rows of A[M,K] to int16 with a per-row scale so that no int32 sum can overflow:
+ * |q| <= amax = min(32767, floor((2^31 - 1) / (K * 127))).
+ */
+export function quantizeRows(a: usize, m: i32, k: i32, out: usize, scale: usize): void {
+  let amax = <f64>2147483647 / (<f64>k * 127.0);
+  if (amax > 32767) amax = 32767;
+  const qmax = <f32>Math.floor(amax);
+  for (let i = 0; i < m; i++) {
+    const row = a + ((<usize>i * <usize>k) << 2);
+    let mx: f32 = 0;
+    for (let kk = 0; kk < k; kk++) {
+      const v = abs<f32>(load<f32>(row + ((<usize>kk) << 2)));
+      if (v > mx) mx = v;
+    }
+    const s: f32 = mx > 0 ? mx / qmax : <f32>1;
+    store<f32>(scale + ((<usize>i) << 2), s);
+    const orow = out + ((<usize>i * <usize>k) << 1);
+    for (let kk = 0; kk < k; kk++) {
+      store<i16>(
+        orow + ((<usize>kk) << 1),
+        <i16>(<i32>nearest<f32>(load<f32>(row + ((<usize>kk) << 2)) / s)),
+      );
+    }
+  }
+}
+
+/** C[M,N] = f32(sum_k qa*qw) * (sa[i] * sw[j]) + bias[j], with qw packed by packWeightsI8. */
+export function matmulI8(
+  qa: usize,
+  sa: usize,
+  qw: usize,
+  sw: usize,
+  bias: usize,
+  c: usize,
+  m: i32,
+  k: i32,
+  n: i32,
+): i32 {
+  if ((k & 1) != 0 || (n & 3) != 0) return STATUS_BAD_ARG;
+  const rowA = (<usize>k) << 1;
+  const groupBytes = (<usize>k) << 3; // 4 columns x k values x 2 bytes
+  const m4 = m & ~3;
+  for (let j = 0; j < n; j += 8) {
+    const two = j + 8 <= n;
+    const g0 = qw + <usize>(j >> 2) * groupBytes;
+    const g1 = two ? g0 + groupBytes : g0;
+    let i = 0;
+    for (; i < m4; i += 4) {
+      let c00 = i32x4.splat(0),
+        c01 = i32x4.splat(0);
+      let c10 = i32x4.splat(0),
+        c11 = i32x4.splat(0);
+      let c20 = i32x4.splat(0),
+        c21 = i32x4.splat(0);
+      let c30 = i32x4.splat(0),
+        c31 = i32x4.splat(0);
+      const a0 = qa + <usize>i * rowA;
+      let p0 = g0;
+      let p1 = g1;
+      for (let kk = 0; kk < k; kk += 2) {
+        const b0 = v128.load(p0);
+        const b1 = v128.load(p1);
+        const off = (<usize>kk) << 1;
+        let x = i32x4.splat(load<i32>(a0 + off));
+        c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
+        c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
+        x = i32x4.splat(load<i32>(a0 + rowA + off));
+        c10 = i32x4.add(c10, i32x4.dot_i16x8_s(x, b0));
+        c11 = i32x4.add(c11, i32x4.dot_i16x8_s(x, b1));
+        x = i32x4.splat(load<i32>(a0 + 2 * rowA + off));
+        c20 = i32x4.add(c20, i32x4.dot_i16x8_s(x, b0));
+        c21 = i32x4.add(c21, i32x4.dot_i16x8_s(x, b1));
+        x = i32x4.splat(load<i32>(a0 + 3 * rowA + off));
+        c30 = i32x4.add(c30, i32x4.dot_i16x8_s(x, b0));
+        c31 = i32x4.add(c31, i32x4.dot_i16x8_s(x, b1));
+        p0 += 16;
+        p1 += 16;
+      }
+      storeI8Block(c00, c01, i, j, two, sa, sw, bias, c, n);
+      storeI8Block(c10, c11, i + 1, j, two, sa, sw, bias, c, n);
+      storeI8Block(c20, c21, i + 2, j, two, sa, sw, bias, c, n);
+      storeI8Block(c30, c31, i + 3, j, two, sa, sw, bias, c, n);
+    }
+    for (; i < m; i++) {
+      let c0 = i32x4.splat(0),
+        c1 = i32x4.splat(0);
+      const a0 = qa + <usize>i * rowA;
+      let p0 = g0;
+      let p1 = g1;
+      for (let kk = 0; kk < k; kk += 2) {
+        const x = i32x4.splat(load<i32>(a0 + ((<usize>kk) << 1)));
+        c0 = i32x4.add(c0, i32x4.dot_i16x8_s(x, v128.load(p0)));
+        c1 = i32x4.add(c1, i32x4.dot_i16x8_s(x, v128.load(p1)));
+        p0 += 16;
+        p1 += 16;
+      }
+      storeI8Block(c0, c1, i, j, two, sa, sw, bias, c, n);
+    }
+  }
+  return STATUS_OK;
+}
+
+function storeI8Block(
+  acc0: v128,
+  acc1: v128,
+  i: i32,
+  j: i32,
+  two: bool,
+  sa: usize,
+  sw: usize,
+  bias: usize,
+  c: usize,
+  n: i32,
+): void {
+  const s = f32x4.splat(load<f32>(sa + ((<usize>i) << 2)));
+  const cp = c + ((<usize>i * <usize>n + <usize>j) << 2);
+  let r0 = f32x4.mul(f32x4.convert_i32x4_s(acc0), f32x4.mul(s, v128.load(sw + ((<usize>j) << 2))));
+  if (bias != 0) r0 = f32x4.add(r0, v128.load(bias + ((<usize>j) << 2)));
+  v128.store(cp, r0);
+  if (two) {
+    let r1 = f32x4.mul(
+      f32x4.convert_i32x4_s(acc1),
+      f32x4.mul(s, v128.load(sw + ((<usize>(j + 4)) << 2))),
+    );
+    if (bias != 0) r1 = f32x4.add(r1, v128.load(bias + ((<usize>(j + 4)) << 2)));
+    v128.store(cp, r1, 16);
+  }
+}
+
 /** out[i] = x[i] + y[i] for i < len (out may alias x or y). */
 export function add(x: usize, y: usize, out: usize, len: i32): void {
   let i = 0;

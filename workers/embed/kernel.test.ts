@@ -85,6 +85,30 @@ describe('kernel: f32 kernels', () => {
     K.release(mk);
   });
 
+  it('matmulI8 (int8 weights, int16 activations, int32 sums) approximates matmul', () => {
+    const rand = mulberry32(99);
+    const [m, k, n] = [5, 1536, 12];
+    const mk = K.mark();
+    const pa = K.putF32(randomF32(rand, m * k));
+    const pb = K.putF32(randomF32(rand, k * n, 0.1));
+    const bias = K.putF32(randomF32(rand, n));
+    const ref = K.alloc(m * n * 4);
+    const got = K.alloc(m * n * 4);
+    K.matmul(pa, pb, bias, ref, m, k, n);
+    const w = K.packWeightsI8(pb, k, n);
+    K.matmulI8(pa, w, bias, got, m, k, n);
+    const r = Array.from(K.f32(ref, m * n));
+    const g = Array.from(K.f32(got, m * n));
+    const scale = Math.max(...r.map(Math.abs));
+    for (let i = 0; i < r.length; i++) expect(Math.abs(g[i]! - r[i]!)).toBeLessThan(0.02 * scale);
+    // deterministic: same bits on a second run
+    const again = K.alloc(m * n * 4);
+    K.matmulI8(pa, w, bias, again, m, k, n);
+    expect(Array.from(K.f32(again, m * n))).toEqual(g);
+    expect(() => K.packWeightsI8(pb, k - 1, n)).toThrow(/rejected/);
+    K.release(mk);
+  });
+
   it('elementary functions agree with the platform Math to ~1e-14', () => {
     const rand = mulberry32(7);
     for (let i = 0; i < 2000; i++) {

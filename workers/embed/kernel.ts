@@ -20,6 +20,19 @@ interface KernelExports {
   derf(x: number): number;
   matmul(a: number, b: number, bias: number, c: number, m: number, k: number, n: number): number;
   packB(b: number, k: number, n: number, out: number): number;
+  packWeightsI8(b: number, k: number, n: number, out: number, scale: number): number;
+  quantizeRows(a: number, m: number, k: number, out: number, scale: number): void;
+  matmulI8(
+    qa: number,
+    sa: number,
+    qw: number,
+    sw: number,
+    bias: number,
+    c: number,
+    m: number,
+    k: number,
+    n: number,
+  ): number;
   matmulPacked(
     a: number,
     bp: number,
@@ -99,6 +112,21 @@ export interface Kernel {
   matmul(a: Ptr, b: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   /** Packs B[k,n] (n % 8 == 0) into panels for matmulPacked. @throws AppError WASM_ERROR */
   packB(b: Ptr, k: number, n: number, out: Ptr): void;
+  /**
+   * Integer-weight GEMM (experiment): `packWeightsI8` once per weight (int8 + per-column scale),
+   * then `matmulI8`, which quantises A's rows to int16 and accumulates exactly in int32.
+   * @throws AppError WASM_ERROR on shapes it does not support (k odd, n % 4 != 0)
+   */
+  packWeightsI8(b: Ptr, k: number, n: number): { q: Ptr; scale: Ptr };
+  matmulI8(
+    a: Ptr,
+    w: { q: Ptr; scale: Ptr },
+    bias: Ptr,
+    c: Ptr,
+    m: number,
+    k: number,
+    n: number,
+  ): void;
   /** Same bits as matmul, faster, with B packed by packB. @throws AppError WASM_ERROR */
   matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
@@ -226,6 +254,21 @@ function wrap(ex: KernelExports): Kernel {
     },
     matmul: (a, b, bias, c, m, k, n) => check(ex.matmul(a, b, bias, c, m, k, n), 'matmul'),
     packB: (b, k, n, out) => check(ex.packB(b, k, n, out), 'packB'),
+    packWeightsI8(b, k, n) {
+      const q = alloc(k * n * 2);
+      const scale = alloc(n * 4);
+      check(ex.packWeightsI8(b, k, n, q, scale), 'packWeightsI8');
+      return { q, scale };
+    },
+    matmulI8(a, w, bias, c, m, k, n) {
+      const mk = ex.mark();
+      const qa = alloc(m * k * 2);
+      const sa = alloc(m * 4);
+      ex.quantizeRows(a, m, k, qa, sa);
+      const status = ex.matmulI8(qa, sa, w.q, w.scale, bias, c, m, k, n);
+      ex.release(mk);
+      check(status, 'matmulI8');
+    },
     matmulPacked: (a, bp, bias, c, m, k, n) =>
       check(ex.matmulPacked(a, bp, bias, c, m, k, n), 'matmulPacked'),
     add: (x, y, out, len) => ex.add(x, y, out, len),

@@ -24,21 +24,33 @@ const P = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
 const LN_EPS = 9.999999974752427e-7;
 const L2_EPS = 9.999999960041972e-13;
 
+/** A weight matrix: f32 packed panels (canonical) or int8 + column scales (experiment). */
+type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int8'; w: { q: Ptr; scale: Ptr } };
+
+/** Options of loadUseLite. */
+export interface UseLiteOptions {
+  /**
+   * 'f32' (default, the canonical vectors and golden file) or 'int8' (integer-weight GEMM for the
+   * Transformer layers; different vectors, reported under another version; bench/embed-int8.ts).
+   */
+  weights?: 'f32' | 'int8';
+}
+
 interface LayerWeights {
   lnGamma: Ptr;
   lnBeta: Ptr;
-  qkv: Ptr;
+  qkv: Linear;
   qkvBias: Ptr;
-  out: Ptr;
+  out: Linear;
   outBias: Ptr;
   /** Layer 0 projects its 256-d input to 512 for the residual (AdjustResidualInput/dense). */
-  residual: Ptr | 0;
+  residual: Linear | null;
   residualBias: Ptr | 0;
   ffnGamma: Ptr;
   ffnBeta: Ptr;
-  ffn1: Ptr;
+  ffn1: Linear;
   ffn1Bias: Ptr;
-  ffn2: Ptr;
+  ffn2: Linear;
   ffn2Bias: Ptr;
   dIn: number;
   heads: number;
@@ -75,7 +87,9 @@ export interface UseLiteModel {
 export async function loadUseLite(
   kernel: Kernel,
   fetchBytes: (name: string) => Promise<ArrayBuffer>,
+  options: UseLiteOptions = {},
 ): Promise<UseLiteModel> {
+  const int8 = options.weights === 'int8';
   let manifest: WeightsManifestGroup[];
   let vocabulary: Array<[string, number]>;
   let shards: ArrayBuffer[];
@@ -140,6 +154,21 @@ export async function loadUseLite(
     kernel.release(m);
     return out;
   }
+  /** A Transformer-layer weight in the chosen representation. */
+  function linear(name: string, expected: number[]): Linear {
+    if (!int8) return { kind: 'f32', p: packed(name, expected) };
+    const w = table.get(name);
+    if (!w || w.shape.join('x') !== expected.join('x')) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Weight ${name} is missing or has the wrong shape.`,
+      });
+    }
+    const n = expected[expected.length - 1]!;
+    // The f32 temporary stays allocated below the int8 copy (experiment only: simpler than
+    // compacting the arena).
+    const tmp = kernel.putF32(new Float32Array(all, w.offset, w.count));
+    return { kind: 'int8', w: kernel.packWeightsI8(tmp, w.count / n, n) };
+  }
   function scalar(name: string): number {
     const w = table.get(name);
     if (!w) throw createError('MODEL_LOAD_FAILED', { reason: `Constant ${name} is missing.` });
@@ -169,7 +198,7 @@ export async function loadUseLite(
         `${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
         [dIn],
       ),
-      qkv: packed(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [
+      qkv: linear(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [
         1,
         1,
         dIn,
@@ -178,12 +207,12 @@ export async function loadUseLite(
       qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [
         3 * dIn,
       ]),
-      out: packed(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
+      out: linear(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
       outBias: weight(
         `${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
         [512],
       ),
-      residual: i === 0 ? packed(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : 0,
+      residual: i === 0 ? linear(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : null,
       residualBias: i === 0 ? weight(`${L}dense/bias/ConcatPartitions/concat`, [512]) : 0,
       ffnGamma: weight(
         `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
@@ -193,9 +222,9 @@ export async function loadUseLite(
         `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
         [512],
       ),
-      ffn1: packed(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
+      ffn1: linear(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
       ffn1Bias: weight(`${L}FFN/conv1/bias/ConcatPartitions/concat`, [1536]),
-      ffn2: packed(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
+      ffn2: linear(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
       ffn2Bias: weight(`${L}FFN/conv2/bias/ConcatPartitions/concat`, [512]),
     };
   };
@@ -204,6 +233,11 @@ export async function loadUseLite(
   const tanhB = weight('module/Encoder_en/hidden_layers/tanh_layer_0/bias', [512]);
   const tokenizer = createSentencePieceTokenizer(vocabulary);
 
+  function mm(x: Ptr, w: Linear, bias: Ptr, out: Ptr, n: number, k: number, nOut: number): void {
+    if (w.kind === 'f32') kernel.matmulPacked(x, w.p, bias, out, n, k, nOut);
+    else kernel.matmulI8(x, w.w, bias, out, n, k, nOut);
+  }
+
   /** One Transformer layer on x [n, dIn]; returns a new [n, 512] buffer. */
   function runLayer(w: LayerWeights, x: Ptr, n: number): Ptr {
     const k = kernel;
@@ -211,7 +245,7 @@ export async function loadUseLite(
     const ln = k.alloc(n * d * 4);
     k.layerNorm(x, ln, n, d, w.lnGamma, w.lnBeta, LN_EPS);
     const qkv = k.alloc(n * 3 * d * 4);
-    k.matmulPacked(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
+    mm(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
     const att = k.alloc(n * d * 4);
     k.attention({
       q: qkv,
@@ -226,10 +260,10 @@ export async function loadUseLite(
       scale: w.qScale,
     });
     const h = k.alloc(n * 512 * 4);
-    k.matmulPacked(att, w.out, w.outBias, h, n, d, 512);
-    if (w.residual !== 0) {
+    mm(att, w.out, w.outBias, h, n, d, 512);
+    if (w.residual !== null) {
       const res = k.alloc(n * 512 * 4);
-      k.matmulPacked(x, w.residual, w.residualBias, res, n, d, 512);
+      mm(x, w.residual, w.residualBias, res, n, d, 512);
       k.add(h, res, h, n * 512);
     } else {
       k.add(h, x, h, n * 512);
@@ -237,10 +271,10 @@ export async function loadUseLite(
     const ln2 = k.alloc(n * 512 * 4);
     k.layerNorm(h, ln2, n, 512, w.ffnGamma, w.ffnBeta, LN_EPS);
     const f1 = k.alloc(n * 1536 * 4);
-    k.matmulPacked(ln2, w.ffn1, w.ffn1Bias, f1, n, 512, 1536);
+    mm(ln2, w.ffn1, w.ffn1Bias, f1, n, 512, 1536);
     k.relu(f1, n * 1536);
     const f2 = k.alloc(n * 512 * 4);
-    k.matmulPacked(f1, w.ffn2, w.ffn2Bias, f2, n, 1536, 512);
+    mm(f1, w.ffn2, w.ffn2Bias, f2, n, 1536, 512);
     k.add(f2, h, f2, n * 512);
     return f2;
   }
@@ -283,7 +317,7 @@ export async function loadUseLite(
   const tokenize = (text: string) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS);
   return {
     id: USE_LITE_MODEL_ID,
-    version: USE_LITE_MODEL_VERSION,
+    version: int8 ? `${USE_LITE_MODEL_VERSION}+int8` : USE_LITE_MODEL_VERSION,
     dim: USE_LITE_DIM,
     tokenizer,
     tokenize,
