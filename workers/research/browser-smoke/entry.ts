@@ -85,6 +85,18 @@ window.runSmoke = async (ggufUrl, opts) => {
     await b.generator.generate({ prompt: 'The cat', maxTokens: 8, temperature: 0 })
   ).text;
 
+  // A model picked from disk arrives as a File/Blob: load the same bytes that way too.
+  const blob = await (await fetch(ggufUrl)).blob();
+  const fromDisk = await loadWllama(
+    () => createRealWllama(wasmUrl),
+    { file: blob, name: 'picked.gguf' },
+    { nCtx: 512 },
+  );
+  out.fromBlob = (
+    await fromDisk.generator.generate({ prompt: 'Once upon a time', maxTokens: 8, temperature: 0 })
+  ).text;
+  await fromDisk.unload();
+
   if (opts.research) {
     const llm = { kind: 'wllama' as const, generate: b.generator.generate };
     const q = opts.query;
