@@ -1,8 +1,9 @@
 // Runs the wllama smoke test in headless Chromium: bundles entry.ts with esbuild, serves it with
 // wllama.wasm and a GGUF from 127.0.0.1 (nothing is copied into the repo), prints JSON results.
-// Usage: npx tsx workers/research/browser-smoke/run.ts [path/to.gguf] [--research "query"]
+// Usage: npx tsx workers/research/browser-smoke/run.ts [path/to.gguf] [--research "query"] [--worker]
+// --worker: drives the real workers/llm.worker.ts through Comlink instead of the adapter directly.
 // Default model: ../shared/models/stories260K/stories260K.gguf (env SIFT_SHARED overrides ../shared).
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { createReadStream, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,15 +21,38 @@ const researchAt = args.indexOf('--research');
 const query =
   researchAt >= 0 ? (args[researchAt + 1] ?? 'How does aspirin reduce heart attack risk?') : '';
 const gguf = resolve(
-  args.find((a, i) => !a.startsWith('--') && i !== researchAt + 1) ??
+  args.find((a, i) => !a.startsWith('--') && (researchAt < 0 || i !== researchAt + 1)) ??
     join(shared, 'models/stories260K/stories260K.gguf'),
 );
 const require = createRequire(import.meta.url);
 const wasm = join(dirname(require.resolve('@wllama/wllama/package.json')), 'esm/wasm/wllama.wasm');
 
 const dir = mkdtempSync(join(tmpdir(), 'sift-wllama-'));
+const workerMode = args.includes('--worker');
+// `?url` is Vite's; here the wasm is served at /wllama.wasm.
+const viteUrl: Plugin = {
+  name: 'vite-url',
+  setup(b) {
+    b.onResolve({ filter: /\?url$/ }, (a) => ({ path: a.path, namespace: 'vite-url' }));
+    b.onLoad({ filter: /.*/, namespace: 'vite-url' }, () => ({
+      contents: "export default '/wllama.wasm';",
+      loader: 'js',
+    }));
+  },
+};
+if (workerMode) {
+  await build({
+    entryPoints: [join(root, 'workers/llm.worker.ts')],
+    bundle: true,
+    format: 'esm',
+    outfile: join(dir, 'llm.worker.js'),
+    target: 'es2022',
+    logLevel: 'error',
+    plugins: [viteUrl],
+  });
+}
 await build({
-  entryPoints: [join(here, 'entry.ts')],
+  entryPoints: [join(here, workerMode ? 'worker-entry.ts' : 'entry.ts')],
   bundle: true,
   format: 'esm',
   outfile: join(dir, 'entry.js'),
@@ -44,6 +68,7 @@ const files: Record<string, [string, string]> = {
   '/index.html': [join(dir, 'index.html'), 'text/html'],
   '/entry.js': [join(dir, 'entry.js'), 'text/javascript'],
   '/wllama.wasm': [wasm, 'application/wasm'],
+  '/llm.worker.js': [join(dir, 'llm.worker.js'), 'text/javascript'],
   '/model.gguf': [gguf, 'application/octet-stream'],
 };
 const requests: string[] = [];
@@ -86,11 +111,19 @@ try {
   );
   page.on('console', (m) => m.type() === 'error' && console.error('[page]', m.text()));
   await page.goto(`${origin}/index.html`);
-  await page.waitForFunction(() => typeof window.runSmoke === 'function');
-  const result = (await page.evaluate((o) => window.runSmoke(o.url, o.opts), {
-    url: `${origin}/model.gguf`,
-    opts: { research: researchAt >= 0, query },
-  })) as Record<string, unknown>;
+  let result: Record<string, unknown>;
+  if (workerMode) {
+    await page.waitForFunction(() => typeof window.runWorkerSmoke === 'function');
+    result = {
+      worker: await page.evaluate((u) => window.runWorkerSmoke(u), `${origin}/model.gguf`),
+    };
+  } else {
+    await page.waitForFunction(() => typeof window.runSmoke === 'function');
+    result = (await page.evaluate((o) => window.runSmoke(o.url, o.opts), {
+      url: `${origin}/model.gguf`,
+      opts: { research: researchAt >= 0, query },
+    })) as Record<string, unknown>;
+  }
   const report = {
     gguf,
     ...result,
