@@ -3,6 +3,8 @@
 // stop string, cancels mid-stream, and optionally runs HyDE / multi-query / rewrite prompts.
 import { createMultiQuery, pairwiseJaccard } from '../fusion';
 import { hydePrompt } from '../hyde';
+import { createQueryPlanner } from '../planner';
+import { createBowEmbed, createToySearch } from '../test-helpers';
 import { createRewriter } from '../rewrite';
 import { approxTokenCount } from '../text';
 import { isAppError } from '../../shared/errors';
@@ -84,6 +86,30 @@ window.runSmoke = async (ggufUrl, opts) => {
   out.afterCancel = (
     await b.generator.generate({ prompt: 'The cat', maxTokens: 8, temperature: 0 })
   ).text;
+
+  // A HyDE round trip through the planner (toy corpus and bag-of-words embedder: plumbing only).
+  const planner = createQueryPlanner({
+    search: createToySearch(),
+    embed: createBowEmbed(),
+    llm: { kind: 'wllama', generate: b.generator.generate },
+    clock: { now: () => performance.now() },
+    stepTimeoutMs: 600_000,
+  });
+  const planned = await planner.plan(opts.query || 'How does aspirin reduce heart attack risk?', {
+    complexity: 'moderate',
+  });
+  out.hydeRoundTrip = {
+    route: planned.plan.complexity,
+    steps: planned.plan.steps
+      .filter((st) => st.status !== 'skipped')
+      .map((st) => ({
+        id: st.id,
+        status: st.status,
+        ms: Math.round(st.durationMs),
+        text: st.texts[0]?.slice(0, 120) ?? null,
+      })),
+    top: planned.hits.slice(0, 3).map((h) => h.id),
+  };
 
   // A model picked from disk arrives as a File/Blob: load the same bytes that way too.
   const blob = await (await fetch(ggufUrl)).blob();
