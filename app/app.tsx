@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Header } from './components/header';
 import { DropZone, ImportProgressBar } from './components/import-panel';
 import { Notices } from './components/notices';
+import { SemanticStatusBar } from './components/semantic-status';
 import { initLibrary } from './state/actions';
 import { useAppStore, type View } from './state/app-store';
 import { LibraryView } from './views/library-view';
@@ -41,6 +42,7 @@ export function App() {
     <div className="app">
       <Header />
       <ImportProgressBar />
+      <SemanticStatusBar />
       <main>
         {view === 'search' && <SearchView />}
         {view === 'library' && <LibraryView />}

@@ -4,6 +4,7 @@ import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
+import { embedWorkerCount, type EmbedWorkerApi } from '../workers/shared/embed-api';
 
 installErrorTransfer();
 
@@ -19,6 +20,33 @@ export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
     library = Comlink.wrap<LibraryWorkerApi>(worker);
   }
   return library;
+}
+
+let embedders: Array<Comlink.Remote<EmbedWorkerApi>> | null = null;
+
+/**
+ * The embed workers (canonical WASM runtime + USE-lite), hardwareConcurrency - 1 of them, at
+ * most 4. The database worker gets its own port to each, so vectors go worker to worker.
+ */
+export function embedClients(): Array<Comlink.Remote<EmbedWorkerApi>> {
+  if (!embedders) {
+    const count = embedWorkerCount(navigator.hardwareConcurrency || 2);
+    embedders = Array.from({ length: count }, (_, i) =>
+      Comlink.wrap<EmbedWorkerApi>(
+        new Worker(new URL('../workers/embed.worker.ts', import.meta.url), {
+          type: 'module',
+          name: `sift-embed-${i}`,
+        }),
+      ),
+    );
+  }
+  return embedders;
+}
+
+/** Hands the database worker a direct channel to every embed worker. */
+export async function connectEmbedders(): Promise<void> {
+  const ports = await Promise.all(embedClients().map((e) => e[Comlink.createEndpoint]()));
+  await libraryClient().connectEmbedders(Comlink.transfer(ports, ports));
 }
 
 let web: Comlink.Remote<WebApi> | null = null;

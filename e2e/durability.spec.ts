@@ -35,7 +35,9 @@ test('two tabs importing at the same time both land, without corruption', async 
   await expect(a.getByTestId('import-counts')).toContainText('15/15 files · ');
   await expect(a.getByTestId('import-counts')).toContainText(' 0 errors');
   await expect(b.getByTestId('import-counts')).toContainText(' 0 errors');
-  // Each tab sees the other's writes.
+  // Each tab sees the other's writes (keyword mode: these files differ only in their markers).
+  await a.getByTestId('mode').selectOption('lexical');
+  await b.getByTestId('mode').selectOption('lexical');
   await search(a, 'betamarker7');
   await expect(a.getByTestId('result').first()).toContainText('beta-0007.txt');
   await search(b, 'alphamarker3');

@@ -181,6 +181,10 @@ test('deletes a document with its chunks', async () => {
   await expect(page.getByTestId('library-row')).toHaveCount(6);
   await page.getByTestId('tab-search').click();
   await search(page, 'xylophone');
+  // Semantic search always returns the nearest chunks, so check the document itself is gone.
+  await expect(page.getByTestId('result').filter({ hasText: 'sample.txt' })).toHaveCount(0);
+  await page.getByTestId('mode').selectOption('lexical');
+  await search(page, 'xylophone');
   await expect(page.getByTestId('no-results')).toBeVisible();
   expect(await pwned(page)).toBe(false);
 });

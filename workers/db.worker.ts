@@ -1,28 +1,76 @@
 // Thin entry of the database worker: opens the library (OPFS, else IndexedDB), builds the store,
-// lexical search and importer, and exposes them over Comlink as `LibraryWorkerApi`.
-// No logic lives here beyond composition.
+// importer, semantic index (embedding through connected embed workers) and hybrid search, and
+// exposes them over Comlink as `LibraryWorkerApi`. No logic lives here beyond composition.
 import * as Comlink from 'comlink';
 import syncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
 import asyncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite-async.wasm?url';
 import { installErrorTransfer } from './shared/comlink-errors';
+import { embedWithPool, type EmbedWorkerApi } from './shared/embed-api';
 import type { LibraryWorkerApi } from './shared/library-api';
+import type { SemanticStatus } from './shared/semantic-api';
 import { openBrowserDatabase } from './store/open-database';
 import { createStore } from './store/store';
 import { createLexicalSearch } from './store/lexical-search';
+import { createChunkLookup } from './store/chunk-lookup';
+import { createVectorStore } from './store/vectors';
 import { createIngestApi } from './ingest/importer';
+import { sha256Hex } from './ingest/hash';
+import { createHybridSearch } from './search/hybrid';
+import { createSemanticIndex, type SemanticIndex } from './search/semantic-index';
+import { createHnswIndex } from './vector';
 
 installErrorTransfer();
+
+const watchers = new Set<(s: SemanticStatus) => void>();
+let semantic: SemanticIndex | null = null;
 
 async function open() {
   const db = await openBrowserDatabase({ syncWasmUrl, asyncWasmUrl });
   const store = await createStore(db);
-  const lexical = await createLexicalSearch(store.sql);
+  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
+  const lookup = createChunkLookup(store.sql);
   const ingest = createIngestApi({ sink: store });
-  return { db, store, lexical, ingest };
+  const semanticSide = {
+    embedQuery: (text: string) =>
+      semantic?.embedQuery(text) ?? Promise.reject(new Error('no model')),
+    search: (q: Int16Array, k: number, filter?: Parameters<SemanticIndex['search']>[2]) =>
+      semantic?.search(q, k, filter) ?? null,
+  };
+  const hybrid = createHybridSearch({
+    lexical,
+    get semantic() {
+      return semantic ? semanticSide : null;
+    },
+    allowedChunkIds: lookup.allowedChunkIds,
+    chunkKeys: lookup.chunkKeys,
+    buildHits: lexical.buildHits,
+    // Library writes and index changes (embedding progress) both invalidate cached answers.
+    version: () => store.version() * 1_000_003 + (semantic?.generation() ?? 0),
+  });
+  // Every committed write (import, delete, library import) may leave chunks to embed.
+  store.onChange(() => void semantic?.sync());
+  return { db, store, lexical, ingest, hybrid };
 }
 
 let opened: ReturnType<typeof open> | null = null;
 const ready = () => (opened ??= open());
+
+async function connectEmbedders(ports: MessagePort[]): Promise<void> {
+  const { store } = await ready();
+  const remotes = ports.map((p) => Comlink.wrap<EmbedWorkerApi>(p));
+  const first = remotes[0];
+  if (!first) return;
+  const info = await first.init();
+  semantic = createSemanticIndex({
+    vectors: createVectorStore(store.sql),
+    model: { id: info.id, version: info.version, dim: info.dim },
+    embed: (texts, signal) => embedWithPool(remotes, texts, { signal }),
+    hash: sha256Hex,
+    createIndex: () => createHnswIndex({ dim: info.dim }),
+    onStatus: (status) => watchers.forEach((w) => void w(status)),
+  });
+  void semantic.start();
+}
 
 const api: LibraryWorkerApi = {
   init: async () => (await ready()).db.info,
@@ -36,12 +84,29 @@ const api: LibraryWorkerApi = {
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   },
   importLibrary: async (bytes) => (await ready()).store.importDatabase(bytes),
-  search: async (request) => (await ready()).lexical.search(request),
+  search: async (request) => (await ready()).hybrid.search(request),
   setHtmlCleaner: (cleanHtml) =>
     void ready().then(({ ingest }) => ingest.setHtmlCleaner(cleanHtml)),
   importFiles: async (files, onProgress) => (await ready()).ingest.importFiles(files, onProgress),
   cancelImport: () => void ready().then(({ ingest }) => ingest.cancelImport()),
   importText: async (input) => (await ready()).ingest.importText(input),
+  connectEmbedders,
+  semanticStatus: async () =>
+    semantic?.status() ?? {
+      phase: 'starting',
+      model: null,
+      embedded: 0,
+      total: 0,
+      done: 0,
+      todo: 0,
+      message: null,
+    },
+  watchSemantic: async (onStatus) => {
+    watchers.add(onStatus);
+    if (semantic) void onStatus(semantic.status());
+  },
+  pauseEmbedding: async () => semantic?.pause(),
+  resumeEmbedding: async () => void semantic?.start(),
 };
 
 Comlink.expose(api);

@@ -15,6 +15,7 @@ export function Header() {
   const online = useAppStore((s) => s.online);
   const applyUpdate = useAppStore((s) => s.applyUpdate);
   const offlineReady = useAppStore((s) => s.offlineReady);
+  const semantic = useAppStore((s) => s.semantic);
   return (
     <header className="header">
       <div className="brand">
@@ -50,6 +51,20 @@ export function Header() {
         >
           {online ? 'Online' : 'Offline'}
           {offlineReady ? ' · works offline' : ''}
+        </span>
+        <span
+          className={semantic?.phase === 'ready' ? 'pill ok' : 'pill'}
+          data-testid="semantic-pill"
+          data-phase={semantic?.phase ?? 'starting'}
+          title="Semantic (meaning-based) search"
+        >
+          {!semantic || semantic.phase === 'starting'
+            ? 'Semantic: starting'
+            : semantic.phase === 'ready'
+              ? 'Semantic: ready'
+              : semantic.phase === 'embedding'
+                ? `Semantic: ${semantic.embedded}/${semantic.total}`
+                : `Semantic: ${semantic.phase}`}
         </span>
         {storage && (
           <span

@@ -1,6 +1,6 @@
 // What the UI does in response to the user: each action calls the worker and updates the store.
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
-import { Comlink, libraryClient } from '../clients';
+import { Comlink, connectEmbedders, libraryClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
@@ -14,6 +14,9 @@ export async function initLibrary(): Promise<void> {
     await library.setHtmlCleaner(Comlink.proxy(browserHtmlCleaner));
     store().setStorage(info);
     await refreshDocuments();
+    await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
+    // The model loads in the background; until then every search answers lexically.
+    connectEmbedders().catch((err: unknown) => store().notifyError(err));
   } catch (err) {
     store().notifyError(err);
   }
@@ -122,6 +125,15 @@ export async function importLibrary(file: File): Promise<void> {
       'info',
       `Library imported: ${stats.documents} documents, ${stats.chunks} chunks.`,
     );
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+export async function pauseEmbedding(paused: boolean): Promise<void> {
+  try {
+    if (paused) await libraryClient().pauseEmbedding();
+    else await libraryClient().resumeEmbedding();
   } catch (err) {
     store().notifyError(err);
   }

@@ -2,6 +2,7 @@
 // Owns: what the UI shows. Data lives in the worker; this holds only the latest answers.
 import { create } from 'zustand';
 import type { AppError } from '../../workers/shared/errors';
+import type { SemanticStatus } from '../../workers/shared/semantic-api';
 import type {
   DocumentDetail,
   DocumentSummary,
@@ -45,6 +46,7 @@ interface AppState {
   selected: number;
   open: OpenDocument | null;
   importing: ImportProgress | null;
+  semantic: SemanticStatus | null;
   /** Counts import runs, so per-run UI state (an expanded error list) starts fresh. */
   importRun: number;
   notices: Notice[];
@@ -63,6 +65,7 @@ interface AppState {
   setOpen(open: OpenDocument | null): void;
   setImporting(progress: ImportProgress | null): void;
   startImportRun(): void;
+  setSemantic(status: SemanticStatus): void;
   notify(kind: Notice['kind'], text: string, code?: string): void;
   notifyError(error: unknown): void;
   dismiss(id: number): void;
@@ -79,7 +82,7 @@ export const useAppStore = create<AppState>((set) => ({
   applyUpdate: null,
   documents: [],
   query: '',
-  mode: 'lexical',
+  mode: 'hybrid',
   filters: {},
   results: null,
   resultsFor: null,
@@ -87,6 +90,7 @@ export const useAppStore = create<AppState>((set) => ({
   selected: 0,
   open: null,
   importing: null,
+  semantic: null,
   importRun: 0,
   notices: [],
   setView: (view) => set({ view }),
@@ -104,6 +108,7 @@ export const useAppStore = create<AppState>((set) => ({
   setSelected: (selected) => set({ selected }),
   setOpen: (open) => set({ open }),
   setImporting: (importing) => set({ importing }),
+  setSemantic: (semantic) => set({ semantic }),
   startImportRun: () => set((s) => ({ importRun: s.importRun + 1 })),
   notify: (kind, text, code) =>
     set((s) => ({

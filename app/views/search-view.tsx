@@ -17,6 +17,7 @@ export function SearchView() {
   const filters = useAppStore((s) => s.filters);
   const results = useAppStore((s) => s.results);
   const resultsFor = useAppStore((s) => s.resultsFor);
+  const mode = useAppStore((s) => s.mode);
   const searching = useAppStore((s) => s.searching);
   const selected = useAppStore((s) => s.selected);
   const setSelected = useAppStore((s) => s.setSelected);
@@ -103,7 +104,10 @@ export function SearchView() {
           {searching
             ? 'Searching…'
             : results
-              ? `${hits.length} result${hits.length === 1 ? '' : 's'} in ${results.tookMs.toFixed(0)} ms`
+              ? `${hits.length} result${hits.length === 1 ? '' : 's'} in ${results.tookMs.toFixed(0)} ms` +
+                (results.mode !== mode
+                  ? ' · keyword results: semantic search is still getting ready'
+                  : '')
               : ''}
         </div>
         {ready && docCount === 0 && !query && (
@@ -182,7 +186,9 @@ function ModePicker() {
       }}
       data-testid="mode"
     >
+      <option value="hybrid">Hybrid (keyword + meaning)</option>
       <option value="lexical">Keyword (BM25)</option>
+      <option value="semantic">Meaning (semantic)</option>
     </select>
   );
 }

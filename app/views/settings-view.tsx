@@ -1,6 +1,7 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
 import { webClient } from '../clients';
+import { ModelsCard } from '../components/models-card';
 import { useAppStore } from '../state/app-store';
 import { CredibilityEditor, NetworkLedgerView, WebProviderSettings } from '../web';
 
@@ -31,6 +32,7 @@ export function SettingsView() {
           Nothing leaves this device unless you turn on a web provider or a remote model below.
         </p>
       </div>
+      <ModelsCard />
       <div className="card">
         <h3>Web search providers</h3>
         <p className="hint">

@@ -92,7 +92,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
   async function run(request: SearchRequest, mode: SearchMode): Promise<SearchResponse> {
     const started = now();
     const topK = request.limit ?? options.topK ?? 10;
-    if (mode === 'lexical') return deps.lexical.search({ ...request, limit: topK });
+    // Without a loaded model (first start, or no WASM), every mode answers lexically and says so.
+    if (mode === 'lexical' || !deps.semantic) {
+      return deps.lexical.search({ ...request, limit: topK });
+    }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
     let ranked: RankedChunk[];

@@ -3,24 +3,12 @@
 // drops vectors of deleted chunks, persists the index and rebuilds it when it is missing or
 // damaged. Owns the embedding backlog loop and its status. Embedding itself is injected.
 import { createError, isAppError, toAppError } from '../shared/errors';
-import type { EmbeddingModelKey, VectorStore } from '../store/vectors';
+import type { EmbeddingModelKey, SemanticPhase, SemanticStatus } from '../shared/semantic-api';
+import type { VectorStore } from '../store/vectors';
 import { loadOrRebuildVectorIndex } from '../vector';
 import type { AllowedFilter, VectorHit, VectorIndex } from '../vector';
 
-export type SemanticPhase = 'starting' | 'indexing' | 'embedding' | 'ready' | 'paused' | 'error';
-
-/** What the UI shows about semantic search. Plain data. */
-export interface SemanticStatus {
-  phase: SemanticPhase;
-  model: EmbeddingModelKey | null;
-  embedded: number;
-  total: number;
-  /** Progress of the current step (rebuilding the index or embedding the backlog). */
-  done: number;
-  todo: number;
-  /** Why the stored index was rebuilt, or why embedding stopped. */
-  message: string | null;
-}
+export type { SemanticPhase, SemanticStatus };
 
 export interface SemanticIndexDeps {
   vectors: VectorStore;

@@ -3,6 +3,7 @@
 // Plain types only.
 import type { IngestApi } from './ingest-api';
 import type { LibraryApi } from './store-api';
+import type { SemanticStatus } from './semantic-api';
 import type { StorageInfo } from './types';
 
 export interface LibraryWorkerApi extends LibraryApi, IngestApi {
@@ -11,6 +12,18 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi {
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
    */
   init(): Promise<StorageInfo>;
+  /**
+   * Connects embed workers (ports from `Comlink.createEndpoint` on each embed worker's remote).
+   * Semantic and hybrid search start once the model has loaded; the backlog is embedded in the
+   * background with progress reported to `watchSemantic`.
+   */
+  connectEmbedders(ports: MessagePort[]): Promise<void>;
+  semanticStatus(): Promise<SemanticStatus>;
+  /** Calls `onStatus` (a Comlink proxy) on every change of the semantic status. */
+  watchSemantic(onStatus: (status: SemanticStatus) => void): Promise<void>;
+  /** Pauses background embedding (resumable: the backlog stays in the library). */
+  pauseEmbedding(): Promise<void>;
+  resumeEmbedding(): Promise<void>;
 }
 
 export type { LibraryStats } from './store-api';

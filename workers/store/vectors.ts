@@ -1,14 +1,10 @@
 // Canonical chunk vectors in SQLite: which chunks still need a vector for the active model
 // (the resumable backlog), vectors reused by text hash, and the persisted vector index bytes.
 // Owns: the chunk_vectors, vector_cache and vector_index tables. Must not import other layers.
+import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { Sql } from './sql';
 
-/** The model a vector belongs to; vectors of two models or versions never mix. */
-export interface EmbeddingModelKey {
-  id: string;
-  version: string;
-  dim: number;
-}
+export type { EmbeddingModelKey };
 
 export interface PendingChunk {
   chunkId: number;
