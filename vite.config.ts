@@ -28,7 +28,12 @@ export default defineConfig({
         order: 'post',
         handler: (html, ctx) =>
           // The dev server injects inline scripts for HMR; enforce the CSP on the built app only.
-          ctx.server ? html : html.replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+          ctx.server
+            ? html
+            : html.replace(
+                '<!--CSP-->',
+                `<meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+              ),
       },
     },
     VitePWA({
@@ -47,11 +52,19 @@ export default defineConfig({
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/icons/icon-512-maskable.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          {
+            src: '/icons/icon-512-maskable.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,mjs,css,html,wasm,png,svg,json,webmanifest,bin,txt}', 'models/**/*'],
+        globPatterns: [
+          '**/*.{js,mjs,css,html,wasm,png,svg,json,webmanifest,bin,txt}',
+          'models/**/*',
+        ],
         // wa-sqlite and the shipped model shards are several MB each.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         navigateFallback: '/index.html',

@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'workers/**/*.test.ts', 'wasm/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'app/**/*.test.ts',
+      'workers/**/*.test.ts',
+      'wasm/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -6,11 +6,13 @@
 export const ERROR_CODES = {
   // ingest
   UNSUPPORTED_TYPE: {
-    message:
-      'This file type is not supported. Import .txt, .md, .html/.htm, .pdf or .docx files.',
+    message: 'This file type is not supported. Import .txt, .md, .html/.htm, .pdf or .docx files.',
     retryable: false,
   },
-  EMPTY_FILE: { message: 'The file has no text to index. Check that it is not empty.', retryable: false },
+  EMPTY_FILE: {
+    message: 'The file has no text to index. Check that it is not empty.',
+    retryable: false,
+  },
   FILE_TOO_LARGE: {
     message: 'The file is larger than the import limit. Split it into smaller files.',
     retryable: false,
@@ -27,14 +29,18 @@ export const ERROR_CODES = {
     message: 'The PDF has no text layer (it may be a scan). Run OCR on it first.',
     retryable: false,
   },
-  IMPORT_CANCELLED: { message: 'The import was cancelled. Files already imported were kept.', retryable: true },
+  IMPORT_CANCELLED: {
+    message: 'The import was cancelled. Files already imported were kept.',
+    retryable: true,
+  },
   // store
   STORAGE_FULL: {
     message: 'The browser refused to store more data. Free space or delete documents, then retry.',
     retryable: true,
   },
   STORAGE_UNAVAILABLE: {
-    message: 'Persistent storage is not available in this browser. Use a recent Chromium or Firefox.',
+    message:
+      'Persistent storage is not available in this browser. Use a recent Chromium or Firefox.',
     retryable: false,
   },
   DB_LOCKED: {
@@ -45,10 +51,14 @@ export const ERROR_CODES = {
     message: 'The library file is damaged. Import a backup from Library > Import library.',
     retryable: false,
   },
-  DB_ERROR: { message: 'A database error occurred. Retry; if it persists, export your library.', retryable: true },
+  DB_ERROR: {
+    message: 'A database error occurred. Retry; if it persists, export your library.',
+    retryable: true,
+  },
   NOT_FOUND: { message: 'The item no longer exists. Refresh the view.', retryable: false },
   INVALID_LIBRARY_FILE: {
-    message: 'That file is not a Sift library (SQLite database). Choose a file made by Export library.',
+    message:
+      'That file is not a Sift library (SQLite database). Choose a file made by Export library.',
     retryable: false,
   },
   SCHEMA_TOO_NEW: {
@@ -56,28 +66,53 @@ export const ERROR_CODES = {
     retryable: false,
   },
   // search
-  INVALID_QUERY: { message: 'The query could not be understood. Try plain words.', retryable: false },
+  INVALID_QUERY: {
+    message: 'The query could not be understood. Try plain words.',
+    retryable: false,
+  },
   // generic
   INVALID_ARGUMENT: { message: 'An argument was not valid.', retryable: false },
   ABORTED: { message: 'The operation was cancelled.', retryable: true },
-  TIMEOUT: { message: 'The operation took too long. Retry, or check your connection.', retryable: true },
+  TIMEOUT: {
+    message: 'The operation took too long. Retry, or check your connection.',
+    retryable: true,
+  },
   OFFLINE: { message: 'You are offline. Connect to the internet and retry.', retryable: true },
-  NETWORK_ERROR: { message: 'The network request failed. Check your connection and retry.', retryable: true },
+  NETWORK_ERROR: {
+    message: 'The network request failed. Check your connection and retry.',
+    retryable: true,
+  },
   CORS_BLOCKED: {
     message:
       'The browser blocked the request (CORS): the service does not allow calls from web pages. Set a proxy or base URL for it in Settings.',
     retryable: false,
   },
-  RATE_LIMITED: { message: 'The service is rate limiting requests. Sift will retry later.', retryable: true },
-  AUTH_FAILED: { message: 'The service rejected the API key. Check the key in Settings.', retryable: false },
-  PROVIDER_ERROR: { message: 'The service returned an error. Retry later.', retryable: true },
-  CIRCUIT_OPEN: {
-    message: 'This provider failed repeatedly and is paused for a short while. It will be retried automatically.',
+  RATE_LIMITED: {
+    message: 'The service is rate limiting requests. Sift will retry later.',
     retryable: true,
   },
-  MALFORMED_RESPONSE: { message: 'The service sent a response Sift could not read.', retryable: true },
-  MODEL_LOAD_FAILED: { message: 'The model could not be loaded. Re-download or re-import it.', retryable: true },
-  WASM_ERROR: { message: 'The WebAssembly runtime reported an error. Reload the app.', retryable: false },
+  AUTH_FAILED: {
+    message: 'The service rejected the API key. Check the key in Settings.',
+    retryable: false,
+  },
+  PROVIDER_ERROR: { message: 'The service returned an error. Retry later.', retryable: true },
+  CIRCUIT_OPEN: {
+    message:
+      'This provider failed repeatedly and is paused for a short while. It will be retried automatically.',
+    retryable: true,
+  },
+  MALFORMED_RESPONSE: {
+    message: 'The service sent a response Sift could not read.',
+    retryable: true,
+  },
+  MODEL_LOAD_FAILED: {
+    message: 'The model could not be loaded. Re-download or re-import it.',
+    retryable: true,
+  },
+  WASM_ERROR: {
+    message: 'The WebAssembly runtime reported an error. Reload the app.',
+    retryable: false,
+  },
   WEBGPU_UNAVAILABLE: {
     message: 'WebGPU is not available in this browser. Sift will use the CPU instead.',
     retryable: false,
@@ -86,7 +121,10 @@ export const ERROR_CODES = {
     message: 'Not enough storage quota for this download. Free space or choose a smaller model.',
     retryable: false,
   },
-  INTERNAL: { message: 'Something went wrong inside Sift. Reload the app; your data is safe.', retryable: false },
+  INTERNAL: {
+    message: 'Something went wrong inside Sift. Reload the app; your data is safe.',
+    retryable: false,
+  },
   // web
   KEY_HOST_REFUSED: {
     message:
@@ -94,7 +132,8 @@ export const ERROR_CODES = {
     retryable: false,
   },
   PROVIDER_NOT_CONFIGURED: {
-    message: 'This web search provider is not set up. Add its API key or base URL in Settings > Web search.',
+    message:
+      'This web search provider is not set up. Add its API key or base URL in Settings > Web search.',
     retryable: false,
   },
   // vector index
@@ -147,7 +186,10 @@ export function toAppError(value: unknown, fallback: ErrorCode = 'INTERNAL'): Ap
     return createError('STORAGE_FULL', { cause: value });
   }
   const reason = value instanceof Error ? value.message : String(value);
-  return createError(fallback, { reason: reason.endsWith('.') ? reason : `${reason}.`, cause: value });
+  return createError(fallback, {
+    reason: reason.endsWith('.') ? reason : `${reason}.`,
+    cause: value,
+  });
 }
 
 /** The plain-data form of an AppError, for crossing a worker boundary. */
