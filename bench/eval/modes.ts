@@ -3,6 +3,7 @@
 import type { BeirDoc } from './beir';
 import { createLexicalRetriever } from './lexical-mode';
 import { createSemanticRetriever } from './semantic-mode';
+import { createHybridRetriever } from './hybrid-mode';
 import { plannedMode } from './research-modes';
 
 export interface RankedDoc {
@@ -33,6 +34,7 @@ export type RetrieverFactory = (options: Record<string, string>) => Promise<Retr
 export const MODES: Record<string, RetrieverFactory> = {
   lexical: createLexicalRetriever,
   semantic: createSemanticRetriever,
+  hybrid: createHybridRetriever,
   'lexical+rm3': plannedMode(createLexicalRetriever, 'rm3'),
   'lexical+wordnet': plannedMode(createLexicalRetriever, 'wordnet'),
   'lexical+keyphrases': plannedMode(createLexicalRetriever, 'keyphrases'),

@@ -1,0 +1,252 @@
+// The `hybrid` eval mode: the app's lexical search (wa-sqlite FTS5 BM25, as the `lexical` mode
+// indexes it) and the canonical int16 vectors (as the `semantic` mode embeds and caches them)
+// in the app's HNSW (or exact) index, chunk lists fused with the app's `fuseHybrid`, documents
+// scored by their best fused chunk. Must not import app workers (*.worker.ts) or the UI.
+// Options: --fusion rrf|weighted-rrf|minmax|adaptive (default rrf)  --rrfK 60
+//          --wSemantic W --wLexical W (weighted-rrf, minmax; adaptive: the prior)
+//          --combine rrf|minmax (adaptive)  --agreementGain --agreementDepth --confidenceGain
+//          --confidenceMid --confidenceScale --minWeight (adaptive, see workers/search/rrf.ts)
+//          --lexicalK 20 --semanticK 20 (CFS-012 chunk depths)  --index hnsw|exact  --ef 50
+//          --model use-lite|all-MiniLM-L6-v2  --threads N (embedding threads for cache misses)
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chunkText } from '../../workers/ingest/chunk';
+import { createNodeKernel, REPO_ROOT } from '../../workers/embed/node-kernel';
+import { createLexicalSearch, type LexicalSearch } from '../../workers/store/lexical-search';
+import { openNodeDatabase } from '../../workers/store/open-database-node';
+import { createStore } from '../../workers/store/store';
+import {
+  fuseHybrid,
+  type AdaptiveParams,
+  type FusionMethod,
+  type RankedCandidate,
+} from '../../workers/search/rrf';
+import {
+  createExactIndex,
+  createHnswIndex,
+  createWasmDotKernel,
+  deserializeHnsw,
+  type DotKernel,
+  type VectorIndex,
+} from '../../workers/vector/index';
+import { embedAllCached, openEmbedCache } from '../embed-cache';
+import { loadNodeEncoder } from '../embed-models';
+import type { BeirDoc } from './beir';
+import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+
+/** Both chunk lists of one query, best first; `path` is the BEIR document id. */
+export interface HybridLists {
+  semantic: RankedCandidate[];
+  lexical: RankedCandidate[];
+}
+
+export interface HybridCore {
+  index(
+    docs: BeirDoc[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<{ documents: number; chunks: number }>;
+  /** Lexical top `lexicalK` and semantic top `semanticK` chunks for a query. */
+  lists(
+    query: string,
+    opts: { lexicalK: number; semanticK: number; exact?: boolean },
+  ): Promise<HybridLists>;
+  /** Both vector indexes' sizes and the HNSW build/load time, for reports. */
+  info(): { hnswMs: number; hnswLoaded: boolean; hnswBytes: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Indexes a BEIR corpus once for both sides: chunks stored through the app's store (same chunker
+ * and hash rule as the `lexical` mode), vectors from the embedding cache keyed exactly as the
+ * `semantic` mode keys them (title + newline + chunk text), inserted under the store's chunk ids.
+ * The HNSW graph is cached under .cache/hybrid/ keyed by the vectors and build parameters.
+ */
+export async function createHybridCore(options: Record<string, string>): Promise<HybridCore> {
+  const modelSpec = options.model ?? 'use-lite';
+  const threads = Math.max(1, Number(options.threads ?? 1));
+  const ef = Number(options.ef ?? 50);
+  const db = await openNodeDatabase();
+  const store = await createStore(db, { clock: () => 0 });
+  const lexical: LexicalSearch = await createLexicalSearch(db.sql, { version: store.version });
+  const encoder = await loadNodeEncoder(modelSpec);
+  const cache = openEmbedCache(encoder.id, encoder.version, encoder.dim);
+  const kernel: DotKernel = createWasmDotKernel(await createNodeKernel());
+  let hnsw: VectorIndex | null = null;
+  let exact: VectorIndex | null = null;
+  const keys = new Map<number, { path: string; seq: number }>();
+  let hnswMs = 0;
+  let hnswLoaded = false;
+
+  return {
+    async index(docs, onProgress) {
+      const texts: string[] = [];
+      const textKeys: string[] = [];
+      let done = 0;
+      for (const doc of docs) {
+        const text = doc.text.trim().length > 0 ? doc.text : doc.title;
+        const parts = chunkText(text);
+        const hash = createHash('sha256')
+          .update(`${doc.id}\u0000${doc.title}\u0000${text}`)
+          .digest('hex');
+        await store.putDocument(
+          {
+            path: doc.id,
+            title: doc.title,
+            mime: 'text/plain',
+            size: text.length,
+            modified: 0,
+            text,
+          },
+          parts,
+          hash,
+        );
+        for (const c of parts) {
+          texts.push(encoder.passageText(doc.title ? `${doc.title}\n${c.text}` : c.text));
+          textKeys.push(`${doc.id}\u0000${c.seq}`);
+        }
+        if (onProgress && (++done % 500 === 0 || done === docs.length))
+          onProgress(done, docs.length);
+      }
+      const rows = await db.sql.all<{ id: number; path: string; seq: number }>(
+        'SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c JOIN documents d ON d.id = c.document_id',
+      );
+      const idOf = new Map<string, number>();
+      for (const r of rows) {
+        const id = Number(r.id);
+        keys.set(id, { path: String(r.path), seq: Number(r.seq) });
+        idOf.set(`${String(r.path)}\u0000${Number(r.seq)}`, id);
+      }
+      const vectors = await embedAllCached(texts, cache, threads, modelSpec);
+      const ids = textKeys.map((k) => {
+        const id = idOf.get(k);
+        if (id === undefined) throw new Error(`chunk ${k} missing from the store`);
+        return id;
+      });
+      exact = createExactIndex({ dim: encoder.dim }, { kernel });
+      const digest = createHash('sha256').update(`${encoder.id}@${encoder.version}|M16|efc200`);
+      vectors.forEach((v, i) => {
+        exact!.add(ids[i]!, v);
+        digest.update(`${ids[i]}:`).update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      });
+      const dir = join(REPO_ROOT, '.cache/hybrid');
+      const file = join(dir, `${digest.digest('hex').slice(0, 24)}.hnsw`);
+      const t0 = performance.now();
+      if (existsSync(file)) {
+        hnsw = deserializeHnsw(new Uint8Array(readFileSync(file)), { kernel });
+        hnswLoaded = true;
+      } else {
+        process.stderr.write(
+          `\n[hybrid] building HNSW over ${ids.length} vectors (cached after)\n`,
+        );
+        hnsw = createHnswIndex({ dim: encoder.dim }, { kernel });
+        vectors.forEach((v, i) => hnsw!.add(ids[i]!, v));
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(file, hnsw.serialize());
+      }
+      hnswMs = performance.now() - t0;
+      process.stderr.write(
+        `[hybrid] HNSW ${hnswLoaded ? 'loaded' : 'built'} in ${(hnswMs / 1000).toFixed(1)} s\n`,
+      );
+      return { documents: docs.length, chunks: ids.length };
+    },
+    async lists(query, opts) {
+      const lex = await lexical.rankChunks(query, { limit: opts.lexicalK });
+      const input = encoder.queryText(query);
+      let q = cache.get(input);
+      if (!q) {
+        q = encoder.embed(input);
+        cache.put(input, q);
+      }
+      const idx = opts.exact ? exact : hnsw;
+      if (!idx) throw new Error('index() first');
+      const hits = idx.search(
+        q,
+        opts.semanticK,
+        opts.exact ? {} : { ef: Math.max(ef, opts.semanticK) },
+      );
+      // The app's semantic list order (hybrid.ts): cosine desc, then path asc, then seq asc.
+      const sem = hits
+        .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
+        .sort(
+          (a, b) =>
+            b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
+        );
+      return {
+        semantic: sem,
+        lexical: lex.map((c) => ({ chunkId: c.chunkId, path: c.path, seq: c.seq, score: c.score })),
+      };
+    },
+    info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
+    async close() {
+      await db.close();
+    },
+  };
+}
+
+const ADAPTIVE_KEYS = [
+  'agreementGain',
+  'agreementDepth',
+  'confidenceGain',
+  'confidenceMid',
+  'confidenceScale',
+  'minWeight',
+] as const;
+
+/** The fusion the flags ask for (`--fusion` and its weights/params). */
+export function fusionFromOptions(options: Record<string, string>): FusionMethod {
+  const kind = options.fusion ?? 'rrf';
+  const k = options.rrfK !== undefined ? Number(options.rrfK) : undefined;
+  const weights =
+    options.wSemantic !== undefined || options.wLexical !== undefined
+      ? { semantic: Number(options.wSemantic ?? 1), lexical: Number(options.wLexical ?? 1) }
+      : undefined;
+  switch (kind) {
+    case 'rrf':
+      return { kind, k };
+    case 'weighted-rrf':
+      return { kind, k, weights: weights ?? { semantic: 1, lexical: 1 } };
+    case 'minmax':
+      return { kind, weights };
+    case 'adaptive': {
+      const params: Partial<AdaptiveParams> = {};
+      for (const key of ADAPTIVE_KEYS)
+        if (options[key] !== undefined) params[key] = Number(options[key]);
+      if (weights) params.prior = weights;
+      const combine = options.combine === 'minmax' ? 'minmax' : 'rrf';
+      return { kind, combine, k, params };
+    }
+    default:
+      throw new Error('--fusion must be rrf, weighted-rrf, minmax or adaptive');
+  }
+}
+
+/** Fused chunks to documents: a document scores its best fused chunk (ties: doc id asc). */
+export function fuseToDocs(lists: HybridLists, method: FusionMethod, k: number): RankedDoc[] {
+  const fused = fuseHybrid(lists.semantic, lists.lexical, method).items;
+  const best = new Map<string, number>();
+  for (const f of fused) if (!best.has(f.path)) best.set(f.path, f.score); // sorted: first = max
+  return [...best]
+    .map(([docId, score]) => ({ docId, score }))
+    .sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0))
+    .slice(0, k);
+}
+
+export const createHybridRetriever: RetrieverFactory = async (options) => {
+  const core = await createHybridCore(options);
+  const method = fusionFromOptions(options);
+  const lexicalK = Number(options.lexicalK ?? 20);
+  const semanticK = Number(options.semanticK ?? 20);
+  const exact = (options.index ?? 'hnsw') === 'exact';
+  process.stderr.write(
+    `[hybrid] fusion ${JSON.stringify(method)} lexicalK ${lexicalK} semanticK ${semanticK} index ${exact ? 'exact' : 'hnsw'}\n`,
+  );
+  const retriever: Retriever = {
+    index: (docs, onProgress) => core.index(docs, onProgress),
+    async search(query, k) {
+      return fuseToDocs(await core.lists(query, { lexicalK, semanticK, exact }), method, k);
+    },
+    close: () => core.close(),
+  };
+  return retriever;
+};

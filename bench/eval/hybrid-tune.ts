@@ -1,0 +1,130 @@
+// `npx tsx bench/eval/hybrid-tune.ts --dataset <BEIR folder> [--split train] [--grid default]`
+// Fusion development on a TRAIN split: computes each query's lexical and semantic chunk lists
+// once (depth 100, HNSW and exact), caches them under .cache/hybrid/, then scores many fusion
+// settings in memory (nDCG@10, Recall@100, MRR@10) and prints one JSON line per setting.
+// Never point it at a test split to choose settings: that is what `npm run eval` reports.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../workers/embed/node-kernel';
+import type { FusionMethod } from '../../workers/search/rrf';
+import { agreementAt } from '../../workers/search/rrf';
+import { loadCorpus, loadQrels, loadQueries } from './beir';
+import { createHybridCore, fuseToDocs, type HybridLists } from './hybrid-mode';
+import { evaluate, type Run } from './metrics';
+
+const DEPTH = 100;
+
+function parse(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) continue;
+    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
+    out[k] = v ?? argv[++i] ?? '';
+  }
+  return out;
+}
+
+type Cached = Record<string, { hnsw: HybridLists; exact: HybridLists }>;
+
+async function lists(args: Record<string, string>, split: string): Promise<Cached> {
+  const model = args.model ?? 'use-lite';
+  const dir = join(REPO_ROOT, '.cache/hybrid');
+  const file = join(dir, `lists-${model.replace(/[^\w.-]/g, '_')}-${split}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Cached;
+  const dataset = args.dataset!;
+  const [corpus, queries, qrels] = await Promise.all([
+    loadCorpus(dataset),
+    loadQueries(dataset),
+    loadQrels(dataset, split),
+  ]);
+  const core = await createHybridCore(args);
+  await core.index(corpus, (d, t) => process.stderr.write(`\r[tune] indexed ${d}/${t}`));
+  const out: Cached = {};
+  const ids = Object.keys(qrels).filter((id) => queries.has(id));
+  let n = 0;
+  for (const qid of ids) {
+    const q = queries.get(qid)!;
+    out[qid] = {
+      hnsw: await core.lists(q, { lexicalK: DEPTH, semanticK: DEPTH }),
+      exact: await core.lists(q, { lexicalK: DEPTH, semanticK: DEPTH, exact: true }),
+    };
+    if (++n % 50 === 0) process.stderr.write(`\r[tune] listed ${n}/${ids.length}`);
+  }
+  await core.close();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(out));
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 10000) / 10000;
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const split = args.split ?? 'train';
+  if (!args.dataset) throw new Error('--dataset <BEIR folder> is required');
+  if (split === 'test' && args.iKnowThisIsTest !== 'yes')
+    throw new Error('hybrid-tune chooses settings: run it on a train split, not test');
+  const cached = await lists(args, split);
+  const qrels = await loadQrels(args.dataset, split);
+  const qids = Object.keys(cached);
+
+  const score = (
+    name: string,
+    method: FusionMethod | 'lexical' | 'semantic',
+    k: number,
+    exact = false,
+  ) => {
+    const run: Run = {};
+    for (const qid of qids) {
+      const l = exact ? cached[qid]!.exact : cached[qid]!.hnsw;
+      const sliced = { semantic: l.semantic.slice(0, k), lexical: l.lexical.slice(0, k) };
+      if (method === 'lexical' || method === 'semantic') {
+        const best = new Map<string, number>();
+        for (const c of sliced[method]) if (!best.has(c.path)) best.set(c.path, c.score);
+        run[qid] = [...best].map(([docId, s]) => ({ docId, score: s }));
+      } else run[qid] = fuseToDocs(sliced, method, 100);
+    }
+    const m = evaluate(qrels, run);
+    console.log(
+      JSON.stringify({
+        name,
+        depth: k,
+        index: exact ? 'exact' : 'hnsw',
+        'nDCG@10': round(m['nDCG@10']),
+        'Recall@100': round(m['Recall@100']),
+        'MRR@10': round(m['MRR@10']),
+      }),
+    );
+  };
+
+  // Signals: how often the lists agree, per query, on this library.
+  const agree = qids.map((q) => agreementAt(cached[q]!.hnsw.semantic, cached[q]!.hnsw.lexical, 10));
+  const mean = agree.reduce((a, b) => a + b, 0) / agree.length;
+  console.log(JSON.stringify({ split, queries: qids.length, meanAgreementAt10: round(mean) }));
+
+  for (const k of [20, 100]) {
+    score('lexical', 'lexical', k);
+    score('semantic', 'semantic', k);
+    score('semantic-exact', 'semantic', k, true);
+    score('rrf', { kind: 'rrf' }, k);
+    score('rrf-exact', { kind: 'rrf' }, k, true);
+    for (const w of [0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7])
+      score(
+        `weighted-rrf s=${w}`,
+        { kind: 'weighted-rrf', weights: { semantic: w, lexical: 1 } },
+        k,
+      );
+    for (const w of [0, 0.05, 0.1, 0.2, 0.3, 0.5, 1])
+      score(`minmax s=${w}`, { kind: 'minmax', weights: { semantic: w, lexical: 1 } }, k);
+    score('adaptive default', { kind: 'adaptive' }, k);
+    const grid = JSON.parse(args.grid ?? '[]') as Array<Record<string, unknown>>;
+    for (const g of grid)
+      score(`adaptive ${JSON.stringify(g)}`, { kind: 'adaptive', ...g } as FusionMethod, k);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,393 @@
+// `npm run bench -- hybrid [--chunks 100000] [--queries 100] [--fusion rrf] [--out file]`
+// End-to-end hybrid query latency through the app's createHybridSearch over the real store
+// (wa-sqlite FTS5 + chunk_vectors), the app's semantic index (HNSW loaded from the store) and
+// live USE-lite query embedding, on a generated library of N chunks: SciFact repeated with
+// deterministic word drops per copy; each copy's chunk vector is the cached canonical vector of
+// the original chunk plus seeded Gaussian noise (cosine about 0.9 to it), re-normalised and
+// quantised, so 100k texts need no embedding. Same-run peers: lexical-only, exact scan, WASM
+// vs JS dot kernel, search without the query embedding. Reports; never gates.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
+import { chunkText } from '../workers/ingest/chunk';
+import { createHybridSearch, type HybridDeps } from '../workers/search/hybrid';
+import type { FusionMethod } from '../workers/search/rrf';
+import { createSemanticIndex } from '../workers/search/semantic-index';
+import { createChunkLookup } from '../workers/store/chunk-lookup';
+import { createLexicalSearch } from '../workers/store/lexical-search';
+import { openNodeDatabase } from '../workers/store/open-database-node';
+import { createStore } from '../workers/store/store';
+import { createVectorStore } from '../workers/store/vectors';
+import type { SearchMode, SearchResponse } from '../workers/shared/types';
+import {
+  createExactIndex,
+  createHnswIndex,
+  createWasmDotKernel,
+  deserializeHnsw,
+  type VectorIndex,
+} from '../workers/vector/index';
+import { embedAllCached, openEmbedCache } from './embed-cache';
+import { loadNodeEncoder } from './embed-models';
+import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { fusionFromOptions } from './eval/hybrid-mode';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
+
+function parse(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) continue;
+    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
+    out[k] = v ?? argv[++i] ?? '';
+  }
+  return out;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+
+function latency(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  return {
+    p50Ms: r3(percentile(s, 50)),
+    p95Ms: r3(percentile(s, 95)),
+    meanMs: r3(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
+  };
+}
+
+/** mulberry32: a tiny seeded PRNG (deterministic library generation). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seedOf(s: string): number {
+  return createHash('sha256').update(s).digest().readUInt32LE(0);
+}
+
+/** Copy `copy` of a text: every word dropped with probability 0.1 (copy 0 is the original). */
+function perturb(text: string, copy: number, key: string): string {
+  if (copy === 0) return text;
+  const rand = rng(seedOf(`${copy}:${key}`));
+  return text
+    .split(' ')
+    .filter(() => rand() >= 0.1)
+    .join(' ');
+}
+
+/** Original vector + N(0, sigma^2/dim) noise, L2-normalised, scaled by 32767 and rounded. */
+function noisy(v: Int16Array, copy: number, key: string, sigma = 0.5): Int16Array {
+  if (copy === 0) return v;
+  const rand = rng(seedOf(`v${copy}:${key}`));
+  const f = new Float64Array(v.length);
+  let norm = 0;
+  const s = sigma / Math.sqrt(v.length);
+  for (let i = 0; i < v.length; i++) {
+    // Box-Muller from two uniforms (determinism only needs the same PRNG and formula).
+    const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
+    f[i] = v[i]! / 32767 + s * g;
+    norm += f[i]! * f[i]!;
+  }
+  const out = new Int16Array(v.length);
+  const inv = 1 / Math.sqrt(norm);
+  for (let i = 0; i < v.length; i++) out[i] = Math.round(f[i]! * inv * 32767);
+  return out;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const args = parse(argv);
+  const dataset = args.dataset ?? DEFAULT_DATASET;
+  const target = Number(args.chunks ?? 100_000);
+  const nq = Number(args.queries ?? 100);
+  const fusion: FusionMethod = fusionFromOptions(args);
+  const [corpus, queries, qrels] = await Promise.all([
+    loadCorpus(dataset),
+    loadQueries(dataset),
+    loadQrels(dataset, 'test'),
+  ]);
+  const qtexts = Object.keys(qrels)
+    .filter((q) => queries.has(q))
+    .slice(0, nq)
+    .map((q) => queries.get(q)!);
+
+  // --- canonical vectors of the original chunks (from the embed cache) -------------------------
+  const encoder = await loadNodeEncoder('use-lite');
+  const model = { id: encoder.id, version: encoder.version, dim: encoder.dim };
+  const cache = openEmbedCache(encoder.id, encoder.version, encoder.dim);
+  const originals = corpus.map((doc) => {
+    const text = doc.text.trim() ? doc.text : doc.title;
+    return { doc, text, chunks: chunkText(text) };
+  });
+  const texts = originals.flatMap((o) =>
+    o.chunks.map((c) => encoder.passageText(o.doc.title ? `${o.doc.title}\n${c.text}` : c.text)),
+  );
+  const vecs = await embedAllCached(texts, cache, 1, 'use-lite');
+  const vecOf = new Map<string, Int16Array[]>();
+  let vi = 0;
+  for (const o of originals)
+    vecOf.set(
+      o.doc.id,
+      o.chunks.map(() => vecs[vi++]!),
+    );
+
+  // --- the library: copies of the corpus until `target` chunks --------------------------------
+  const db = await openNodeDatabase();
+  const store = await createStore(db, { clock: () => 0 });
+  const vectorStore = createVectorStore(store.sql);
+  const digest = createHash('sha256').update(`${model.id}@${model.version}|${target}|v1`);
+  let chunks = 0;
+  let docs = 0;
+  let t = performance.now();
+  for (let copy = 0; chunks < target; copy++) {
+    for (const o of originals) {
+      if (chunks >= target) break;
+      const text = perturb(o.text, copy, o.doc.id);
+      const parts = chunkText(text);
+      const path = copy === 0 ? o.doc.id : `copy${copy}/${o.doc.id}`;
+      const put = await store.putDocument(
+        { path, title: o.doc.title, mime: 'text/plain', size: text.length, modified: copy, text },
+        parts,
+        `${path}:${text.length}`,
+      );
+      const rows = await store.sql.all<{ id: number; seq: number }>(
+        'SELECT id, seq FROM chunks WHERE document_id = ? ORDER BY seq',
+        [put.documentId],
+      );
+      const base = vecOf.get(o.doc.id)!;
+      await vectorStore.put(
+        model,
+        rows.map((r) => {
+          const v = noisy(
+            base[Math.min(Number(r.seq), base.length - 1)]!,
+            copy,
+            `${path}#${r.seq}`,
+          );
+          digest.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+          return { chunkId: Number(r.id), textHash: `${path}#${r.seq}`, vector: v };
+        }),
+      );
+      chunks += rows.length;
+      docs++;
+    }
+    process.stderr.write(`\r[bench:hybrid] ${docs} documents, ${chunks} chunks`);
+  }
+  const storeMs = performance.now() - t;
+  process.stderr.write(`\n[bench:hybrid] stored in ${(storeMs / 1000).toFixed(1)} s\n`);
+
+  // --- HNSW: built once (WASM kernel, the paper's defaults), cached, then loaded by the app ----
+  const wasm = createWasmDotKernel(await createNodeKernel());
+  const dir = join(REPO_ROOT, '.cache/hybrid');
+  const key = digest.digest('hex').slice(0, 24);
+  const file = join(dir, `bench-${key}.hnsw`);
+  const meta = join(dir, `bench-${key}.json`);
+  let buildMs: number;
+  if (existsSync(file) && existsSync(meta)) {
+    buildMs = (JSON.parse(readFileSync(meta, 'utf8')) as { buildMs: number }).buildMs;
+    process.stderr.write(
+      `[bench:hybrid] HNSW from cache (built earlier in ${(buildMs / 1000).toFixed(0)} s)\n`,
+    );
+  } else {
+    process.stderr.write(`[bench:hybrid] building HNSW over ${chunks} vectors (cached after)...\n`);
+    const idx = createHnswIndex({ dim: model.dim }, { kernel: wasm });
+    t = performance.now();
+    let n = 0;
+    for await (const row of vectorStore.iterate(model)) {
+      idx.add(row.id, row.vector);
+      if (++n % 5000 === 0) process.stderr.write(`\r[bench:hybrid] inserted ${n}`);
+    }
+    buildMs = performance.now() - t;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, idx.serialize());
+    writeFileSync(meta, JSON.stringify({ buildMs, chunks }));
+    process.stderr.write(`\n[bench:hybrid] built in ${(buildMs / 1000).toFixed(1)} s\n`);
+  }
+  const bytes = new Uint8Array(readFileSync(file));
+  await vectorStore.saveIndex(model, bytes);
+
+  // The app's wiring (db.worker.ts): semantic index over the vector store, HNSW with its default
+  // kernel; start() loads the persisted index (or rebuilds it) and finds no backlog.
+  const semantic = createSemanticIndex({
+    vectors: vectorStore,
+    model,
+    embed: async (list) => list.map((x) => encoder.embed(x)),
+    hash: async (x) => createHash('sha256').update(x).digest('hex'),
+    createIndex: () => createHnswIndex({ dim: model.dim }),
+  });
+  t = performance.now();
+  await semantic.start();
+  const loadMs = performance.now() - t;
+  if (semantic.status().phase !== 'ready')
+    throw new Error(`semantic index: ${JSON.stringify(semantic.status())}`);
+  process.stderr.write(
+    `[bench:hybrid] app semantic index ready in ${(loadMs / 1000).toFixed(2)} s\n`,
+  );
+
+  // Peers on the same vectors: HNSW with the WASM kernel, and the exact scan (WASM kernel).
+  t = performance.now();
+  const hnswWasm = deserializeHnsw(bytes, { kernel: wasm });
+  const wasmLoadMs = performance.now() - t;
+  const exact: VectorIndex = createExactIndex({ dim: model.dim }, { kernel: wasm });
+  for await (const row of vectorStore.iterate(model)) exact.add(row.id, row.vector);
+
+  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
+  const lookup = createChunkLookup(store.sql);
+  const noCache = { get: () => undefined, set() {}, clear() {}, stats: () => ({}) } as never;
+  const queryVectors = new Map<string, Int16Array>();
+  const build = (search: HybridDeps['semantic'], label: string) => {
+    process.stderr.write(`[bench:hybrid] ${label}\n`);
+    return createHybridSearch(
+      {
+        lexical,
+        semantic: search,
+        allowedChunkIds: lookup.allowedChunkIds,
+        chunkKeys: lookup.chunkKeys,
+        buildHits: lexical.buildHits,
+        version: () => store.version(),
+        cache: noCache,
+      },
+      { fusion },
+    );
+  };
+  const live = (text: string) => semantic.embedQuery(text);
+  const pre = async (text: string) => queryVectors.get(text) ?? live(text);
+  const variants: Array<[string, SearchMode, HybridDeps['semantic']]> = [
+    [
+      'hybrid (app wiring: HNSW, JS kernel, live query embedding)',
+      'hybrid',
+      { embedQuery: live, search: semantic.search },
+    ],
+    [
+      'hybrid, query vector precomputed (retrieval + fusion + hits only)',
+      'hybrid',
+      { embedQuery: pre, search: semantic.search },
+    ],
+    [
+      'hybrid, HNSW with WASM kernel, precomputed query',
+      'hybrid',
+      { embedQuery: pre, search: (q, k, f) => hnswWasm.search(q, k, f ? { filter: f } : {}) },
+    ],
+    [
+      'hybrid, exact scan (WASM kernel), precomputed query',
+      'hybrid',
+      { embedQuery: pre, search: (q, k, f) => exact.search(q, k, f ? { filter: f } : {}) },
+    ],
+    ['lexical only', 'lexical', { embedQuery: pre, search: semantic.search }],
+    ['query embedding only (USE-lite)', 'semantic', null],
+  ];
+  for (const q of qtexts.slice(0, 5)) await live(q); // warm the encoder
+  for (const q of qtexts) queryVectors.set(q, await live(q));
+  const results: Record<string, ReturnType<typeof latency> & { overlapAt10WithApp?: number }> = {};
+  const firstHits = new Map<string, SearchResponse['hits']>();
+  for (const [label, mode, side] of variants) {
+    const samples: number[] = [];
+    if (side === null) {
+      for (const q of qtexts) {
+        const s = performance.now();
+        encoder.embed(q);
+        samples.push(performance.now() - s);
+      }
+      results[label] = latency(samples);
+      continue;
+    }
+    const hs = build(side, label);
+    for (const q of qtexts.slice(0, 5)) await hs.search({ query: q, mode });
+    let overlap = 0;
+    for (const q of qtexts) {
+      const s = performance.now();
+      const res = await hs.search({ query: q, mode });
+      samples.push(performance.now() - s);
+      const app = firstHits.get(q);
+      if (!app) firstHits.set(q, res.hits);
+      else {
+        const ids = new Set(app.map((h) => h.chunkId));
+        overlap += res.hits.filter((h) => ids.has(h.chunkId)).length / Math.max(1, app.length);
+      }
+    }
+    results[label] = {
+      ...latency(samples),
+      ...(firstHits.size && label !== variants[0]![0]
+        ? { overlapAt10WithApp: r3(overlap / qtexts.length) }
+        : {}),
+    };
+    process.stderr.write(`  ${JSON.stringify(results[label])}\n`);
+  }
+  const mem = process.memoryUsage();
+  const app = results[variants[0]![0]]!;
+  const pre0 = results[variants[1]![0]]!;
+  const report = {
+    benchmark: 'hybrid',
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    },
+    library: {
+      chunks,
+      documents: docs,
+      generation:
+        'SciFact corpus repeated; copy r>0 drops each word with p=0.1 (seeded); vectors = cached USE-lite vector of the original chunk + N(0, 0.25/512) noise, re-normalised, int16',
+    },
+    fusion,
+    queries: qtexts.length,
+    topK: 10,
+    lexicalK: 20,
+    semanticK: 20,
+    latency: results,
+    goalP50Under50Ms: app.p50Ms < 50,
+    ratios: {
+      hybridOverLexical: r3(pre0.p50Ms / results['lexical only']!.p50Ms),
+      exactOverHnswWasm: r3(
+        results['hybrid, exact scan (WASM kernel), precomputed query']!.p50Ms /
+          results['hybrid, HNSW with WASM kernel, precomputed query']!.p50Ms,
+      ),
+      jsKernelOverWasmKernel: r3(
+        pre0.p50Ms / results['hybrid, HNSW with WASM kernel, precomputed query']!.p50Ms,
+      ),
+    },
+    index: {
+      M: 16,
+      efConstruction: 200,
+      efSearch: 50,
+      bytes: bytes.length,
+      mb: mb(bytes.length),
+      buildMs: Math.round(buildMs),
+      buildKernel: 'wasm',
+      appLoadMs: Math.round(loadMs),
+      wasmDeserializeMs: Math.round(wasmLoadMs),
+      storeMs: Math.round(storeMs),
+    },
+    memoryMb: {
+      heapUsed: mb(mem.heapUsed),
+      external: mb(mem.external),
+      arrayBuffers: mb(mem.arrayBuffers),
+      rss: mb(mem.rss),
+      note: 'whole process: wa-sqlite in memory, three vector indexes (app HNSW, WASM HNSW, exact), the embed cache map',
+    },
+  };
+  const out = args.out ?? join(HERE, 'reports', 'hybrid.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+  await db.close();
+}
+
+export default { name: 'hybrid', run: main };
