@@ -36,7 +36,7 @@ export function parseGeneratedQueries(
       .replace(/^[\s*_#>•-]+/, '') // markdown bullets, emphasis and headers
       .replace(/^(?:\d+[.):]|query\s*\d*:)\s*/i, '')
       .replace(/^[\s*_]+|[\s*_]+$/g, '')
-      .replace(/^["'“”]+|["'“”]+$/g, '')
+      .replace(/^["'“”`]+|["'“”`]+$/g, '')
       .trim();
     if (q.length < 3 || /^(?:generated queries|here are)/i.test(q) || q.endsWith(':')) continue;
     const key = normaliseQuery(q);

@@ -20,7 +20,7 @@ describe('HyDE', () => {
     expect(out.documents[0]?.length).toBeGreaterThan(20);
     expect(out.documents[0]).toContain('aspirin');
     expect(g.calls[0]).toMatchObject({
-      prompt: `${HYDE_INSTRUCTION}\n\nQuestion: ${Q}`,
+      messages: [{ role: 'user', content: `${HYDE_INSTRUCTION}\n\nQuestion: ${Q}` }],
       temperature: 0.7,
       maxTokens: 256,
     });

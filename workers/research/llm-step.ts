@@ -9,6 +9,18 @@ export type LlmOutcome = { ok: true; text: string } | { ok: false; code: string;
 
 export const DEFAULT_STEP_TIMEOUT_MS = 30_000;
 
+/**
+ * Sends the technique's prompt as one user chat message: instruction-tuned models only follow it
+ * inside their chat template (SmolLM2-135M in wllama answered the raw HyDE prompt with
+ * "Output:" and the fusion prompt with code), while base models without a template get the
+ * same text flattened by the backend.
+ */
+export function asChat(request: GenerateRequest): GenerateRequest {
+  if (request.messages?.length || request.prompt === undefined) return request;
+  const { prompt, ...rest } = request;
+  return { ...rest, messages: [{ role: 'user', content: prompt }] };
+}
+
 /** @throws AppError ABORTED when `signal` (the whole plan) is cancelled. */
 export async function runLlm(
   llm: LlmDep | null | undefined,
@@ -35,7 +47,7 @@ export async function runLlm(
   try {
     // Race too: a backend that ignores the signal must not hold the plan past the timeout.
     const result = await Promise.race([
-      llm.generate(request, { signal: ctrl.signal }),
+      llm.generate(asChat(request), { signal: ctrl.signal }),
       new Promise<never>((_, reject) =>
         ctrl.signal.addEventListener('abort', () => reject(ctrl.signal.reason), { once: true }),
       ),

@@ -61,7 +61,9 @@ describe('query planner', () => {
     const { plan } = await planner.plan('What is RAG in NLP?');
     expect(plan.complexity).toBe('moderate');
     expect(g.calls).toHaveLength(1);
-    expect(g.calls[0]?.prompt).toContain('Write a passage that answers the question.');
+    expect(g.calls[0]?.messages?.[0]?.content).toContain(
+      'Write a passage that answers the question.',
+    );
     expect(searches).toHaveLength(1);
     expect(searches[0]?.vector).toBeInstanceOf(Int16Array);
     expect(plan.steps.find((s) => s.id === 'hyde')).toMatchObject({

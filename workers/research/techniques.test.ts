@@ -79,7 +79,7 @@ describe('RAG-Fusion', () => {
     const g = createScriptedGenerator();
     const out = await createMultiQuery({ llm: llm(g) }).generate(Q);
     expect(g.calls[0]).toMatchObject({
-      prompt: multiQueryPrompt(Q, 4),
+      messages: [{ role: 'user', content: multiQueryPrompt(Q, 4) }],
       temperature: 0.8,
       maxTokens: 200,
     });
@@ -101,6 +101,10 @@ describe('RAG-Fusion', () => {
     ).toEqual(['q', 'aspirin reduces the risk', 'reducing heart risk', 'aspirin platelets']);
   });
 
+  it('drops code fences', () => {
+    expect(parseGeneratedQueries('```\nfoo bar\n```', 'q', 4)).toEqual(['q', 'foo bar']);
+  });
+
   it('caps at numQueries + 1 and drops preambles', () => {
     const out = parseGeneratedQueries(
       'Here are the queries:\nq one\nq two\nq three\nq four\nq five',
@@ -119,7 +123,7 @@ describe('query rewriting (Rewrite-Retrieve-Read)', () => {
     expect(r.rewritten.length).toBeGreaterThan(0);
     expect(approxTokenCount(r.rewritten)).toBeLessThan(REWRITE_MAX_TOKENS);
     expect(editDistance(r.rewritten, Q)).toBeGreaterThan(0);
-    expect(g.calls[0]?.prompt).toMatch(/Query: .*\nRewrite:$/);
+    expect(g.calls[0]?.messages?.[0]?.content).toMatch(/Query: .*\nRewrite:$/);
     expect(g.calls[0]?.maxTokens).toBe(64);
   });
 
