@@ -4,6 +4,7 @@ import type { BeirDoc } from './beir';
 import { createLexicalRetriever } from './lexical-mode';
 import { createSemanticRetriever } from './semantic-mode';
 import { createHybridRetriever } from './hybrid-mode';
+import { createPlannableHybrid } from './research-hybrid';
 import { plannedMode } from './research-modes';
 
 export interface RankedDoc {
@@ -38,4 +39,10 @@ export const MODES: Record<string, RetrieverFactory> = {
   'lexical+rm3': plannedMode(createLexicalRetriever, 'rm3'),
   'lexical+wordnet': plannedMode(createLexicalRetriever, 'wordnet'),
   'lexical+keyphrases': plannedMode(createLexicalRetriever, 'keyphrases'),
+  'hybrid+rm3': plannedMode(createPlannableHybrid, 'rm3'),
+  'hybrid+wordnet': plannedMode(createPlannableHybrid, 'wordnet'),
+  'hybrid+keyphrases': plannedMode(createPlannableHybrid, 'keyphrases'),
+  hyde: plannedMode(createPlannableHybrid, 'hyde'),
+  fusion: plannedMode(createPlannableHybrid, 'fusion'),
+  routed: plannedMode(createPlannableHybrid, 'routed'),
 };

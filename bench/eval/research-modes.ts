@@ -15,8 +15,9 @@ import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
 
 /** A base retriever that can take the planner's full request (optional). */
 export interface RequestRetriever extends Retriever {
+  /** `semanticText`: the text to embed for the semantic side (HyDE's hypothetical document). */
   searchRequest?(
-    request: Omit<RetrievalRequest, 'limit' | 'signal'>,
+    request: Omit<RetrievalRequest, 'limit' | 'signal'> & { semanticText?: string },
     k: number,
   ): Promise<RankedDoc[]>;
   /** The canonical embedder, when the base has one (needed for HyDE vectors). */
@@ -84,8 +85,9 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
       queue = next.catch(() => undefined);
       return next;
     };
-    const search = (req: RetrievalRequest) => serial(() => searchNow(req));
-    const searchNow = async (req: RetrievalRequest) => {
+    type Req = RetrievalRequest & { semanticText?: string };
+    const search = (req: Req) => serial(() => searchNow(req));
+    const searchNow = async (req: Req) => {
       let docs: RankedDoc[];
       if (inner.searchRequest)
         docs = await inner.searchRequest(
@@ -93,10 +95,11 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
             text: req.text,
             ...(req.vector ? { vector: req.vector } : {}),
             ...(req.lexicalQuery ? { lexicalQuery: req.lexicalQuery } : {}),
+            ...(req.semanticText ? { semanticText: req.semanticText } : {}),
           },
           req.limit,
         );
-      else docs = await inner.search(req.lexicalQuery ?? req.text, req.limit);
+      else docs = await inner.search(req.semanticText ?? req.lexicalQuery ?? req.text, req.limit);
       return docs.map((d) => ({ id: d.docId, score: d.score }));
     };
     // Without a canonical embedder HyDE cannot make a vector: the planner then searches with the
@@ -111,8 +114,9 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
     const planner = createQueryPlanner({
       search: async (req) => {
         if (inner.embed || !req.vector || !lastHyde) return search(req);
+        // HyDE without an injected embedder: the base embeds the hypothetical document itself.
         const { vector: _unused, ...rest } = req;
-        return search({ ...rest, text: lastHyde });
+        return search({ ...rest, semanticText: lastHyde });
       },
       embed,
       llm,

@@ -1,0 +1,35 @@
+// The hybrid eval mode made plannable for the research modes: the same core, fusion and
+// document aggregation as `hybrid` (bench/eval/hybrid-mode.ts), but each side can get its own
+// text — the lexical side RM3/WordNet's expanded query, the semantic side HyDE's hypothetical
+// document (HyDE embeds the document on the canonical path instead of the query).
+import { createHybridCore, fuseToDocs, fusionFromOptions } from './hybrid-mode';
+import type { RetrieverFactory } from './modes';
+import type { RequestRetriever } from './research-modes';
+
+export const createPlannableHybrid: RetrieverFactory = async (options) => {
+  const core = await createHybridCore(options);
+  const method = fusionFromOptions(options);
+  const lexicalK = Number(options.lexicalK ?? 20);
+  const semanticK = Number(options.semanticK ?? 20);
+  const exact = (options.index ?? 'hnsw') === 'exact';
+  const opts = { lexicalK, semanticK, exact };
+  const retriever: RequestRetriever = {
+    index: (docs, onProgress) => core.index(docs, onProgress),
+    async search(query, k) {
+      return fuseToDocs(await core.lists(query, opts), method, k);
+    },
+    async searchRequest(req, k) {
+      const lexicalText = req.lexicalQuery ?? req.text;
+      const semanticText = req.semanticText ?? req.text;
+      if (lexicalText === semanticText)
+        return fuseToDocs(await core.lists(req.text, opts), method, k);
+      const [lex, sem] = [
+        await core.lists(lexicalText, opts),
+        await core.lists(semanticText, opts),
+      ];
+      return fuseToDocs({ lexical: lex.lexical, semantic: sem.semantic }, method, k);
+    },
+    close: () => core.close(),
+  };
+  return retriever;
+};
