@@ -17,7 +17,9 @@ import { createIngestApi } from './ingest/importer';
 import { sha256Hex } from './ingest/hash';
 import { createHybridSearch } from './search/hybrid';
 import { createSemanticIndex, type SemanticIndex } from './search/semantic-index';
-import { createHnswIndex } from './vector';
+import kernelWasmUrl from '../wasm/build/sift-kernels.wasm?url';
+import { createKernel } from './embed/kernel';
+import { createHnswIndex, createWasmDotKernel, jsDotKernel, type DotKernel } from './vector';
 
 installErrorTransfer();
 
@@ -61,12 +63,19 @@ async function connectEmbedders(ports: MessagePort[]): Promise<void> {
   const first = remotes[0];
   if (!first) return;
   const info = await first.init();
+  // The SIMD dot product from our own runtime (its own instance: the embedder releases its
+  // scratch); the JS kernel gives the same integers, only slower, if the WASM cannot load.
+  const kernel: DotKernel = await createKernel({ url: kernelWasmUrl }).then(
+    (k) => createWasmDotKernel(k),
+    () => jsDotKernel,
+  );
   semantic = createSemanticIndex({
     vectors: createVectorStore(store.sql),
     model: { id: info.id, version: info.version, dim: info.dim },
     embed: (texts, signal) => embedWithPool(remotes, texts, { signal }),
     hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }),
+    createIndex: () => createHnswIndex({ dim: info.dim }, { kernel }),
+    kernel,
     onStatus: (status) => watchers.forEach((w) => void w(status)),
   });
   void semantic.start();

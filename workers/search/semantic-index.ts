@@ -6,7 +6,7 @@ import { createError, isAppError, toAppError } from '../shared/errors';
 import type { EmbeddingModelKey, SemanticPhase, SemanticStatus } from '../shared/semantic-api';
 import type { VectorStore } from '../store/vectors';
 import { loadOrRebuildVectorIndex } from '../vector';
-import type { AllowedFilter, VectorHit, VectorIndex } from '../vector';
+import type { AllowedFilter, DotKernel, VectorHit, VectorIndex } from '../vector';
 
 export type { SemanticPhase, SemanticStatus };
 
@@ -18,6 +18,8 @@ export interface SemanticIndexDeps {
   /** Hex SHA-256 of a text (WebCrypto). */
   hash(text: string): Promise<string>;
   createIndex(): VectorIndex;
+  /** Dot product used when a persisted index is loaded (default: the index's JS kernel). */
+  kernel?: DotKernel;
   /** Chunks embedded per call; small batches keep cancel and progress responsive. */
   batchSize?: number;
   /** Save the index after this many new vectors (and when the backlog is done). */
@@ -77,6 +79,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       {
         total: counts.embedded,
         expectDim: deps.model.dim,
+        ...(deps.kernel ? { kernel: deps.kernel } : {}),
         onProgress: (p) => emit({ done: p.done, todo: p.total ?? counts.embedded }),
       },
     );
