@@ -4,7 +4,7 @@
 // scored by their best fused chunk. Must not import app workers (*.worker.ts) or the UI.
 // Options: --fusion rrf|weighted-rrf|minmax|adaptive (default rrf)  --rrfK 60
 //          --wSemantic W --wLexical W (weighted-rrf, minmax; adaptive: the prior)
-//          --combine rrf|minmax (adaptive)  --agreementGain --agreementDepth --confidenceGain
+//          --combine rrf|minmax (adaptive)  --agreementGain --agreementDepth --agreementPower --confidenceGain
 //          --confidenceMid --confidenceScale --minWeight (adaptive, see workers/search/rrf.ts)
 //          --lexicalK 20 --semanticK 20 (CFS-012 chunk depths)  --index hnsw|exact  --ef 50
 //          --model use-lite|all-MiniLM-L6-v2  --threads N (embedding threads for cache misses)
@@ -187,6 +187,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
 const ADAPTIVE_KEYS = [
   'agreementGain',
   'agreementDepth',
+  'agreementPower',
   'confidenceGain',
   'confidenceMid',
   'confidenceScale',

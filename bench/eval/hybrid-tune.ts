@@ -10,7 +10,7 @@ import type { FusionMethod } from '../../workers/search/rrf';
 import { agreementAt } from '../../workers/search/rrf';
 import { loadCorpus, loadQrels, loadQueries } from './beir';
 import { createHybridCore, fuseToDocs, type HybridLists } from './hybrid-mode';
-import { evaluate, type Run } from './metrics';
+import { evaluate, ndcgAt, rankRun, type Run } from './metrics';
 
 const DEPTH = 100;
 
@@ -102,6 +102,31 @@ async function main(): Promise<void> {
   const agree = qids.map((q) => agreementAt(cached[q]!.hnsw.semantic, cached[q]!.hnsw.lexical, 10));
   const mean = agree.reduce((a, b) => a + b, 0) / agree.length;
   console.log(JSON.stringify({ split, queries: qids.length, meanAgreementAt10: round(mean) }));
+
+  // Does agreement predict when the dense list helps? Mean nDCG@10 per agreement bucket (depth 20).
+  const perQuery = (method: FusionMethod, qid: string) => {
+    const l = cached[qid]!.hnsw;
+    const docs = fuseToDocs(
+      { semantic: l.semantic.slice(0, 20), lexical: l.lexical.slice(0, 20) },
+      method,
+      100,
+    );
+    return ndcgAt(rankRun(docs), qrels[qid] ?? {}, 10);
+  };
+  const edges = [0, 0.1, 0.2, 0.3, 0.5, 1.01];
+  for (let b = 0; b + 1 < edges.length; b++) {
+    const inB = qids.filter((_, i) => agree[i]! >= edges[b]! && agree[i]! < edges[b + 1]!);
+    if (inB.length === 0) continue;
+    const avg = (m: FusionMethod) =>
+      round(inB.reduce((a, q) => a + perQuery(m, q), 0) / inB.length);
+    const row: Record<string, unknown> = {
+      agreement: `[${edges[b]}, ${Math.min(1, edges[b + 1]!)})`,
+      queries: inB.length,
+    };
+    for (const w of [0, 0.1, 0.3, 0.5, 1])
+      row[`wrrf s=${w}`] = avg({ kind: 'weighted-rrf', weights: { semantic: w, lexical: 1 } });
+    console.log(JSON.stringify(row));
+  }
 
   for (const k of [20, 100]) {
     score('lexical', 'lexical', k);

@@ -161,6 +161,19 @@ describe('adaptive weighting', () => {
     expect(together).toBeGreaterThan(apart);
   });
 
+  it('gates the dense weight by agreement^agreementPower (integer power, no Math.pow)', () => {
+    const lexical = Array.from({ length: 10 }, (_, i) => c(i, 10 - i));
+    // Shares 5 of the lexical top 10: agreement 0.5.
+    const semantic = [...lexical.slice(0, 5), ...Array.from({ length: 5 }, (_, i) => c(90 + i, 1))];
+    const base = { ...DEFAULT_ADAPTIVE, confidenceGain: 0, agreementGain: 1 };
+    const linear = adaptiveWeights(semantic, lexical, { ...base, agreementPower: 1 });
+    const squared = adaptiveWeights(semantic, lexical, { ...base, agreementPower: 2 });
+    expect(linear.signals.agreement).toBe(0.5);
+    expect(linear.weights.semantic).toBe(0.5);
+    expect(squared.weights.semantic).toBe(0.25);
+    expect(squared.weights.lexical).toBe(1);
+  });
+
   it('reduces to the priors when both gains are 0, and a 0 prior switches a list off', () => {
     const params = {
       ...DEFAULT_ADAPTIVE,
