@@ -29,6 +29,13 @@ export const createPlannableHybrid: RetrieverFactory = async (options) => {
       ];
       return fuseToDocs({ lexical: lex.lexical, semantic: sem.semantic }, method, k);
     },
+    // RM3 feedback from the lexical list alone (the fused list's semantic half drifted: -2 nDCG).
+    async lexicalSearch(query, k) {
+      const { lexical } = await core.lists(query, { ...opts, lexicalK: Math.max(k, lexicalK) });
+      const best = new Map<string, number>();
+      for (const c of lexical) if (!best.has(c.path)) best.set(c.path, c.score);
+      return [...best].slice(0, k).map(([docId, score]) => ({ docId, score }));
+    },
     close: () => core.close(),
   };
   return retriever;

@@ -22,6 +22,8 @@ export interface RequestRetriever extends Retriever {
   ): Promise<RankedDoc[]>;
   /** The canonical embedder, when the base has one (needed for HyDE vectors). */
   embed?: EmbedFn;
+  /** Lexical-only ranking for RM3 feedback (default: `search`). */
+  lexicalSearch?(query: string, k: number): Promise<RankedDoc[]>;
 }
 
 export type Preset = 'rm3' | 'wordnet' | 'keyphrases' | 'hyde' | 'fusion' | 'routed';
@@ -122,7 +124,9 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
       llm,
       clock: { now: () => performance.now() },
       lexicalTopK: async (q, k) =>
-        (await serial(() => inner.search(q, k))).map((d) => ({
+        (
+          await serial(() => (inner.lexicalSearch ? inner.lexicalSearch(q, k) : inner.search(q, k)))
+        ).map((d) => ({
           id: d.docId,
           score: d.score,
           text: texts.get(d.docId) ?? '',
