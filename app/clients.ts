@@ -4,6 +4,7 @@ import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
+import type { LlmApi } from '../workers/shared/llm-api';
 import { embedWorkerCount, type EmbedWorkerApi } from '../workers/shared/embed-api';
 
 installErrorTransfer();
@@ -62,6 +63,27 @@ export function webClient(): Comlink.Remote<WebApi> {
     void web.init();
   }
   return web;
+}
+
+let llm: Comlink.Remote<LlmApi> | null = null;
+
+/** The LLM worker (WebLLM, wllama on CPU, or an endpoint). Nothing loads until the user picks one. */
+export function llmClient(): Comlink.Remote<LlmApi> {
+  if (!llm) {
+    llm = Comlink.wrap<LlmApi>(
+      new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'sift-llm',
+      }),
+    );
+  }
+  return llm;
+}
+
+/** Gives the database worker (which runs query plans) a direct channel to the LLM worker. */
+export async function connectLlm(): Promise<void> {
+  const port = await llmClient()[Comlink.createEndpoint]();
+  await libraryClient().connectLlm(Comlink.transfer(port, [port]));
 }
 
 export { Comlink };

@@ -20,11 +20,19 @@ import { createSemanticIndex, type SemanticIndex } from './search/semantic-index
 import kernelWasmUrl from '../wasm/build/sift-kernels.wasm?url';
 import { createKernel } from './embed/kernel';
 import { createHnswIndex, createWasmDotKernel, jsDotKernel, type DotKernel } from './vector';
+import type { LlmApi, LlmBackendKind } from './shared/llm-api';
+import { createResearchService } from './research/service';
+import { llmDepFromApi } from './research/llm-adapter';
+import { synonymIndexFromJson } from './research/wordnet';
 
 installErrorTransfer();
 
 const watchers = new Set<(s: SemanticStatus) => void>();
 let semantic: SemanticIndex | null = null;
+let embedders: Array<Comlink.Remote<EmbedWorkerApi>> = [];
+let llm: Comlink.Remote<LlmApi> | null = null;
+let llmKind: LlmBackendKind | null = null;
+const WORDNET_URL = `${import.meta.env.BASE_URL}models/wordnet-synonyms.json`;
 
 async function open() {
   const db = await openBrowserDatabase({ syncWasmUrl, asyncWasmUrl });
@@ -51,7 +59,32 @@ async function open() {
   });
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => void semantic?.sync());
-  return { db, store, lexical, ingest, hybrid };
+  const research = createResearchService({
+    search: async ({ text, vector, lexicalQuery, limit }) => {
+      const response = await hybrid.retrieve(
+        { query: text, limit },
+        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
+      );
+      return response.hits.map((h) => ({ ...h, id: String(h.chunkId) }));
+    },
+    embed: (texts, options) =>
+      embedders.length > 0
+        ? embedWithPool(embedders, texts, options?.signal ? { signal: options.signal } : {})
+        : Promise.reject(new Error('The embedding model is not loaded yet.')),
+    lexicalTopK: async (query, k) => {
+      const ranked = await lexical.rankChunks(query, { limit: k });
+      const texts = await lookup.chunkTexts(ranked.map((r) => r.chunkId));
+      return ranked.map((r) => ({
+        id: String(r.chunkId),
+        text: texts.get(r.chunkId) ?? '',
+        score: r.score,
+      }));
+    },
+    // The synonym index (about 4.5 MB of JSON) is fetched on first use only.
+    synonyms: async () => synonymIndexFromJson(await (await fetch(WORDNET_URL)).json()),
+    clock: { now: () => performance.now() },
+  });
+  return { db, store, lexical, ingest, hybrid, research };
 }
 
 let opened: ReturnType<typeof open> | null = null;
@@ -60,6 +93,7 @@ const ready = () => (opened ??= open());
 async function connectEmbedders(ports: MessagePort[]): Promise<void> {
   const { store } = await ready();
   const remotes = ports.map((p) => Comlink.wrap<EmbedWorkerApi>(p));
+  embedders = remotes;
   const first = remotes[0];
   if (!first) return;
   const info = await first.init();
@@ -116,6 +150,20 @@ const api: LibraryWorkerApi = {
   },
   pauseEmbedding: async () => semantic?.pause(),
   resumeEmbedding: async () => void semantic?.start(),
+  connectLlm: async (port) => {
+    llm = Comlink.wrap<LlmApi>(port);
+  },
+  planQuery: async (query, options, requestId) => {
+    const { research } = await ready();
+    // Follow the backend the user picked in Settings; 'none' means the LLM-free fallbacks.
+    const kind = llm ? (await llm.status()).active.kind : 'none';
+    if (kind !== llmKind) {
+      llmKind = kind;
+      research.setLlm(llm && kind !== 'none' ? llmDepFromApi(llm, kind) : null);
+    }
+    return research.planQuery(query, options, requestId);
+  },
+  cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
 };
 
 Comlink.expose(api);

@@ -1,6 +1,6 @@
 // What the UI does in response to the user: each action calls the worker and updates the store.
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
-import { Comlink, connectEmbedders, libraryClient } from '../clients';
+import { Comlink, connectEmbedders, connectLlm, libraryClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
@@ -17,6 +17,7 @@ export async function initLibrary(): Promise<void> {
     await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
     // The model loads in the background; until then every search answers lexically.
     connectEmbedders().catch((err: unknown) => store().notifyError(err));
+    connectLlm().catch((err: unknown) => store().notifyError(err));
   } catch (err) {
     store().notifyError(err);
   }
@@ -44,6 +45,30 @@ export async function runSearch(): Promise<void> {
     if (seq === searchSeq) store().notifyError(err);
   } finally {
     if (seq === searchSeq) store().setSearching(false);
+  }
+}
+
+let planSeq = 0;
+
+/** Runs the current query through the query planner and shows its plan beside the results. */
+export async function runPlan(): Promise<void> {
+  const { query, techniques } = store();
+  if (!query.trim()) return;
+  const id = `plan-${++planSeq}`;
+  store().setSearching(true);
+  try {
+    const { plan, hits } = await libraryClient().planQuery(query, { techniques, limit: 20 }, id);
+    if (id !== `plan-${planSeq}`) return;
+    // Show the plan's fused score (normalised to the best), not the first retrieval's own score.
+    const fused = new Map(plan.results.map((r) => [r.id, r.score]));
+    const best = Math.max(0, ...plan.results.map((r) => r.score));
+    const scored = hits.map((h) => ({ ...h, score: best > 0 ? (fused.get(h.id) ?? 0) / best : 0 }));
+    store().setResults({ hits: scored, mode: 'hybrid', tookMs: plan.totalMs, terms: [] }, query);
+    store().setPlan(plan);
+  } catch (err) {
+    if (id === `plan-${planSeq}`) store().notifyError(err);
+  } finally {
+    if (id === `plan-${planSeq}`) store().setSearching(false);
   }
 }
 

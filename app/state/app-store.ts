@@ -3,6 +3,11 @@
 import { create } from 'zustand';
 import type { AppError } from '../../workers/shared/errors';
 import type { SemanticStatus } from '../../workers/shared/semantic-api';
+import {
+  DEFAULT_TECHNIQUES,
+  type QueryPlan,
+  type TechniqueSwitches,
+} from '../../workers/shared/research-api';
 import type {
   DocumentDetail,
   DocumentSummary,
@@ -47,6 +52,10 @@ interface AppState {
   open: OpenDocument | null;
   importing: ImportProgress | null;
   semantic: SemanticStatus | null;
+  /** Query optimisation: run searches through the query planner (on Enter, not as you type). */
+  optimise: boolean;
+  techniques: TechniqueSwitches;
+  plan: QueryPlan | null;
   /** Counts import runs, so per-run UI state (an expanded error list) starts fresh. */
   importRun: number;
   notices: Notice[];
@@ -66,6 +75,9 @@ interface AppState {
   setImporting(progress: ImportProgress | null): void;
   startImportRun(): void;
   setSemantic(status: SemanticStatus): void;
+  setOptimise(optimise: boolean): void;
+  setTechniques(techniques: TechniqueSwitches): void;
+  setPlan(plan: QueryPlan | null): void;
   notify(kind: Notice['kind'], text: string, code?: string): void;
   notifyError(error: unknown): void;
   dismiss(id: number): void;
@@ -91,6 +103,9 @@ export const useAppStore = create<AppState>((set) => ({
   open: null,
   importing: null,
   semantic: null,
+  optimise: false,
+  techniques: DEFAULT_TECHNIQUES,
+  plan: null,
   importRun: 0,
   notices: [],
   setView: (view) => set({ view }),
@@ -109,6 +124,9 @@ export const useAppStore = create<AppState>((set) => ({
   setOpen: (open) => set({ open }),
   setImporting: (importing) => set({ importing }),
   setSemantic: (semantic) => set({ semantic }),
+  setOptimise: (optimise) => set({ optimise, plan: null }),
+  setTechniques: (techniques) => set({ techniques }),
+  setPlan: (plan) => set({ plan }),
   startImportRun: () => set((s) => ({ importRun: s.importRun + 1 })),
   notify: (kind, text, code) =>
     set((s) => ({

@@ -5,7 +5,8 @@ import { Highlighted } from '../components/highlighted';
 import { DocumentViewer } from '../components/document-viewer';
 import { WebSection } from '../components/web-section';
 import { mimeLabel } from '../lib/format';
-import { openDocument, runSearch } from '../state/actions';
+import { openDocument, runPlan, runSearch } from '../state/actions';
+import { QueryPlanPanel } from '../llm';
 import { useAppStore } from '../state/app-store';
 import type { SearchFilters } from '../../workers/shared/types';
 
@@ -28,10 +29,13 @@ export function SearchView() {
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
 
+  const optimise = useAppStore((s) => s.optimise);
   useEffect(() => {
+    // Optimised searches call a language model: they run on Enter, not on every keystroke.
+    if (optimise) return;
     const t = setTimeout(() => void runSearch(), DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [query, filters]);
+  }, [query, filters, optimise]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -61,13 +65,16 @@ export function SearchView() {
   }, [selected]);
 
   const onListKey = (e: React.KeyboardEvent) => {
-    if (hits.length === 0) return;
+    if (hits.length === 0 && !(optimise && e.key === 'Enter')) return;
     if (e.key === 'ArrowDown') {
       e.preventDefault();
       setSelected(Math.min(selected + 1, hits.length - 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setSelected(Math.max(selected - 1, 0));
+    } else if (e.key === 'Enter' && optimise && resultsFor !== query) {
+      e.preventDefault();
+      void runPlan();
     } else if (e.key === 'Enter') {
       const hit = hits[selected];
       if (hit) {
@@ -95,6 +102,7 @@ export function SearchView() {
           <ModePicker />
         </div>
         <FilterBar />
+        <OptimisePanel />
         <div
           className="result-meta"
           aria-live="polite"
@@ -284,6 +292,41 @@ function FilterBar() {
               </label>
             ))}
           </fieldset>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function OptimisePanel() {
+  const optimise = useAppStore((s) => s.optimise);
+  const setOptimise = useAppStore((s) => s.setOptimise);
+  const techniques = useAppStore((s) => s.techniques);
+  const setTechniques = useAppStore((s) => s.setTechniques);
+  const plan = useAppStore((s) => s.plan);
+  const results = useAppStore((s) => s.results);
+  const titles = Object.fromEntries(
+    (results?.hits ?? []).map((h) => [String(h.chunkId), `${h.title} (${h.path})`]),
+  );
+  return (
+    <div className="optimise">
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={optimise}
+          onChange={(e) => setOptimise(e.currentTarget.checked)}
+          data-testid="optimise-toggle"
+        />{' '}
+        Optimise the query (press Enter to run): routing, rewrite, HyDE, multi-query fusion
+      </label>
+      {optimise && (
+        <div data-testid="optimise-panel">
+          <QueryPlanPanel
+            plan={plan}
+            techniques={techniques}
+            onTechniquesChange={setTechniques}
+            titles={titles}
+          />
         </div>
       )}
     </div>

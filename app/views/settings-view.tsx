@@ -1,6 +1,7 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
-import { webClient } from '../clients';
+import { Comlink, llmClient, webClient } from '../clients';
+import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
 import { useAppStore } from '../state/app-store';
 import { CredibilityEditor, NetworkLedgerView, WebProviderSettings } from '../web';
@@ -33,6 +34,14 @@ export function SettingsView() {
         </p>
       </div>
       <ModelsCard />
+      <div className="card">
+        <h3>Language model (optional)</h3>
+        <p className="hint">
+          Used to improve questions (rewrite, hypothetical answers, multiple queries). Without one,
+          Sift uses keyword expansion instead.
+        </p>
+        <LlmSettings api={llmClient()} proxy={Comlink.proxy} />
+      </div>
       <div className="card">
         <h3>Web search providers</h3>
         <p className="hint">

@@ -60,7 +60,19 @@ export interface HybridSearch {
   search(request: SearchRequest): Promise<SearchResponse>;
   /** Whether semantic and hybrid modes can answer now. */
   semanticAvailable(): boolean;
+  /**
+   * One retrieval of a query plan: like `search`, but the semantic side may use a given vector
+   * (HyDE) and the lexical side a given text (RM3, WordNet). Not cached.
+   */
+  retrieve(request: SearchRequest, override: RetrievalOverride): Promise<SearchResponse>;
   clearCache(): void;
+}
+
+export interface RetrievalOverride {
+  /** Replaces the query embedding on the semantic side. */
+  vector?: Int16Array;
+  /** Replaces the query text on the lexical side. */
+  lexicalQuery?: string;
 }
 
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
@@ -70,14 +82,19 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
   const now = deps.now ?? (() => performance.now());
   const cache = deps.cache ?? createQueryCache<SearchResponse>();
 
-  async function semanticList(query: string, filters: SearchFilters | undefined, k: number) {
+  async function semanticList(
+    query: string,
+    filters: SearchFilters | undefined,
+    k: number,
+    queryVector?: Int16Array,
+  ) {
     if (!deps.semantic) {
       throw createError('MODEL_LOAD_FAILED', {
         reason: 'Semantic search is not ready yet (the embedding model is still loading).',
       });
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
-    const vector = await deps.semantic.embedQuery(query);
+    const vector = queryVector ?? (await deps.semantic.embedQuery(query));
     const hits = deps.semantic.search(vector, k, allowed ?? undefined) ?? [];
     const keys = await deps.chunkKeys(hits.map((h) => h.id));
     return hits
@@ -89,18 +106,28 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       );
   }
 
-  async function run(request: SearchRequest, mode: SearchMode): Promise<SearchResponse> {
+  async function run(
+    request: SearchRequest,
+    mode: SearchMode,
+    override: RetrievalOverride = {},
+  ): Promise<SearchResponse> {
     const started = now();
     const topK = request.limit ?? options.topK ?? 10;
     // Without a loaded model (first start, or no WASM), every mode answers lexically and says so.
     if (mode === 'lexical' || !deps.semantic) {
-      return deps.lexical.search({ ...request, limit: topK });
+      const text = override.lexicalQuery ?? request.query;
+      return deps.lexical.search({ ...request, query: text, limit: topK });
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
     let ranked: RankedChunk[];
     if (mode === 'semantic') {
-      const list = await semanticList(query, request.filters, Math.max(topK, semanticK));
+      const list = await semanticList(
+        query,
+        request.filters,
+        Math.max(topK, semanticK),
+        override.vector,
+      );
       ranked = list.slice(0, topK).map((c, i) => ({
         chunkId: c.chunkId,
         score: Math.max(0, Math.min(1, c.score)),
@@ -108,8 +135,8 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
     } else {
       const [semantic, lexical] = await Promise.all([
-        semanticList(query, request.filters, semanticK),
-        deps.lexical.rankChunks(query, {
+        semanticList(query, request.filters, semanticK, override.vector),
+        deps.lexical.rankChunks(override.lexicalQuery ?? query, {
           ...(request.filters ? { filters: request.filters } : {}),
           limit: lexicalK,
         }),
@@ -147,6 +174,8 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       return response;
     },
     semanticAvailable: () => deps.semantic !== null,
+    retrieve: (request, override) =>
+      run(request, request.mode ?? (deps.semantic ? 'hybrid' : 'lexical'), override),
     clearCache: () => cache.clear(),
   };
 }

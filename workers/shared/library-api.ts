@@ -3,6 +3,7 @@
 // Plain types only.
 import type { IngestApi } from './ingest-api';
 import type { LibraryApi } from './store-api';
+import type { PlanOptions, PlannedSearch } from './research-api';
 import type { SemanticStatus } from './semantic-api';
 import type { StorageInfo } from './types';
 
@@ -24,6 +25,14 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi {
   /** Pauses background embedding (resumable: the backlog stays in the library). */
   pauseEmbedding(): Promise<void>;
   resumeEmbedding(): Promise<void>;
+  /** Connects the LLM worker (a port from `Comlink.createEndpoint`) for query optimisation. */
+  connectLlm(port: MessagePort): Promise<void>;
+  /**
+   * Optimises the query (route, rewrite, HyDE, RAG-Fusion, LLM-free expansion) and searches with
+   * it; works without any LLM through the fallbacks. @throws AppError ABORTED, INVALID_QUERY
+   */
+  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<PlannedSearch>;
+  cancelPlan(requestId: string): Promise<void>;
 }
 
 export type { LibraryStats } from './store-api';

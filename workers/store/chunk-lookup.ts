@@ -9,6 +9,8 @@ export interface ChunkLookup {
   /** Ids of chunks that pass every filter; null when no filter is set (everything passes). */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
   chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
+  /** Chunk texts (for pseudo-relevance feedback). */
+  chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
 }
 
 function hasFilter(f: SearchFilters): boolean {
@@ -78,6 +80,16 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
       );
       for (const r of rows) out.set(Number(r.id), { path: String(r.path), seq: Number(r.seq) });
       return out;
+    },
+
+    async chunkTexts(chunkIds) {
+      const rows = await sql.serialized(() =>
+        sql.all<{ id: number; text: string }>(
+          'SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))',
+          [JSON.stringify(chunkIds)],
+        ),
+      );
+      return new Map(rows.map((r) => [Number(r.id), String(r.text)]));
     },
   };
 }
