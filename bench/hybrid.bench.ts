@@ -154,6 +154,7 @@ async function main(argv: string[]): Promise<void> {
   const digest = createHash('sha256').update(`${model.id}@${model.version}|${target}|v1`);
   let chunks = 0;
   let docs = 0;
+  const pending: Array<{ chunkId: number; textHash: string; vector: Int16Array }> = [];
   let t = performance.now();
   for (let copy = 0; chunks < target; copy++) {
     for (const o of originals) {
@@ -171,23 +172,19 @@ async function main(argv: string[]): Promise<void> {
         [put.documentId],
       );
       const base = vecOf.get(o.doc.id)!;
-      await vectorStore.put(
-        model,
-        rows.map((r) => {
-          const v = noisy(
-            base[Math.min(Number(r.seq), base.length - 1)]!,
-            copy,
-            `${path}#${r.seq}`,
-          );
-          digest.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-          return { chunkId: Number(r.id), textHash: `${path}#${r.seq}`, vector: v };
-        }),
-      );
+      for (const r of rows) {
+        const v = noisy(base[Math.min(Number(r.seq), base.length - 1)]!, copy, `${path}#${r.seq}`);
+        digest.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+        pending.push({ chunkId: Number(r.id), textHash: `${path}#${r.seq}`, vector: v });
+      }
+      // Large batches: each put() also trims vector_cache with a scan of the whole cache table.
+      if (pending.length >= 5000) await vectorStore.put(model, pending.splice(0));
       chunks += rows.length;
       docs++;
     }
     process.stderr.write(`\r[bench:hybrid] ${docs} documents, ${chunks} chunks`);
   }
+  await vectorStore.put(model, pending.splice(0));
   const storeMs = performance.now() - t;
   process.stderr.write(`\n[bench:hybrid] stored in ${(storeMs / 1000).toFixed(1)} s\n`);
 
