@@ -242,8 +242,10 @@ export function squash(x: number): number {
 /**
  * Per-query weights for the semantic and lexical lists. Each prior is scaled by
  * (1 - confidenceGain) + confidenceGain * confidence(list); the semantic weight is further
- * scaled by (1 - agreementGain) + agreementGain * agreement, because a dense list that shares
- * nothing with the lexical one is more often the wrong one on keyword-heavy collections, while
+ * scaled by (1 - agreementGain) + agreementGain * agreement^agreementPower, because a dense list
+ * that shares nothing with the lexical one is more often the wrong one on keyword-heavy
+ * collections (SciFact train: trusting USE-lite costs 0.13 nDCG@10 on queries with agreement
+ * below 0.1 and 0.02 above 0.5), while
  * the lexical list keeps its own evidence (term matches). Weights are returned as given scale
  * (not normalised): only their ratio matters to the fused order.
  */
