@@ -325,6 +325,33 @@ async function main(argv: string[]): Promise<void> {
     };
     process.stderr.write(`  ${JSON.stringify(results[label])}\n`);
   }
+  // Where the time goes: the two retrievers alone (no fusion, no snippets).
+  const parts: Array<[string, (q: string) => Promise<unknown>]> = [
+    ['part: lexical rankChunks top 20', (q) => lexical.rankChunks(q, { limit: 20 })],
+    [
+      'part: semantic search top 20 (app HNSW, JS kernel)',
+      async (q) => semantic.search(queryVectors.get(q)!, 20),
+    ],
+    [
+      'part: semantic search top 20 (HNSW, WASM kernel)',
+      async (q) => hnswWasm.search(queryVectors.get(q)!, 20),
+    ],
+    [
+      'part: semantic search top 20 (exact scan, WASM kernel)',
+      async (q) => exact.search(queryVectors.get(q)!, 20, { exact: true }),
+    ],
+  ];
+  for (const [label, fn] of parts) {
+    for (const q of qtexts.slice(0, 5)) await fn(q);
+    const samples: number[] = [];
+    for (const q of qtexts) {
+      const s = performance.now();
+      await fn(q);
+      samples.push(performance.now() - s);
+    }
+    results[label] = latency(samples);
+    process.stderr.write(`  ${label} ${JSON.stringify(results[label])}\n`);
+  }
   const mem = process.memoryUsage();
   const app = results[variants[0]![0]]!;
   const pre0 = results[variants[1]![0]]!;
