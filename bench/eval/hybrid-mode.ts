@@ -187,6 +187,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
 const ADAPTIVE_KEYS = [
   'agreementGain',
   'agreementDepth',
+  'agreementLexicalDepth',
   'agreementPower',
   'confidenceGain',
   'confidenceMid',

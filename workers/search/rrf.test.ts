@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   adaptiveWeights,
+  agreementIn,
   agreementAt,
   compareFused,
   DEFAULT_ADAPTIVE,
@@ -121,6 +122,13 @@ describe('adaptive weighting', () => {
     expect(agreementAt([], [A], 10)).toBe(0);
   });
 
+  it('measures asymmetric agreement: the top A of one list found in the top B of the other', () => {
+    expect(agreementIn([A, B, C, D], [D, C], 2, 10)).toBe(0); // A, B not in [D, C]
+    expect(agreementIn([C, D, A], [A, B, C, D], 2, 4)).toBe(1);
+    expect(agreementIn([C, D, A], [A, B, C, D], 2, 2)).toBe(0);
+    expect(agreementIn([A], [], 5, 10)).toBe(0);
+  });
+
   it('squashes into (0, 1) monotonically with +-*/ only', () => {
     expect(squash(0)).toBe(0.5);
     expect(squash(1)).toBe(0.75);
@@ -165,7 +173,13 @@ describe('adaptive weighting', () => {
     const lexical = Array.from({ length: 10 }, (_, i) => c(i, 10 - i));
     // Shares 5 of the lexical top 10: agreement 0.5.
     const semantic = [...lexical.slice(0, 5), ...Array.from({ length: 5 }, (_, i) => c(90 + i, 1))];
-    const base = { ...DEFAULT_ADAPTIVE, confidenceGain: 0, agreementGain: 1 };
+    const base = {
+      ...DEFAULT_ADAPTIVE,
+      confidenceGain: 0,
+      agreementGain: 1,
+      agreementDepth: 10,
+      agreementLexicalDepth: undefined,
+    };
     const linear = adaptiveWeights(semantic, lexical, { ...base, agreementPower: 1 });
     const squared = adaptiveWeights(semantic, lexical, { ...base, agreementPower: 2 });
     expect(linear.signals.agreement).toBe(0.5);
