@@ -46,17 +46,19 @@ async function open() {
     search: (q: Int16Array, k: number, filter?: Parameters<SemanticIndex['search']>[2]) =>
       semantic?.search(q, k, filter) ?? null,
   };
-  const hybrid = createHybridSearch({
-    lexical,
-    get semantic() {
-      return semantic ? semanticSide : null;
-    },
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    // Library writes and index changes (embedding progress) both invalidate cached answers.
-    version: () => store.version() * 1_000_003 + (semantic?.generation() ?? 0),
-  });
+  const hybrid = createHybridSearch(
+    {
+      lexical,
+      get semantic() {
+        return semantic ? semanticSide : null;
+      },
+      allowedChunkIds: lookup.allowedChunkIds,
+      chunkKeys: lookup.chunkKeys,
+      buildHits: lexical.buildHits,
+      // Library writes and index changes (embedding progress) both invalidate cached answers.
+      version: () => store.version() * 1_000_003 + (semantic?.generation() ?? 0),
+    }, // fusion: the module's default, adaptive (see workers/search/hybrid.ts)
+  );
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => void semantic?.sync());
   const research = createResearchService({

@@ -58,8 +58,10 @@ const modelKey = (m: EmbeddingModelKey) => `${m.id}@${m.version}`;
 
 /** How many cached vectors to keep beyond the ones the library uses (edited files reuse them). */
 const CACHE_SLACK = 20_000;
+const TRIM_EVERY = 256;
 
 export function createVectorStore(sql: Sql): VectorStore {
+  let putsSinceTrim = 0;
   // Reads wait their turn in the connection's queue, so they never see another call's
   // uncommitted import (one connection serves the whole worker).
   const all = <T extends object>(q: string, params: Parameters<Sql['all']>[1]) =>
@@ -118,13 +120,17 @@ export function createVectorStore(sql: Sql): VectorStore {
             [key, r.textHash, blob, Date.now()],
           );
         }
-        // Keep the cache bounded: what the library uses plus some slack for edited files.
-        await sql.run(
-          `DELETE FROM vector_cache WHERE model = ? AND rowid IN (
-             SELECT rowid FROM vector_cache WHERE model = ? ORDER BY used_at DESC
-             LIMIT -1 OFFSET (SELECT count(*) FROM chunks) + ?)`,
-          [key, key, CACHE_SLACK],
-        );
+        // Keep the cache bounded (what the library uses plus slack for edited files). The trim
+        // scans the cache, so it runs every TRIM_EVERY writes, not on each small batch.
+        if (++putsSinceTrim >= TRIM_EVERY) {
+          putsSinceTrim = 0;
+          await sql.run(
+            `DELETE FROM vector_cache WHERE model = ? AND rowid IN (
+               SELECT rowid FROM vector_cache WHERE model = ? ORDER BY used_at DESC
+               LIMIT -1 OFFSET (SELECT count(*) FROM chunks) + ?)`,
+            [key, key, CACHE_SLACK],
+          );
+        }
       });
     },
 
