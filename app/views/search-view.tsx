@@ -149,6 +149,9 @@ export function SearchView() {
               aria-selected={i === selected}
               data-index={i}
               data-testid="result"
+              data-path={hit.path}
+              data-seq={hit.seq}
+              data-score={hit.score}
               className={i === selected ? 'result selected' : 'result'}
               onClick={() => {
                 setSelected(i);
