@@ -5,7 +5,7 @@ import * as Comlink from 'comlink';
 import syncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
 import asyncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite-async.wasm?url';
 import { installErrorTransfer } from './shared/comlink-errors';
-import { embedWithPool, type EmbedWorkerApi } from './shared/embed-api';
+import { embedWithPool, type EmbedModelInfo, type EmbedWorkerApi } from './shared/embed-api';
 import type { LibraryWorkerApi } from './shared/library-api';
 import type { SemanticStatus } from './shared/semantic-api';
 import { openBrowserDatabase } from './store/open-database';
@@ -92,29 +92,43 @@ async function open() {
 let opened: ReturnType<typeof open> | null = null;
 const ready = () => (opened ??= open());
 
-async function connectEmbedders(ports: MessagePort[]): Promise<void> {
-  const { store } = await ready();
-  const remotes = ports.map((p) => Comlink.wrap<EmbedWorkerApi>(p));
-  embedders = remotes;
-  const first = remotes[0];
-  if (!first) return;
-  const info = await first.init();
-  // The SIMD dot product from our own runtime (its own instance: the embedder releases its
-  // scratch); the JS kernel gives the same integers, only slower, if the WASM cannot load.
-  const kernel: DotKernel = await createKernel({ url: kernelWasmUrl }).then(
+let dotKernel: Promise<DotKernel> | null = null;
+
+/**
+ * The SIMD dot product from our own runtime (its own instance: the embedder releases its
+ * scratch); the JS kernel gives the same integers, only slower, if the WASM cannot load.
+ */
+function kernel(): Promise<DotKernel> {
+  return (dotKernel ??= createKernel({ url: kernelWasmUrl }).then(
     (k) => createWasmDotKernel(k),
     () => jsDotKernel,
-  );
+  ));
+}
+
+/** Starts a semantic index for one model; vectors of other models are never read by it. */
+async function startSemantic(info: EmbedModelInfo): Promise<void> {
+  const { store } = await ready();
+  const k = await kernel();
+  semantic?.pause();
+  const remotes = embedders;
   semantic = createSemanticIndex({
     vectors: createVectorStore(store.sql),
     model: { id: info.id, version: info.version, dim: info.dim },
     embed: (texts, signal) => embedWithPool(remotes, texts, { signal }),
     hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }, { kernel }),
-    kernel,
+    createIndex: () => createHnswIndex({ dim: info.dim }, { kernel: k }),
+    kernel: k,
     onStatus: (status) => watchers.forEach((w) => void w(status)),
   });
   void semantic.start();
+}
+
+async function connectEmbedders(ports: MessagePort[]): Promise<void> {
+  embedders = ports.map((p) => Comlink.wrap<EmbedWorkerApi>(p));
+  if (embedders.length === 0) return;
+  // Every worker loads the same (remembered) model; the first one's info names the vectors.
+  const [info] = await Promise.all(embedders.map((e) => e.init()));
+  if (info) await startSemantic(info);
 }
 
 const api: LibraryWorkerApi = {
