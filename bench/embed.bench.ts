@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
 import { loadUseLite } from '../workers/embed/use-lite';
 import { loadCorpus, loadQueries } from './eval/beir';
+import { parseArgs } from './args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
@@ -87,19 +88,8 @@ async function tfjs422(
   /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
-
 async function run(argv: string[]): Promise<void> {
-  const args = parse(argv);
+  const args = parseArgs(argv);
   const dataset = args.dataset ?? DEFAULT_DATASET;
   const nQueries = Number(args.queries ?? 100);
   const nDocs = Number(args.docs ?? 100);

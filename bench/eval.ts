@@ -5,22 +5,12 @@ import { writeFileSync } from 'node:fs';
 import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { evaluate, type Run } from './eval/metrics';
 import { MODES } from './eval/modes';
+import { parseArgs } from './args';
 
 const RUN_DEPTH = 100;
 
-function parseArgs(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}`);
-    const [key, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    out[key] = inline ?? argv[++i] ?? '';
-  }
-  return out;
-}
-
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), { strict: true });
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
   const split = args.split ?? 'test';

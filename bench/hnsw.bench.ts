@@ -18,6 +18,7 @@ import {
 } from '../workers/vector/index';
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
 import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
+import { parseArgs } from './args';
 
 interface NativeIndex {
   initIndex(maxElements: number, m?: number, efConstruction?: number, randomSeed?: number): void;
@@ -26,17 +27,6 @@ interface NativeIndex {
   searchKnn(q: number[], k: number): { neighbors: number[]; distances: number[] };
 }
 type NativeCtor = new (space: string, dim: number) => NativeIndex;
-
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -84,7 +74,7 @@ const f = (x: number, d = 2): string => x.toFixed(d);
 const mb = (b: number): string => `${f(b / 1048576, 1)} MB`;
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  const args = parse(argv);
+  const args = parseArgs(argv);
   const sizes = (args.sizes ?? '10000,100000').split(',').map(Number);
   const dim = Number(args.dim ?? 512);
   const nq = Number(args.queries ?? 200);

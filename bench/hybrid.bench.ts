@@ -33,20 +33,10 @@ import { embedAllCached, openEmbedCache } from './embed-cache';
 import { loadNodeEncoder } from './embed-models';
 import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { fusionFromOptions } from './eval/hybrid-mode';
+import { parseArgs } from './args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -112,7 +102,7 @@ function noisy(v: Int16Array, copy: number, key: string, sigma = 0.5): Int16Arra
 }
 
 async function main(argv: string[]): Promise<void> {
-  const args = parse(argv);
+  const args = parseArgs(argv);
   const dataset = args.dataset ?? DEFAULT_DATASET;
   const target = Number(args.chunks ?? 100_000);
   const nq = Number(args.queries ?? 100);

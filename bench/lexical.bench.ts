@@ -15,20 +15,10 @@ import { createStore } from '../workers/store/store';
 import type { ChunkInput } from '../workers/shared/types';
 import { loadCorpus, loadQrels, loadQueries, type BeirDoc } from './eval/beir';
 import { evaluate, type Run } from './eval/metrics';
+import { parseArgs } from './args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -62,7 +52,7 @@ function toDocs(
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  const args = parse(argv);
+  const args = parseArgs(argv);
   const dataset = args.dataset ?? DEFAULT_DATASET;
   const [corpus, queries, qrels] = await Promise.all([
     loadCorpus(dataset),

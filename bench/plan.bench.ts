@@ -12,19 +12,9 @@ import type { LlmDep } from '../workers/research/types';
 import type { PlanOptions } from '../workers/shared/research-api';
 import { loadCorpus, loadQueries } from './eval/beir';
 import { createLexicalRetriever } from './eval/lexical-mode';
+import { parseArgs } from './args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
 
 function stats(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
@@ -41,7 +31,7 @@ function stats(samples: number[]) {
 export default {
   name: 'plan',
   async run(argv: string[]) {
-    const args = parse(argv);
+    const args = parseArgs(argv);
     const dataset = args.dataset ?? join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
     const nQueries = Number(args.queries ?? 50);
     const tokenMs = Number(args['token-ms'] ?? 0);

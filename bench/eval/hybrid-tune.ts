@@ -11,19 +11,9 @@ import { agreementAt } from '../../workers/search/rrf';
 import { loadCorpus, loadQrels, loadQueries } from './beir';
 import { createHybridCore, fuseToDocs, type HybridLists } from './hybrid-mode';
 import { evaluate, ndcgAt, rankRun, type Run } from './metrics';
+import { parseArgs } from '../args';
 
 const DEPTH = 100;
-
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) continue;
-    const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
-    out[k] = v ?? argv[++i] ?? '';
-  }
-  return out;
-}
 
 type Cached = Record<string, { hnsw: HybridLists; exact: HybridLists }>;
 
@@ -60,7 +50,7 @@ async function lists(args: Record<string, string>, split: string): Promise<Cache
 const round = (x: number) => Math.round(x * 10000) / 10000;
 
 async function main(): Promise<void> {
-  const args = parse(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2));
   const split = args.split ?? 'train';
   if (!args.dataset) throw new Error('--dataset <BEIR folder> is required');
   if (split === 'test' && args.iKnowThisIsTest !== 'yes')
