@@ -1,5 +1,6 @@
 // Entry of the embed worker: builds the embedder from browser sources (runtime URL, model files
-// under the app's /models/use-lite/, the bundled golden file) and exposes EmbedWorkerApi.
+// under the app's /models/use-lite/, the bundled golden file, BERT-family models stored in OPFS
+// under models/) and exposes EmbedWorkerApi.
 // Only this file touches `self` / Comlink.expose for embeddings.
 import * as Comlink from 'comlink';
 import wasmUrl from '../wasm/build/sift-kernels.wasm?url';
@@ -8,11 +9,30 @@ import { installErrorTransfer } from './shared/comlink-errors';
 import { createError } from './shared/errors';
 import { createEmbedder } from './embed/embedder';
 import { createKernel } from './embed/kernel';
+import { createModelStore, createOpfsStorage, type ModelStore } from './embed/model-store';
 import { createEmbedWorkerApi } from './embed/worker-api';
 
 installErrorTransfer();
 
 const modelBase = `${import.meta.env.BASE_URL}models/use-lite/`;
+
+// Downloaded and imported models live in OPFS, which survives reloads and works offline.
+let models: ModelStore | undefined;
+if (typeof navigator.storage?.getDirectory === 'function') {
+  let root: Promise<FileSystemDirectoryHandle> | null = null;
+  models = createModelStore({
+    storage: createOpfsStorage(
+      () =>
+        (root ??= navigator.storage
+          .getDirectory()
+          .then((d) => d.getDirectoryHandle('models', { create: true }))),
+    ),
+    fetch: (input, init) => fetch(input, init),
+    estimate: () => navigator.storage.estimate(),
+    online: () => navigator.onLine,
+  });
+}
+
 const embedder = createEmbedder({
   loadKernel: () => createKernel({ url: wasmUrl }),
   fetchModelFile: async (name) => {
@@ -26,6 +46,7 @@ const embedder = createEmbedder({
     return res.arrayBuffer();
   },
   loadGolden: async () => golden,
+  ...(models ? { models } : {}),
 });
 
-Comlink.expose(createEmbedWorkerApi(embedder));
+Comlink.expose(createEmbedWorkerApi(embedder, models));

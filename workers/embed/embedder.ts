@@ -1,20 +1,41 @@
-// The embedding service behind the embed worker: loads the runtime and USE-lite once, embeds
-// texts one at a time (each vector independent of its batch), reports progress, honours
-// cancellation between texts, and runs the determinism self-test.
-// Dependencies (kernel bytes, model files, golden file, event-loop yield) are injected so Node
-// tests use it directly. Must not touch `self`, Comlink or Node-only modules.
-import type { EmbedModelInfo, EmbedProgress, EmbedSelfTestResult } from '../shared/embed-api';
+// The embedding service behind the embed worker: loads the runtime and the active model (USE-lite,
+// shipped with the app, or a BERT-family model stored on the device), embeds texts one at a time
+// (each vector independent of its batch) with the model's query/passage prefixes, reports
+// progress, honours cancellation between texts, switches models, and runs the self-test.
+// Dependencies (kernel bytes, model files, golden file, model store, event-loop yield) are
+// injected so Node tests use it directly. Must not touch `self`, Comlink or Node-only modules.
+import type {
+  EmbedModelInfo,
+  EmbedProgress,
+  EmbedRole,
+  EmbedSelfTestResult,
+  InstalledModel,
+} from '../shared/embed-api';
 import { createError } from '../shared/errors';
+import { loadBert } from './bert';
 import type { Kernel } from './kernel';
-import { runSelfTest, type GoldenFile } from './self-test';
-import { loadUseLite, USE_LITE_MAX_TOKENS, type UseLiteModel } from './use-lite';
+import { bertVersion, profileInfo, USE_LITE_LABEL, USE_LITE_SIZE_BYTES } from './model-info';
+import { BERT_PROFILES } from './model-profiles';
+import type { ModelStore } from './model-store';
+import { parseSafetensors } from './safetensors';
+import { hashVectors, runSelfTest, type GoldenFile } from './self-test';
+import {
+  loadUseLite,
+  USE_LITE_DIM,
+  USE_LITE_MAX_TOKENS,
+  USE_LITE_MODEL_ID,
+  USE_LITE_MODEL_VERSION,
+} from './use-lite';
 
 export interface EmbedderDeps {
+  /** A fresh runtime instance; each loaded model gets its own (its memory goes with it). */
   loadKernel: () => Promise<Kernel>;
   /** Reads one USE-lite file by name (browser: fetch from /models/use-lite/). */
   fetchModelFile: (name: string) => Promise<ArrayBuffer>;
   /** The golden file for `selfTest` (browser: imported JSON; Node: read from wasm/golden). */
   loadGolden: () => Promise<GoldenFile>;
+  /** BERT-family models on this device; without it only USE-lite is available. */
+  models?: ModelStore;
   /** Lets queued messages (cancel) run; default: a macrotask. */
   yieldToEvents?: () => Promise<void>;
   /** Clock for progress throttling; default performance.now. */
@@ -24,15 +45,31 @@ export interface EmbedderDeps {
 export interface EmbedOptions {
   signal?: AbortSignal;
   onProgress?: (p: EmbedProgress) => void;
+  /** Default 'passage'. */
+  role?: EmbedRole;
 }
 
 export interface Embedder {
-  /** @throws AppError WASM_ERROR / MODEL_LOAD_FAILED */
+  /** Loads the remembered active model (default USE-lite). @throws AppError WASM_ERROR / MODEL_LOAD_FAILED */
   init(): Promise<EmbedModelInfo>;
   /** @throws AppError ABORTED when `signal` aborts; WASM_ERROR / MODEL_LOAD_FAILED */
   embedTexts(texts: string[], options?: EmbedOptions): Promise<Int16Array[]>;
   countTokens(texts: string[]): Promise<number[]>;
-  selfTest(): Promise<EmbedSelfTestResult>;
+  /** @throws AppError NOT_FOUND, MODEL_LOAD_FAILED */
+  selfTest(modelId?: string): Promise<EmbedSelfTestResult>;
+  listModels(): Promise<InstalledModel[]>;
+  /** @throws AppError NOT_FOUND, MODEL_LOAD_FAILED, WASM_ERROR */
+  activateModel(id: string): Promise<EmbedModelInfo>;
+  /** @throws AppError INVALID_ARGUMENT for USE-lite, NOT_FOUND */
+  deleteModel(id: string): Promise<void>;
+}
+
+/** A model loaded into its own runtime instance. */
+interface Loaded {
+  info: EmbedModelInfo;
+  embed(text: string, role: EmbedRole): Int16Array;
+  tokenize(text: string): number[];
+  selfTest(golden: GoldenFile): Promise<EmbedSelfTestResult>;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -41,39 +78,119 @@ const YIELD_INTERVAL_MS = 50;
 export function createEmbedder(deps: EmbedderDeps): Embedder {
   const yieldToEvents = deps.yieldToEvents ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
   const now = deps.now ?? (() => performance.now());
-  let loading: Promise<UseLiteModel> | null = null;
+  let current: Promise<Loaded> | null = null;
+  let currentId: string | null = null;
 
-  function model(): Promise<UseLiteModel> {
-    if (!loading) {
-      loading = (async () => loadUseLite(await deps.loadKernel(), deps.fetchModelFile))();
-      // A failed load may be retried (e.g. after the model files are restored).
-      loading.catch(() => {
-        loading = null;
-      });
-    }
-    return loading;
+  async function loadUse(): Promise<Loaded> {
+    const m = await loadUseLite(await deps.loadKernel(), deps.fetchModelFile);
+    return {
+      info: {
+        id: m.id,
+        version: m.version,
+        dim: m.dim,
+        maxTokens: USE_LITE_MAX_TOKENS,
+        canonical: true,
+        queryPrefix: '',
+        passagePrefix: '',
+      },
+      embed: (t) => m.embedInt16(t),
+      tokenize: (t) => m.tokenize(t),
+      selfTest: async (golden) => ({ ...(await runSelfTest(m, golden)), check: 'golden' }),
+    };
   }
 
-  const info = (m: UseLiteModel): EmbedModelInfo => ({
-    id: m.id,
-    version: m.version,
-    dim: m.dim,
-    maxTokens: USE_LITE_MAX_TOKENS,
-    canonical: true,
-  });
+  async function loadBertModel(id: string): Promise<Loaded> {
+    if (!deps.models) throw createError('NOT_FOUND', { reason: `Model ${id} is not installed.` });
+    const files = await deps.models.load(id);
+    const p = BERT_PROFILES[files.manifest.profileId]!;
+    const version = bertVersion(files.manifest.sha256, p.id);
+    const kernel = await deps.loadKernel();
+    const m = loadBert(kernel, files.config, parseSafetensors(files.weights), files.tokenizer, {
+      ...p,
+      version,
+    });
+    const prof = profileInfo(p.id);
+    const maxTokens = Math.min(p.maxTokens, files.config.max_position_embeddings);
+    return {
+      info: {
+        id: m.id,
+        version,
+        dim: m.dim,
+        maxTokens,
+        canonical: true,
+        queryPrefix: prof.queryPrefix,
+        passagePrefix: prof.passagePrefix,
+      },
+      embed: (t, role) => (role === 'query' ? m.embedQueryInt16(t) : m.embedPassageInt16(t)),
+      tokenize: (t) => m.tokenize(m.passagePrefix + t),
+      // No golden file exists for downloaded weights: embed the golden texts twice, compare.
+      async selfTest(golden) {
+        const texts = golden.entries.map((e) => e.text);
+        const first = await hashVectors(texts.map((t) => m.embedPassageInt16(t)));
+        const second = await hashVectors(texts.map((t) => m.embedPassageInt16(t)));
+        const mismatches = texts.flatMap((text, index) =>
+          first[index] === second[index]
+            ? []
+            : [{ index, text, expected: first[index]!, actual: second[index]! }],
+        );
+        return {
+          modelId: m.id,
+          modelVersion: version,
+          ok: mismatches.length === 0,
+          total: texts.length,
+          mismatches,
+          hashes: first,
+          check: 'repeat',
+        };
+      },
+    };
+  }
+
+  const loadById = (id: string) => (id === USE_LITE_MODEL_ID ? loadUse() : loadBertModel(id));
+
+  async function remembered(): Promise<string> {
+    return (await deps.models?.getActiveId().catch(() => null)) ?? USE_LITE_MODEL_ID;
+  }
+
+  function model(): Promise<Loaded> {
+    if (!current) {
+      const p = (async () => {
+        const id = await remembered();
+        try {
+          const m = await loadById(id);
+          currentId = id;
+          return m;
+        } catch (err) {
+          // A remembered model that is gone or broken: start with the shipped one.
+          if (id === USE_LITE_MODEL_ID) throw err;
+          await deps.models?.setActiveId(USE_LITE_MODEL_ID).catch(() => undefined);
+          const m = await loadUse();
+          currentId = USE_LITE_MODEL_ID;
+          return m;
+        }
+      })();
+      current = p;
+      // A failed load may be retried (e.g. after the model files are restored).
+      p.catch(() => {
+        if (current === p) current = null;
+      });
+    }
+    return current;
+  }
 
   return {
     async init() {
-      return info(await model());
+      return (await model()).info;
     },
     async embedTexts(texts, options = {}) {
       const m = await model();
+      const role = options.role ?? 'passage';
       const out: Int16Array[] = [];
       let lastYield = now();
       let lastProgress = -Infinity;
       for (let i = 0; i < texts.length; i++) {
         if (options.signal?.aborted) throw createError('ABORTED', { done: i, total: texts.length });
-        out.push(m.embedInt16(texts[i]!));
+        out.push(m.embed(texts[i]!, role));
         const t = now();
         if (
           options.onProgress &&
@@ -93,9 +210,67 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
       const m = await model();
       return texts.map((t) => m.tokenize(t).length);
     },
-    async selfTest() {
-      const [m, golden] = await Promise.all([model(), deps.loadGolden()]);
-      return runSelfTest(m, golden);
+    async selfTest(modelId) {
+      const golden = await deps.loadGolden();
+      const active = await model();
+      if (!modelId || modelId === currentId) return active.selfTest(golden);
+      // Another installed model: loaded into its own runtime for the test, then dropped.
+      return (await loadById(modelId)).selfTest(golden);
+    },
+    async listModels() {
+      await model().catch(() => undefined);
+      const activeId = currentId ?? (await remembered());
+      const use: InstalledModel = {
+        id: USE_LITE_MODEL_ID,
+        label: USE_LITE_LABEL,
+        family: 'use-lite',
+        profile: profileInfo(USE_LITE_MODEL_ID),
+        dim: USE_LITE_DIM,
+        sizeBytes: USE_LITE_SIZE_BYTES,
+        canonical: true,
+        active: activeId === USE_LITE_MODEL_ID,
+        deletable: false,
+        version: USE_LITE_MODEL_VERSION,
+        source: 'bundled',
+      };
+      const stored = (await deps.models?.list()) ?? [];
+      return [
+        use,
+        ...stored.map((m): InstalledModel => ({
+          id: m.id,
+          label: profileInfo(m.profileId).label,
+          family: 'bert',
+          profile: profileInfo(m.profileId),
+          dim: m.dim,
+          sizeBytes: m.sizeBytes,
+          canonical: true,
+          active: activeId === m.id,
+          deletable: true,
+          version: bertVersion(m.sha256, m.profileId),
+          source: m.source,
+        })),
+      ];
+    },
+    async activateModel(id) {
+      // Loaded before the switch: a failure keeps the current model serving.
+      const m = await loadById(id);
+      current = Promise.resolve(m);
+      currentId = id;
+      await deps.models?.setActiveId(id);
+      return m.info;
+    },
+    async deleteModel(id) {
+      if (id === USE_LITE_MODEL_ID) {
+        throw createError('INVALID_ARGUMENT', {
+          reason: 'USE-lite ships with Sift and cannot be deleted.',
+        });
+      }
+      if (!deps.models) throw createError('NOT_FOUND', { reason: `Model ${id} is not installed.` });
+      await deps.models.remove(id);
+      if (currentId === id) {
+        current = null;
+        currentId = null;
+      }
     },
   };
 }

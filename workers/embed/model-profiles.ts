@@ -1,5 +1,6 @@
 // Profiles of the BERT-family models Sift knows: what differs between them besides the weights
-// (sequence length, pooling, query/passage prefixes), from each model card. Pure data.
+// (sequence length, pooling, query/passage prefixes), from each model card, plus where to download
+// them and how big they are. Pure data.
 import type { BertProfile } from './bert';
 
 /** Bump when the canonical kernels change the bytes of BERT vectors. */
@@ -21,4 +22,57 @@ export const BERT_PROFILES: Record<string, Omit<BertProfile, 'version'>> = {
     passagePrefix: 'passage: ',
   },
   'gte-small': { id: 'gte-small', maxTokens: 512, pooling: 'mean' },
+};
+
+export interface BertCatalogueData {
+  label: string;
+  /** Hugging Face repo id. */
+  repo: string;
+  dim: number;
+  /**
+   * config.json + tokenizer.json + model.safetensors in bytes. all-MiniLM-L6-v2's weights and
+   * config are the exact sizes of the published files; the tokenizer sizes and the other models'
+   * files are from their hub file lists, rounded: treat them as approximate.
+   */
+  sizeBytes: number;
+  sizeApproximate: boolean;
+  /** Published MTEB SciFact nDCG@10, where we have the figure. */
+  scifactNdcg10?: number;
+  description: string;
+}
+
+export const BERT_CATALOGUE: Record<string, BertCatalogueData> = {
+  'all-MiniLM-L6-v2': {
+    label: 'all-MiniLM-L6-v2',
+    repo: 'sentence-transformers/all-MiniLM-L6-v2',
+    dim: 384,
+    sizeBytes: 612 + 466_247 + 90_868_376,
+    sizeApproximate: true,
+    scifactNdcg10: 0.645,
+    description: 'Fast general-purpose English sentence encoder (6 layers).',
+  },
+  'bge-small-en-v1.5': {
+    label: 'BGE small (en, v1.5)',
+    repo: 'BAAI/bge-small-en-v1.5',
+    dim: 384,
+    sizeBytes: 743 + 711_396 + 133_466_304,
+    sizeApproximate: true,
+    description: 'English retrieval model (12 layers); adds an instruction to queries.',
+  },
+  'e5-small-v2': {
+    label: 'E5 small v2',
+    repo: 'intfloat/e5-small-v2',
+    dim: 384,
+    sizeBytes: 650 + 711_396 + 133_462_128,
+    sizeApproximate: true,
+    description: 'English retrieval model (12 layers); "query: " / "passage: " prefixes.',
+  },
+  'gte-small': {
+    label: 'GTE small',
+    repo: 'thenlper/gte-small',
+    dim: 384,
+    sizeBytes: 583 + 711_396 + 66_746_168,
+    sizeApproximate: true,
+    description: 'English retrieval model (12 layers, 16-bit weights).',
+  },
 };

@@ -1,22 +1,39 @@
-// Adapts an Embedder to EmbedWorkerApi for Comlink: jobs cancellable by id, vectors transferred.
-// Kept apart from embed.worker.ts so the boundary can be tested over a MessageChannel in Node.
+// Adapts an Embedder (and the model store) to EmbedWorkerApi for Comlink: jobs cancellable by id
+// (embedding and downloads), vectors transferred. Kept apart from embed.worker.ts so the boundary
+// can be tested over a MessageChannel in Node.
 // Must not touch `self` or Comlink.expose (only the worker entry does).
 import * as Comlink from 'comlink';
-import type { EmbedWorkerApi } from '../shared/embed-api';
+import type { EmbedWorkerApi, InstalledModel } from '../shared/embed-api';
+import { createError } from '../shared/errors';
 import type { Embedder } from './embedder';
+import type { ModelStore } from './model-store';
 
-export function createEmbedWorkerApi(embedder: Embedder): EmbedWorkerApi {
+export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): EmbedWorkerApi {
   const jobs = new Map<string, AbortController>();
+  const store = () => {
+    if (!models) {
+      throw createError('STORAGE_UNAVAILABLE', {
+        reason: 'This browser cannot store models (no origin private file system).',
+      });
+    }
+    return models;
+  };
+  const installed = async (id: string): Promise<InstalledModel> => {
+    const m = (await embedder.listModels()).find((x) => x.id === id);
+    if (!m) throw createError('NOT_FOUND', { reason: `Model ${id} is not installed.` });
+    return m;
+  };
   return {
     init: () => embedder.init(),
     modelInfo: () => embedder.init(),
-    async embedTexts(texts, jobId, onProgress) {
+    async embedTexts(texts, jobId, onProgress, role) {
       const controller = new AbortController();
       if (jobId) jobs.set(jobId, controller);
       try {
         const vectors = await embedder.embedTexts(texts, {
           signal: controller.signal,
           ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
+          ...(role ? { role } : {}),
         });
         // Each vector owns its buffer (see use-lite.ts), so transferring one moves only it.
         return Comlink.transfer(
@@ -31,6 +48,30 @@ export function createEmbedWorkerApi(embedder: Embedder): EmbedWorkerApi {
     async cancel(jobId) {
       jobs.get(jobId)?.abort();
     },
-    selfTest: () => embedder.selfTest(),
+    selfTest: (modelId) => embedder.selfTest(modelId),
+    listModels: () => embedder.listModels(),
+    async catalogue() {
+      return store().catalogue();
+    },
+    async downloadModel(profileId, onProgress, baseUrl, jobId) {
+      const controller = new AbortController();
+      if (jobId) jobs.set(jobId, controller);
+      try {
+        const m = await store().download(profileId, {
+          signal: controller.signal,
+          ...(baseUrl ? { baseUrl } : {}),
+          ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
+        });
+        return await installed(m.id);
+      } finally {
+        if (jobId) jobs.delete(jobId);
+      }
+    },
+    async importModelFiles(profileId, files) {
+      const m = await store().importFiles(profileId, files);
+      return installed(m.id);
+    },
+    deleteModel: (id) => embedder.deleteModel(id),
+    activateModel: (id) => embedder.activateModel(id),
   };
 }

@@ -16,10 +16,72 @@ export interface EmbedModelInfo {
   maxTokens: number;
   /** True for the deterministic WASM path; false for any fast path (never mixed). */
   canonical: boolean;
+  /** Prefixes applied by `embedTexts` for each role ('' when none). */
+  queryPrefix?: string;
+  passagePrefix?: string;
 }
 
 export interface EmbedProgress {
   done: number;
+  total: number;
+}
+
+/** Which side of retrieval a text is on: models such as e5 and bge prefix them differently. */
+export type EmbedRole = 'query' | 'passage';
+
+/** What differs between models besides weights (from workers/embed/model-profiles.ts). */
+export interface ModelProfileInfo {
+  id: string;
+  label: string;
+  /** '' when the model uses none. */
+  queryPrefix: string;
+  passagePrefix: string;
+  pooling: 'mean' | 'cls';
+  maxTokens: number;
+}
+
+/** A model stored on this device (USE-lite ships with the app and is always installed). */
+export interface InstalledModel {
+  id: string;
+  label: string;
+  family: 'use-lite' | 'bert';
+  profile: ModelProfileInfo;
+  dim: number;
+  /** Bytes on this device (USE-lite: its static files, precached by the service worker). */
+  sizeBytes: number;
+  canonical: true;
+  active: boolean;
+  /** False for USE-lite, the offline default. */
+  deletable: boolean;
+  /** The vector version this model's vectors carry (EmbedModelInfo.version once active). */
+  version: string;
+  source: 'bundled' | 'download' | 'import';
+}
+
+/** A downloadable model (Hugging Face hub). */
+export interface CatalogueEntry {
+  id: string;
+  label: string;
+  /** Hugging Face repo id, e.g. 'sentence-transformers/all-MiniLM-L6-v2'. */
+  repo: string;
+  profile: ModelProfileInfo;
+  dim: number;
+  /** config.json + tokenizer.json + model.safetensors, from the model card's file list. */
+  sizeBytes: number;
+  /** True when sizeBytes is a rounded figure rather than the exact file sizes. */
+  sizeApproximate: boolean;
+  /** Published SciFact nDCG@10 (MTEB), for the recommendation. */
+  scifactNdcg10?: number;
+  description: string;
+}
+
+/** Byte progress of a model download or import, across all of its files. */
+export interface ModelTransferProgress {
+  phase: 'checking' | 'downloading' | 'validating' | 'storing' | 'done';
+  file: string;
+  /** Bytes received so far over every file. */
+  loaded: number;
+  /** Expected total (Content-Length when known, else the catalogue size). */
   total: number;
 }
 
@@ -31,6 +93,12 @@ export interface EmbedSelfTestResult {
   total: number;
   mismatches: Array<{ index: number; text: string; expected: string; actual: string }>;
   hashes: string[];
+  /**
+   * 'golden': hashes compared with the golden file written in Node (USE-lite).
+   * 'repeat': the golden texts embedded twice in this browser, hashes compared (BERT models have
+   * no golden file: this checks run-to-run determinism, not agreement with another device).
+   */
+  check?: 'golden' | 'repeat';
 }
 
 /** The embed worker's API (workers/embed.worker.ts). Create it in app/clients.ts. */
@@ -52,13 +120,57 @@ export interface EmbedWorkerApi {
     texts: string[],
     jobId?: string,
     onProgress?: (p: EmbedProgress) => void,
+    role?: EmbedRole,
   ): Promise<Int16Array[]>;
   /** Token counts as the model sees them (clipped to maxTokens), e.g. for progress by tokens. */
   countTokens(texts: string[]): Promise<number[]>;
-  /** Stops a running embedTexts job (no-op when it already finished). */
+  /** Stops a running embedTexts or downloadModel job (no-op when it already finished). */
   cancel(jobId: string): Promise<void>;
-  /** Embeds the golden texts and compares SHA-256 of the int16 bytes with the golden file. */
-  selfTest(): Promise<EmbedSelfTestResult>;
+  /**
+   * USE-lite: embeds the golden texts and compares SHA-256 of the int16 bytes with the golden
+   * file. BERT models: embeds them twice and compares (check 'repeat'). `modelId` tests an
+   * installed model without activating it (default: the active model).
+   * @throws AppError NOT_FOUND (no such model), MODEL_LOAD_FAILED
+   */
+  selfTest(modelId?: string): Promise<EmbedSelfTestResult>;
+  /** USE-lite plus the BERT-family models stored on this device, with the active one marked. */
+  listModels(): Promise<InstalledModel[]>;
+  /** Models that can be downloaded, with sizes to show before downloading. */
+  catalogue(): Promise<CatalogueEntry[]>;
+  /**
+   * Downloads `${baseUrl}/${repo}/resolve/main/{config.json,tokenizer.json,model.safetensors}`,
+   * validates and stores them on this device (OPFS models/<id>/). Does not activate the model.
+   * `onProgress` must be a top-level Comlink.proxy; `cancel(jobId)` aborts and removes the files.
+   * @throws AppError QUOTA_INSUFFICIENT, OFFLINE, MODEL_LOAD_FAILED (names the file), ABORTED,
+   * INVALID_ARGUMENT (unknown profile)
+   */
+  downloadModel(
+    profileId: string,
+    onProgress?: (p: ModelTransferProgress) => void,
+    baseUrl?: string,
+    jobId?: string,
+  ): Promise<InstalledModel>;
+  /**
+   * Stores a model from files the user picked (a folder with config.json, tokenizer.json,
+   * model.safetensors; other files are ignored). Same validation as a download.
+   * @throws AppError MODEL_LOAD_FAILED (names the missing or wrong file), QUOTA_INSUFFICIENT,
+   * INVALID_ARGUMENT (unknown profile)
+   */
+  importModelFiles(
+    profileId: string,
+    files: Array<{ name: string; data: Blob }>,
+  ): Promise<InstalledModel>;
+  /**
+   * Removes a stored model. Deleting the active model makes USE-lite active again.
+   * @throws AppError INVALID_ARGUMENT for USE-lite, NOT_FOUND
+   */
+  deleteModel(id: string): Promise<void>;
+  /**
+   * Loads `id` so that embedTexts / countTokens use it from now on, and remembers it so the
+   * next start (init) loads it. Returns the new model info (its id/version key the vectors).
+   * @throws AppError NOT_FOUND, MODEL_LOAD_FAILED, WASM_ERROR
+   */
+  activateModel(id: string): Promise<EmbedModelInfo>;
 }
 
 let jobCounter = 0;
@@ -71,7 +183,11 @@ let jobCounter = 0;
 export async function embedWithSignal(
   api: Comlink.Remote<EmbedWorkerApi>,
   texts: string[],
-  options: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (p: EmbedProgress) => void;
+    role?: EmbedRole;
+  } = {},
 ): Promise<Int16Array[]> {
   const jobId = `embed-${Date.now().toString(36)}-${(jobCounter++).toString(36)}`;
   const onAbort = () => void api.cancel(jobId);
@@ -81,6 +197,7 @@ export async function embedWithSignal(
       texts,
       jobId,
       options.onProgress ? Comlink.proxy(options.onProgress) : undefined,
+      options.role,
     );
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
@@ -105,6 +222,8 @@ export async function embedWithPool(
     signal?: AbortSignal;
     onProgress?: (p: EmbedProgress) => void;
     batchSize?: number;
+    /** 'query' for search queries (default 'passage'). */
+    role?: EmbedRole;
   } = {},
 ): Promise<Int16Array[]> {
   const batchSize = Math.max(1, options.batchSize ?? 32);
@@ -133,6 +252,7 @@ export async function embedWithPool(
           try {
             const vectors = await embedWithSignal(api, batch, {
               signal: inner.signal,
+              ...(options.role ? { role: options.role } : {}),
               onProgress: (p) => {
                 if (!live) return;
                 partial[w] = p.done;
