@@ -235,7 +235,7 @@ describe('model store: import and validation', () => {
       checkSafetensorsHeader(new Blob([w.slice(0, w.length - 4)]), minilmConfig(true)),
     ).rejects.toThrow(/truncated/);
     await expect(
-      checkSafetensorsHeader(new Blob([w]), minilmConfig(true)),
+      checkSafetensorsHeader(new Blob([w as BlobPart]), minilmConfig(true)),
     ).resolves.toBeUndefined();
   });
 
