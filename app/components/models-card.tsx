@@ -1,22 +1,32 @@
-// Settings > Models: the embedding model in use, how much of the library it has embedded, and
-// the determinism self-test (golden SHA-256 hashes of int16 vectors, identical on every device).
+// Settings > Models: the embedding models (installed, active, download, import, delete: see
+// app/models/models-panel.tsx), how much of the library the active model has embedded, and the
+// determinism self-test of the active model (golden SHA-256 hashes of int16 vectors for USE-lite).
 import { useState } from 'react';
-import { embedClients } from '../clients';
+import { Comlink, embedClients } from '../clients';
+import { ModelsPanel } from '../models/models-panel';
 import { useAppStore } from '../state/app-store';
 import type { EmbedSelfTestResult } from '../../workers/shared/embed-api';
 
-export function ModelsCard() {
+export interface ModelsCardProps {
+  /**
+   * Switches the library to model `id`: the db worker pauses the semantic index, activates the
+   * model on every embed worker and re-embeds in the background. Without it, switching is off
+   * (activating only the embed workers would mix vectors of two models in one index).
+   */
+  onActivate?: (id: string) => Promise<unknown>;
+}
+
+export function ModelsCard(props: ModelsCardProps = {}) {
   const semantic = useAppStore((s) => s.semantic);
   const notifyError = useAppStore((s) => s.notifyError);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<EmbedSelfTestResult | null>(null);
-  const model = semantic?.model;
+  const [api] = useState(() => embedClients()[0]);
   const runSelfTest = async () => {
     setRunning(true);
     setResult(null);
     try {
-      const first = embedClients()[0];
-      if (first) setResult(await first.selfTest());
+      if (api) setResult(await api.selfTest());
     } catch (err) {
       notifyError(err);
     } finally {
@@ -26,50 +36,36 @@ export function ModelsCard() {
   return (
     <div className="card" data-testid="models-card">
       <h3>Models</h3>
-      <table className="doc-table">
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Dimensions</th>
-            <th scope="col">Size</th>
-            <th scope="col">Embedded</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>
-              Universal Sentence Encoder lite{' '}
-              <small>({model ? `${model.id} ${model.version}` : 'loading'})</small>
-              <div className="path">
-                Ships with Sift · canonical WebAssembly runtime · works offline
-              </div>
-            </td>
-            <td>{model?.dim ?? 512}</td>
-            <td>28 MB</td>
-            <td data-testid="models-embedded">
-              {semantic ? `${semantic.embedded}/${semantic.total} chunks` : '—'}
-            </td>
-            <td>Active</td>
-          </tr>
-        </tbody>
-      </table>
+      {api && (
+        <ModelsPanel
+          api={api}
+          proxy={Comlink.proxy}
+          onError={notifyError}
+          {...(props.onActivate ? { onActivate: props.onActivate } : {})}
+          {...(semantic
+            ? { embeddedLabel: `${semantic.embedded}/${semantic.total} chunks embedded` }
+            : {})}
+        />
+      )}
       <p className="hint">
-        USE-lite is a small general-purpose model: it helps with paraphrases but was not trained for
-        scientific retrieval. Keyword search stays part of every hybrid search.
+        The built-in model (USE-lite) is small and general-purpose: it helps with paraphrases but
+        was not trained for scientific retrieval. Keyword search stays part of every hybrid search.
       </p>
       <button onClick={() => void runSelfTest()} disabled={running} data-testid="self-test">
-        {running ? 'Running self-test…' : 'Run determinism self-test'}
+        {running ? 'Running self-test…' : 'Run determinism self-test (active model)'}
       </button>
       {result && (
         <p
           data-testid="self-test-result"
           data-ok={String(result.ok)}
           data-hashes={result.hashes.join(',')}
+          data-check={result.check ?? 'golden'}
           role="status"
         >
           {result.ok
-            ? `Self-test passed: all ${result.total} vectors are byte-identical to the reference.`
+            ? result.check === 'repeat'
+              ? `Self-test passed: ${result.modelId} gave byte-identical vectors for all ${result.total} texts when run twice.`
+              : `Self-test passed: all ${result.total} vectors are byte-identical to the reference.`
             : `Self-test FAILED: ${result.mismatches.length} of ${result.total} vectors differ from the reference. Please report this device and browser.`}
         </p>
       )}
