@@ -6,16 +6,20 @@
 // tokenizer and config family with seeded random weights of a reduced encoder (2 layers, hidden
 // 64; real vocabulary and positions): the real shapes (90 MB) would only slow the test down.
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createEmbedder } from '../workers/embed/embedder';
 import { createMemoryStorage, createModelStore } from '../workers/embed/model-store';
-import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
+import { createNodeKernel, MINILM_DIR, readUseLiteFile } from '../workers/embed/node-kernel';
 import type { GoldenFile } from '../workers/embed/self-test';
-import { bertFolder, type BertFolder } from '../workers/embed/test-bert-weights';
+import {
+  bertFolder,
+  MINILM_TOKENIZER_DIR,
+  type BertFolder,
+} from '../workers/embed/test-bert-weights';
 import { openApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -34,8 +38,11 @@ let dir: string;
 /** Requests seen by the hub, for asserting what was fetched. */
 const requests: string[] = [];
 
+/** What the hub serves (the last test swaps in the real all-MiniLM-L6-v2 files). */
+let served: BertFolder = folder;
+
 /** Serves /<repo>/resolve/main/<file> for MiniLM (fast) and e5 (slow, to be cancelled). */
-function startHub(files: BertFolder): Promise<string> {
+function startHub(): Promise<string> {
   server = createServer((req, res) => {
     const url = req.url ?? '';
     requests.push(url);
@@ -44,7 +51,7 @@ function startHub(files: BertFolder): Promise<string> {
       /^\/(sentence-transformers\/all-MiniLM-L6-v2|intfloat\/e5-small-v2)\/resolve\/main\/(.+)$/.exec(
         url,
       );
-    const body = m ? files[m[2] as keyof BertFolder] : undefined;
+    const body = m ? served[m[2] as keyof BertFolder] : undefined;
     if (!m || !body) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('Entry not found');
@@ -75,11 +82,11 @@ function startHub(files: BertFolder): Promise<string> {
 }
 
 /** The hashes Node computes for the same files (the browser must reproduce them byte for byte). */
-async function nodeSelfTestHashes(profileId: string): Promise<string[]> {
+async function nodeSelfTestHashes(profileId: string, files = folder): Promise<string[]> {
   const models = createModelStore({ storage: createMemoryStorage() });
   await models.importFiles(
     profileId,
-    FILE_NAMES.map((n) => ({ name: n, data: new Blob([folder[n] as BlobPart]) })),
+    FILE_NAMES.map((n) => ({ name: n, data: new Blob([files[n] as BlobPart]) })),
   );
   const embedder = createEmbedder({
     loadKernel: createNodeKernel,
@@ -105,7 +112,7 @@ async function setHub(p: Page, url: string): Promise<void> {
 }
 
 test.beforeAll(async ({ browser }) => {
-  hubUrl = await startHub(folder);
+  hubUrl = await startHub();
   dir = mkdtempSync(join(tmpdir(), 'sift-model-'));
   mkdirSync(join(dir, 'my-model'));
   for (const n of FILE_NAMES) writeFileSync(join(dir, 'my-model', n), folder[n]);
@@ -225,4 +232,34 @@ test('imports the same files from a folder', async () => {
   await expect(result).toHaveAttribute('data-ok', 'true');
   await page.getByTestId('model-delete-gte-small').click();
   await expect(page.getByTestId('model-row-gte-small')).toHaveCount(0);
+});
+
+const REAL_WEIGHTS = join(MINILM_DIR, 'model.safetensors');
+
+test('real all-MiniLM-L6-v2 weights (90 MB): download, self-test hashes equal Node', async () => {
+  test.skip(!existsSync(REAL_WEIGHTS), 'run node scripts/copy-model.mjs --fetch-minilm first');
+  test.setTimeout(300_000);
+  served = {
+    'config.json': readFileSync(join(MINILM_DIR, 'config.json')),
+    'tokenizer.json': readFileSync(join(MINILM_TOKENIZER_DIR, 'tokenizer.json')),
+    'model.safetensors': readFileSync(REAL_WEIGHTS),
+  };
+  const total = FILE_NAMES.reduce((a, n) => a + served[n].length, 0);
+  await setHub(page, hubUrl);
+  await page.getByTestId('model-download-all-MiniLM-L6-v2').click();
+  await expect(page.getByTestId('models-message')).toContainText('downloaded', {
+    timeout: 120_000,
+  });
+  await expect(page.getByTestId('model-row-all-MiniLM-L6-v2')).toHaveAttribute(
+    'data-size',
+    String(total),
+  );
+  await page.getByTestId('model-self-test-all-MiniLM-L6-v2').click();
+  const result = page.getByTestId('model-self-test-result');
+  await expect(result).toHaveAttribute('data-model', 'all-MiniLM-L6-v2', { timeout: 120_000 });
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  const browserHashes = (await result.getAttribute('data-hashes'))?.split(',') ?? [];
+  expect(browserHashes).toEqual(await nodeSelfTestHashes('all-MiniLM-L6-v2', served));
+  await page.getByTestId('model-delete-all-MiniLM-L6-v2').click();
+  await expect(page.getByTestId('model-row-all-MiniLM-L6-v2')).toHaveCount(0);
 });
