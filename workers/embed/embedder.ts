@@ -80,6 +80,7 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
   const now = deps.now ?? (() => performance.now());
   let current: Promise<Loaded> | null = null;
   let currentId: string | null = null;
+  let switching: Promise<void> = Promise.resolve();
 
   async function loadUse(): Promise<Loaded> {
     const m = await loadUseLite(await deps.loadKernel(), deps.fetchModelFile);
@@ -156,16 +157,20 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
     if (!current) {
       const p = (async () => {
         const id = await remembered();
+        // An activateModel that finished meanwhile replaced `current`: leave its id alone.
+        const settle = (loadedId: string) => {
+          if (current === p) currentId = loadedId;
+        };
         try {
           const m = await loadById(id);
-          currentId = id;
+          settle(id);
           return m;
         } catch (err) {
           // A remembered model that is gone or broken: start with the shipped one.
           if (id === USE_LITE_MODEL_ID) throw err;
           await deps.models?.setActiveId(USE_LITE_MODEL_ID).catch(() => undefined);
           const m = await loadUse();
-          currentId = USE_LITE_MODEL_ID;
+          settle(USE_LITE_MODEL_ID);
           return m;
         }
       })();
@@ -251,13 +256,21 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
         })),
       ];
     },
-    async activateModel(id) {
-      // Loaded before the switch: a failure keeps the current model serving.
-      const m = await loadById(id);
-      current = Promise.resolve(m);
-      currentId = id;
-      await deps.models?.setActiveId(id);
-      return m.info;
+    activateModel(id) {
+      // One switch at a time, in call order, so the last call wins. The model is loaded before
+      // the switch: a failure keeps the current model serving.
+      const run = switching.then(async () => {
+        const m = await loadById(id);
+        current = Promise.resolve(m);
+        currentId = id;
+        await deps.models?.setActiveId(id);
+        return m.info;
+      });
+      switching = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
     },
     async deleteModel(id) {
       if (id === USE_LITE_MODEL_ID) {

@@ -6,8 +6,8 @@ import { BERT_CANON_REVISION, BERT_CATALOGUE, BERT_PROFILES } from './model-prof
 import { USE_LITE_MAX_TOKENS, USE_LITE_MODEL_ID } from './use-lite';
 
 export const USE_LITE_LABEL = 'Universal Sentence Encoder lite';
-/** model.json + vocab.json + 7 weight shards as shipped in public/models/use-lite/ (about 28 MB). */
-export const USE_LITE_SIZE_BYTES = 28_000_000;
+/** model.json + vocab.json + 7 weight shards as shipped in public/models/use-lite/ (du -cb). */
+export const USE_LITE_SIZE_BYTES = 28_369_009;
 
 export function profileInfo(id: string): ModelProfileInfo {
   if (id === USE_LITE_MODEL_ID) {

@@ -29,11 +29,11 @@ const folderB = bertFolder(12);
 const files = (f: BertFolder) =>
   Object.entries(f).map(([name, v]) => ({ name, data: new Blob([v as BlobPart]) }));
 
-function setup(storage = createMemoryStorage()) {
+function setup(storage = createMemoryStorage(), fetchModelFile = readUseLiteFile) {
   const models = createModelStore({ storage });
   const embedder = createEmbedder({
     loadKernel: createNodeKernel,
-    fetchModelFile: readUseLiteFile,
+    fetchModelFile,
     loadGolden: async () => golden,
     models,
     yieldToEvents: async () => undefined,
@@ -165,6 +165,28 @@ describe('embedder with stored models', () => {
     await expect(embedder.deleteModel('use-lite')).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+
+  it('an activation during the first load wins, and switches apply in call order', async () => {
+    // USE-lite's files arrive slowly, so the activation finishes while the first load still runs.
+    const slow = async (name: string) => {
+      await new Promise((r) => setTimeout(r, 400));
+      return readUseLiteFile(name);
+    };
+    const { models, embedder } = setup(createMemoryStorage(), slow);
+    await models.importFiles('e5-small-v2', files(folderA));
+    await models.importFiles('gte-small', files(folderB));
+    const [, info] = await Promise.all([embedder.init(), embedder.activateModel('e5-small-v2')]);
+    expect(info.id).toBe('e5-small-v2');
+    expect((await embedder.listModels()).find((m) => m.active)!.id).toBe('e5-small-v2');
+    expect((await embedder.embedTexts(['x']))[0]!.length).toBe(64);
+    await Promise.all([
+      embedder.activateModel('gte-small'),
+      embedder.activateModel('use-lite'),
+      embedder.activateModel('e5-small-v2'),
+    ]);
+    expect((await embedder.init()).id).toBe('e5-small-v2');
+    expect(await models.getActiveId()).toBe('e5-small-v2');
   });
 
   it('falls back to USE-lite when the remembered model was deleted', async () => {
