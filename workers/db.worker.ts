@@ -114,13 +114,30 @@ async function startSemantic(info: EmbedModelInfo): Promise<void> {
   semantic = createSemanticIndex({
     vectors: createVectorStore(store.sql),
     model: { id: info.id, version: info.version, dim: info.dim },
-    embed: (texts, signal) => embedWithPool(remotes, texts, { signal }),
+    embed: (texts, signal) => embedWithPool(remotes, texts, { signal, role: 'passage' }),
+    embedQuery: async (text, signal) => {
+      const [vector] = await embedWithPool(remotes, [text], { signal, role: 'query' });
+      if (!vector) throw new Error('The embedder returned no vector.');
+      return vector;
+    },
     hash: sha256Hex,
     createIndex: () => createHnswIndex({ dim: info.dim }, { kernel: k }),
     kernel: k,
     onStatus: (status) => watchers.forEach((w) => void w(status)),
   });
   void semantic.start();
+}
+
+/**
+ * Switches the library to another embedding model: every embed worker loads it, and a new
+ * semantic index (its own vectors, never mixed with the old model's) re-embeds the library in
+ * the background. Search answers lexically for chunks not yet embedded.
+ */
+async function activateModel(id: string): Promise<void> {
+  semantic?.pause();
+  const [info] = await Promise.all(embedders.map((e) => e.activateModel(id)));
+  (await ready()).hybrid.clearCache();
+  if (info) await startSemantic(info);
 }
 
 async function connectEmbedders(ports: MessagePort[]): Promise<void> {
@@ -166,6 +183,7 @@ const api: LibraryWorkerApi = {
   },
   pauseEmbedding: async () => semantic?.pause(),
   resumeEmbedding: async () => void semantic?.start(),
+  activateModel,
   connectLlm: async (port) => {
     llm = Comlink.wrap<LlmApi>(port);
   },

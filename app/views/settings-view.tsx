@@ -1,6 +1,6 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
-import { Comlink, llmClient, webClient } from '../clients';
+import { Comlink, libraryClient, llmClient, webClient } from '../clients';
 import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
 import { useAppStore } from '../state/app-store';
@@ -33,7 +33,7 @@ export function SettingsView() {
           Nothing leaves this device unless you turn on a web provider or a remote model below.
         </p>
       </div>
-      <ModelsCard />
+      <ModelsCard onActivate={(id) => libraryClient().activateModel(id)} />
       <div className="card">
         <h3>Language model (optional)</h3>
         <p className="hint">

@@ -15,6 +15,8 @@ export interface SemanticIndexDeps {
   model: EmbeddingModelKey;
   /** Canonical int16 vectors for texts (the embed worker). */
   embed(texts: string[], signal: AbortSignal): Promise<Int16Array[]>;
+  /** Embeds a search query (models with query/passage prefixes treat them differently). Default: `embed`. */
+  embedQuery?(text: string, signal: AbortSignal): Promise<Int16Array>;
   /** Hex SHA-256 of a text (WebCrypto). */
   hash(text: string): Promise<string>;
   createIndex(): VectorIndex;
@@ -219,7 +221,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       return index.search(query, k, filter ? { filter } : {});
     },
     async embedQuery(text) {
-      const [vector] = await deps.embed([text], new AbortController().signal);
+      const signal = new AbortController().signal;
+      if (deps.embedQuery) return deps.embedQuery(text, signal);
+      const [vector] = await deps.embed([text], signal);
       if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
       return vector;
     },

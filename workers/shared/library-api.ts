@@ -25,6 +25,12 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi {
   /** Pauses background embedding (resumable: the backlog stays in the library). */
   pauseEmbedding(): Promise<void>;
   resumeEmbedding(): Promise<void>;
+  /**
+   * Makes model `id` (installed in the embed workers) the library's embedding model; the library
+   * is re-embedded in the background and old and new vectors never mix in a search.
+   * @throws AppError MODEL_LOAD_FAILED, NOT_FOUND
+   */
+  activateModel(id: string): Promise<void>;
   /** Connects the LLM worker (a port from `Comlink.createEndpoint`) for query optimisation. */
   connectLlm(port: MessagePort): Promise<void>;
   /**
