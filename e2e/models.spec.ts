@@ -20,7 +20,7 @@ import {
   MINILM_TOKENIZER_DIR,
   type BertFolder,
 } from '../workers/embed/test-bert-weights';
-import { openApp } from './helpers';
+import { FIXTURES, openApp, waitForImport } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -120,6 +120,11 @@ test.beforeAll(async ({ browser }) => {
   page = await context.newPage();
   page.on('dialog', (d) => void d.accept());
   await openApp(page);
+  // A small library, so switching models has something to re-embed.
+  await page
+    .getByTestId('file-input')
+    .setInputFiles([join(FIXTURES, 'sample.txt'), join(FIXTURES, 'notes.md')]);
+  await waitForImport(page);
   await openModels(page);
 });
 
@@ -182,6 +187,22 @@ test('the library switches to the model when the app wires activation', async ()
     'true',
     { timeout: 60_000 },
   );
+  // The library's index now belongs to the new model and re-embeds every chunk with it.
+  const embedded = page.getByTestId('models-embedded');
+  await expect(embedded).toHaveAttribute('data-model', 'all-MiniLM-L6-v2', { timeout: 60_000 });
+  await expect(embedded).toHaveText(/^([1-9]\d*)\/\1 chunks embedded$/, { timeout: 60_000 });
+  // The choice is remembered: after a reload the workers start with it.
+  await page.reload();
+  await openModels(page);
+  await expect(page.getByTestId('model-row-all-MiniLM-L6-v2')).toHaveAttribute(
+    'data-active',
+    'true',
+  );
+  await expect(page.getByTestId('models-embedded')).toHaveAttribute(
+    'data-model',
+    'all-MiniLM-L6-v2',
+    { timeout: 60_000 },
+  );
   await page.getByTestId('self-test').click();
   await expect(page.getByTestId('self-test-result')).toHaveAttribute('data-check', 'repeat', {
     timeout: 60_000,
@@ -189,6 +210,9 @@ test('the library switches to the model when the app wires activation', async ()
   // Back to the built-in model so deletion below is allowed.
   await page.getByTestId('model-use-use-lite').click();
   await expect(page.getByTestId('model-row-use-lite')).toHaveAttribute('data-active', 'true', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('models-embedded')).toHaveAttribute('data-model', 'use-lite', {
     timeout: 60_000,
   });
 });

@@ -45,6 +45,7 @@ export function ModelsCard(props: ModelsCardProps = {}) {
           {...(semantic
             ? { embeddedLabel: `${semantic.embedded}/${semantic.total} chunks embedded` }
             : {})}
+          {...(semantic?.model ? { embeddedModelId: semantic.model.id } : {})}
         />
       )}
       <p className="hint">

@@ -34,6 +34,8 @@ export interface ModelsPanelProps {
   onActivate?: (id: string) => Promise<unknown>;
   /** "123/456 chunks" for the active model, from the semantic status. */
   embeddedLabel?: string;
+  /** The model id the library's semantic index uses (from the semantic status). */
+  embeddedModelId?: string;
   onError: (err: unknown) => void;
   /** Navigator online state (injected for tests); default navigator.onLine. */
   online?: boolean;
@@ -190,7 +192,11 @@ export function ModelsPanel(props: ModelsPanelProps) {
                   <>
                     <strong>Active</strong>
                     {props.embeddedLabel && (
-                      <div className="path" data-testid="models-embedded">
+                      <div
+                        className="path"
+                        data-testid="models-embedded"
+                        data-model={props.embeddedModelId ?? ''}
+                      >
                         {props.embeddedLabel}
                       </div>
                     )}
