@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from './args';
 
 interface ChatMessage {
   role: string;
@@ -69,16 +70,6 @@ interface JinjaTemplate {
   render(vars: Record<string, unknown>): string;
 }
 
-function parseArgs(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}`);
-    out[arg.slice(2)] = argv[++i] ?? '';
-  }
-  return out;
-}
-
 async function loadDeps(): Promise<{ nlc: NlcModule; Template: new (t: string) => JinjaTemplate }> {
   const depsDir = join(import.meta.dirname, 'llm-server-deps');
   const req = createRequire(join(depsDir, 'package.json'));
@@ -99,7 +90,7 @@ async function loadDeps(): Promise<{ nlc: NlcModule; Template: new (t: string) =
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), { strict: true });
   if (!args.model) {
     console.error(
       'usage: npx tsx bench/llm-server.ts --model <file.gguf> [--port 8089] [--threads 1]',
