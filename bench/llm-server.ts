@@ -5,7 +5,9 @@
 // Streams SSE as workers/llm/http.ts expects. Requests are served one at a time (one sequence).
 // node-llama-cpp lives in its own package (bench/llm-server-deps/, 85 MB with --omit=optional)
 // so the app's lock file and `npm ci` do not pull its ~700 MB of GPU/other-arch binaries:
-//   npm ci --prefix bench/llm-server-deps --omit=optional --ignore-scripts
+//   npm install --prefix bench/llm-server-deps --omit=optional --ignore-scripts
+// (install, not ci: the lock has no mac/win/riscv binaries because this registry lacks them, and
+// `npm ci` refuses a lock missing optional packages; install keeps the lock unchanged).
 //   npx tsx bench/llm-server.ts --model .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf \
 //     [--port 8089] [--threads 1] [--seed 42] [--log runs/llm-log.jsonl]
 // Prompt = the GGUF's own chat template (as wllama's chat completion applies it). Sampling:
@@ -78,7 +80,7 @@ async function loadDeps(): Promise<{ nlc: NlcModule; Template: new (t: string) =
     nlcPath = req.resolve('node-llama-cpp');
   } catch {
     throw new Error(
-      'node-llama-cpp is not installed: run `npm ci --prefix bench/llm-server-deps --omit=optional --ignore-scripts`.',
+      'node-llama-cpp is not installed: run `npm install --prefix bench/llm-server-deps --omit=optional --ignore-scripts`.',
     );
   }
   const nlc = (await import(pathToFileURL(nlcPath).href)) as NlcModule;
