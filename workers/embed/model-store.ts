@@ -215,22 +215,7 @@ export function createModelStore(deps: ModelStoreDeps): ModelStore {
       return out.sort((a, b) => a.id.localeCompare(b.id));
     },
 
-    catalogue() {
-      return Object.keys(BERT_CATALOGUE).map((id) => {
-        const c = BERT_CATALOGUE[id]!;
-        return {
-          id,
-          label: c.label,
-          repo: c.repo,
-          profile: profileInfo(id),
-          dim: c.dim,
-          sizeBytes: c.sizeBytes,
-          sizeApproximate: c.sizeApproximate,
-          ...(c.scifactNdcg10 !== undefined ? { scifactNdcg10: c.scifactNdcg10 } : {}),
-          description: c.description,
-        };
-      });
-    },
+    catalogue: bertCatalogue,
 
     async download(profileId, options = {}) {
       const { c } = profileOf(profileId);
@@ -463,4 +448,22 @@ export function createOpfsStorage(root: () => Promise<FileSystemDirectoryHandle>
       await (await root()).removeEntry(dir, { recursive: true });
     },
   };
+}
+
+/** The downloadable models with their hub repos and sizes (pure data; needs no storage). */
+export function bertCatalogue(): CatalogueEntry[] {
+  return Object.keys(BERT_CATALOGUE).map((id) => {
+    const c = BERT_CATALOGUE[id]!;
+    return {
+      id,
+      label: c.label,
+      repo: c.repo,
+      profile: profileInfo(id),
+      dim: c.dim,
+      sizeBytes: c.sizeBytes,
+      sizeApproximate: c.sizeApproximate,
+      ...(c.scifactNdcg10 !== undefined ? { scifactNdcg10: c.scifactNdcg10 } : {}),
+      description: c.description,
+    };
+  });
 }

@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import type { EmbedWorkerApi, InstalledModel } from '../shared/embed-api';
 import { createError } from '../shared/errors';
 import type { Embedder } from './embedder';
-import type { ModelStore } from './model-store';
+import { bertCatalogue, type ModelStore } from './model-store';
 
 export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): EmbedWorkerApi {
   const jobs = new Map<string, AbortController>();
@@ -50,9 +50,7 @@ export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): E
     },
     selfTest: (modelId) => embedder.selfTest(modelId),
     listModels: () => embedder.listModels(),
-    async catalogue() {
-      return store().catalogue();
-    },
+    catalogue: async () => bertCatalogue(),
     async downloadModel(profileId, onProgress, baseUrl, jobId) {
       const controller = new AbortController();
       if (jobId) jobs.set(jobId, controller);
