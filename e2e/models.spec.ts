@@ -157,6 +157,13 @@ test('downloads a model from the hub with progress, lists it with its size', asy
   await expect(row).toHaveAttribute('data-size', String(TOTAL));
   await expect(row).toHaveAttribute('data-active', 'false');
   await expect(page.getByTestId('catalogue-all-MiniLM-L6-v2')).toContainText('Installed');
+  // Like every request to another host, the download is listed in the network ledger.
+  await expect(page.getByTestId('network-ledger')).toContainText(
+    'model download (all-MiniLM-L6-v2)',
+    {
+      timeout: 10_000,
+    },
+  );
 });
 
 test('the downloaded model passes its self-test with the same hashes as Node', async () => {
