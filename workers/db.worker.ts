@@ -184,6 +184,10 @@ const api: LibraryWorkerApi = {
   pauseEmbedding: async () => semantic?.pause(),
   resumeEmbedding: async () => void semantic?.start(),
   activateModel,
+  libraryChangedElsewhere: async () => {
+    (await ready()).hybrid.clearCache();
+    void semantic?.sync();
+  },
   connectLlm: async (port) => {
     llm = Comlink.wrap<LlmApi>(port);
   },

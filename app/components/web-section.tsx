@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Comlink, libraryClient, webClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
-import { refreshDocuments } from '../state/actions';
+import { afterLibraryWrite } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 import { importWebResult, WebSearchPanel } from '../web';
 import type { RankedWebHit } from '../../workers/shared/web-api';
@@ -14,7 +14,7 @@ async function importHit(hit: RankedWebHit): Promise<string | null> {
     cleanHtml: browserHtmlCleaner,
     putDocument: (input) => libraryClient().importText(input),
   });
-  if (outcome.ok) await refreshDocuments();
+  if (outcome.ok) await afterLibraryWrite();
   return outcome.ok ? null : outcome.message;
 }
 

@@ -27,6 +27,26 @@ export async function refreshDocuments(): Promise<void> {
   store().setDocuments(await libraryClient().listDocuments());
 }
 
+// Every open tab works on the same library file; after a write, a tab tells the others so their
+// lists, caches and semantic index catch up.
+const otherTabs =
+  typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sift-library');
+otherTabs?.addEventListener('message', () => {
+  void libraryClient()
+    .libraryChangedElsewhere()
+    .then(refreshDocuments)
+    .then(() => {
+      if (store().query && !store().optimise) void runSearch();
+    })
+    .catch(() => undefined);
+});
+
+/** After this tab changed the library: refresh the list and tell the other tabs. */
+export async function afterLibraryWrite(): Promise<void> {
+  otherTabs?.postMessage('changed');
+  await refreshDocuments();
+}
+
 let searchSeq = 0;
 
 /** Runs the current query; answers to older queries that arrive late are ignored. */
@@ -104,7 +124,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
   } catch (err) {
     store().notifyError(err);
   } finally {
-    await refreshDocuments().catch(() => undefined);
+    await afterLibraryWrite().catch(() => undefined);
     if (store().query) void runSearch();
   }
 }
@@ -117,7 +137,7 @@ export async function deleteDocument(id: number): Promise<void> {
   try {
     await libraryClient().deleteDocument(id);
     if (store().open?.detail.id === id) store().setOpen(null);
-    await refreshDocuments();
+    await afterLibraryWrite();
     if (store().query) await runSearch();
   } catch (err) {
     store().notifyError(err);
@@ -145,7 +165,7 @@ export async function importLibrary(file: File): Promise<void> {
     const stats = await libraryClient().importLibrary(Comlink.transfer(bytes, [bytes.buffer]));
     store().setOpen(null);
     store().setResults(null);
-    await refreshDocuments();
+    await afterLibraryWrite();
     store().notify(
       'info',
       `Library imported: ${stats.documents} documents, ${stats.chunks} chunks.`,

@@ -1,8 +1,14 @@
 // Library: every document with size, type, chunk count and dates; delete; export and import the
 // whole library as an SQLite file.
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
-import { deleteDocument, exportLibrary, importLibrary, openDocument } from '../state/actions';
+import {
+  deleteDocument,
+  exportLibrary,
+  importLibrary,
+  openDocument,
+  refreshDocuments,
+} from '../state/actions';
 import { useAppStore } from '../state/app-store';
 
 export function LibraryView() {
@@ -10,6 +16,9 @@ export function LibraryView() {
   const setView = useAppStore((s) => s.setView);
   const libraryInput = useRef<HTMLInputElement>(null);
   const totalChunks = documents.reduce((n, d) => n + d.chunkCount, 0);
+  useEffect(() => {
+    void refreshDocuments().catch(() => undefined); // another tab may have changed it meanwhile
+  }, []);
   return (
     <section className="library" aria-label="Library">
       <div className="library-head">

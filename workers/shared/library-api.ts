@@ -31,6 +31,11 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi {
    * @throws AppError MODEL_LOAD_FAILED, NOT_FOUND
    */
   activateModel(id: string): Promise<void>;
+  /**
+   * Another tab wrote to the library (same OPFS file): drop cached answers and let the semantic
+   * index pick up (or embed) the new chunks.
+   */
+  libraryChangedElsewhere(): Promise<void>;
   /** Connects the LLM worker (a port from `Comlink.createEndpoint`) for query optimisation. */
   connectLlm(port: MessagePort): Promise<void>;
   /**
