@@ -10,8 +10,9 @@ const c = (chunkId: number, path: string, seq: number, score: number) => ({
 });
 
 describe('fusionFromOptions', () => {
-  it('defaults to plain RRF', () => {
-    expect(fusionFromOptions({})).toEqual({ kind: 'rrf', k: undefined });
+  it("defaults to the app's adaptive fusion, and plain RRF on request", () => {
+    expect(fusionFromOptions({}).kind).toBe('adaptive');
+    expect(fusionFromOptions({ fusion: 'rrf' })).toEqual({ kind: 'rrf', k: undefined });
   });
   it('reads weights for weighted RRF and min-max', () => {
     expect(fusionFromOptions({ fusion: 'weighted-rrf', wSemantic: '0.2' })).toEqual({

@@ -197,7 +197,8 @@ const ADAPTIVE_KEYS = [
 
 /** The fusion the flags ask for (`--fusion` and its weights/params). */
 export function fusionFromOptions(options: Record<string, string>): FusionMethod {
-  const kind = options.fusion ?? 'rrf';
+  // The app's default (workers/search/hybrid.ts), so eval measures what users get.
+  const kind = options.fusion ?? 'adaptive';
   const k = options.rrfK !== undefined ? Number(options.rrfK) : undefined;
   const weights =
     options.wSemantic !== undefined || options.wLexical !== undefined
