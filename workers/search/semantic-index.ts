@@ -120,9 +120,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
 
   async function embedBacklog(idx: VectorIndex, signal: AbortSignal): Promise<void> {
     const counts = await deps.vectors.counts(deps.model);
-    const total = counts.total;
+    let total = counts.total;
     let embedded = counts.embedded;
-    const todo = total - embedded;
+    let todo = total - embedded;
     let done = 0;
     emit({ phase: todo > 0 ? 'embedding' : 'ready', embedded, total, done, todo });
     for (;;) {
@@ -151,7 +151,12 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       generation += rows.length;
       done += rows.length;
       embedded += rows.length;
-      emit({ phase: 'embedding', embedded, done, todo: Math.max(todo, done) });
+      // An import may still be adding chunks: re-count now and then so the progress stays true.
+      if (done % (batchSize * 8) === 0) {
+        ({ total, embedded } = await deps.vectors.counts(deps.model));
+        todo = done + (total - embedded);
+      }
+      emit({ phase: 'embedding', embedded, total, done, todo: Math.max(todo, done) });
       if (unsaved >= saveEvery) await save(idx);
     }
   }
