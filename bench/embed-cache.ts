@@ -79,18 +79,11 @@ export async function embedAllCached(
           { eval: true, workerData: { model } },
         );
         try {
-          await new Promise<void>((resolve, reject) => {
-            worker.once('message', () => resolve());
-            worker.once('error', reject);
-          });
+          await reply<void>(worker);
           while (next < missing.length) {
             const batch = missing.slice(next, next + BATCH);
             next += batch.length;
-            const vectors = await new Promise<Int16Array[]>((resolve, reject) => {
-              worker.once('message', (m: Int16Array[]) => resolve(m));
-              worker.once('error', reject);
-              worker.postMessage(batch);
-            });
+            const vectors = await reply<Int16Array[]>(worker, batch);
             batch.forEach((t, i) => {
               byText.set(t, vectors[i]!);
               cache.put(t, vectors[i]!);
@@ -108,4 +101,22 @@ export async function embedAllCached(
     });
   }
   return out.map((v) => v!);
+}
+
+/** The worker's next message (after posting `request`, if given); its error rejects. */
+function reply<T>(worker: Worker, request?: unknown): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // Listeners are removed once answered: one per batch would pile up over a corpus.
+    const onError = (err: Error) => {
+      worker.off('message', onMessage);
+      reject(err);
+    };
+    const onMessage = (message: T) => {
+      worker.off('error', onError);
+      resolve(message);
+    };
+    worker.once('message', onMessage);
+    worker.once('error', onError);
+    if (request !== undefined) worker.postMessage(request);
+  });
 }
