@@ -2,12 +2,11 @@
 // index for small libraries. Same VectorIndex interface, same tie-break (dot desc, id asc),
 // same byte format family (kind = exact).
 // Must not import other layers.
-import { createError } from '../shared/errors';
 import { SectionReader, SectionWriter } from './codec';
 import { jsDotKernel } from './dot-kernel';
 import { corrupt, HEADER_BYTES, KIND_EXACT, readHeader, sealChecksum, writeHeader } from './format';
 import { VectorRows } from './rows';
-import { checkK, enumerableIds, exactScan, filterPredicate } from './scan';
+import { checkSearchArgs, enumerableIds, exactScan, filterPredicate } from './scan';
 import type {
   DotKernel,
   VectorHit,
@@ -64,12 +63,7 @@ class ExactIndex implements VectorIndex {
 
   search(query: Int16Array, k: number, options: VectorSearchOptions = {}): VectorHit[] {
     this.rows.validateQuery(query);
-    checkK(k);
-    if (options.ef !== undefined && (!Number.isInteger(options.ef) || options.ef < 1)) {
-      throw createError('INVALID_ARGUMENT', {
-        reason: `ef must be a positive integer (got ${options.ef}).`,
-      });
-    }
+    checkSearchArgs(k, options);
     return exactScan(
       this.rows,
       this.kernel,

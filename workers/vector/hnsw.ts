@@ -9,7 +9,7 @@ import { hashId, levelForHash, SectionReader, SectionWriter } from './codec';
 import { jsDotKernel } from './dot-kernel';
 import { corrupt, HEADER_BYTES, KIND_HNSW, readHeader, sealChecksum, writeHeader } from './format';
 import { better, SlotHeap, VectorRows } from './rows';
-import { checkK, enumerableIds, exactScan, filterPredicate, hitsFrom } from './scan';
+import { checkSearchArgs, enumerableIds, exactScan, filterPredicate, hitsFrom } from './scan';
 import type {
   DotKernel,
   HnswBuildConfig,
@@ -462,12 +462,7 @@ class HnswIndex implements VectorIndex {
 
   search(query: Int16Array, k: number, options: VectorSearchOptions = {}): VectorHit[] {
     this.rows.validateQuery(query);
-    checkK(k);
-    if (options.ef !== undefined && (!Number.isInteger(options.ef) || options.ef < 1)) {
-      throw createError('INVALID_ARGUMENT', {
-        reason: `ef must be a positive integer (got ${options.ef}).`,
-      });
-    }
+    checkSearchArgs(k, options);
     const rows = this.rows;
     if (rows.live === 0) return [];
     const pred = filterPredicate(options.filter);

@@ -16,6 +16,16 @@ export function checkK(k: number): void {
   }
 }
 
+/** Validates a search call's k and per-call ef (both indexes accept the same options). */
+export function checkSearchArgs(k: number, options: { ef?: number }): void {
+  checkK(k);
+  if (options.ef !== undefined && (!Number.isInteger(options.ef) || options.ef < 1)) {
+    throw createError('INVALID_ARGUMENT', {
+      reason: `ef must be a positive integer (got ${options.ef}).`,
+    });
+  }
+}
+
 export function filterPredicate(
   filter: AllowedFilter | undefined,
 ): ((id: number) => boolean) | null {
