@@ -65,8 +65,21 @@ export default defineConfig({
           '**/*.{js,mjs,css,html,wasm,png,svg,json,webmanifest,bin,txt}',
           'models/**/*',
         ],
+        // The BERT self-test's reference runtime (transformers.js + 27 MB of onnxruntime WASM) is
+        // fetched on first use only, then kept for offline use (runtimeCaching below).
+        globIgnores: ['**/ort-wasm-*.wasm', '**/transformers-reference-*.js'],
         // wa-sqlite and the shipped model shards are several MB each.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) =>
+              /\/assets\/(ort-wasm-[^/]*\.wasm|transformers-reference-[^/]*\.js)$/.test(
+                url.pathname,
+              ),
+            handler: 'CacheFirst',
+            options: { cacheName: 'sift-reference-runtime', expiration: { maxEntries: 8 } },
+          },
+        ],
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
       },

@@ -47,6 +47,9 @@ const embedder = createEmbedder({
   },
   loadGolden: async () => golden,
   ...(models ? { models } : {}),
+  // transformers.js and its 27 MB onnxruntime are fetched only when a BERT self-test runs.
+  referenceEmbed: async (request) =>
+    (await import('./embed/transformers-reference')).embedWithTransformers(request),
 });
 
 Comlink.expose(createEmbedWorkerApi(embedder, models));

@@ -17,6 +17,12 @@ import type { Kernel } from './kernel';
 import { bertVersion, profileInfo, USE_LITE_LABEL, USE_LITE_SIZE_BYTES } from './model-info';
 import { BERT_PROFILES } from './model-profiles';
 import type { ModelStore } from './model-store';
+import {
+  compareWithReference,
+  referenceRequest,
+  REFERENCE_TEXTS,
+  type ReferenceEmbed,
+} from './reference-check';
 import { parseSafetensors } from './safetensors';
 import { hashVectors, runSelfTest, type GoldenFile } from './self-test';
 import {
@@ -36,6 +42,11 @@ export interface EmbedderDeps {
   loadGolden: () => Promise<GoldenFile>;
   /** BERT-family models on this device; without it only USE-lite is available. */
   models?: ModelStore;
+  /**
+   * An independent runtime for the BERT self-test (browser: transformers.js, loaded on demand).
+   * Without it the self-test checks repeatability only.
+   */
+  referenceEmbed?: ReferenceEmbed;
   /** Lets queued messages (cancel) run; default: a macrotask. */
   yieldToEvents?: () => Promise<void>;
   /** Clock for progress throttling; default performance.now. */
@@ -73,6 +84,8 @@ interface Loaded {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const YIELD_INTERVAL_MS = 50;
 
 export function createEmbedder(deps: EmbedderDeps): Embedder {
@@ -124,7 +137,8 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
       },
       embed: (t, role) => (role === 'query' ? m.embedQueryInt16(t) : m.embedPassageInt16(t)),
       tokenize: (t) => m.tokenize(m.passagePrefix + t),
-      // No golden file exists for downloaded weights: embed the golden texts twice, compare.
+      // No golden file exists for downloaded weights: embed the golden texts twice, compare;
+      // then compare a few sentences with the reference runtime on the same weights.
       async selfTest(golden) {
         const texts = golden.entries.map((e) => e.text);
         const first = await hashVectors(texts.map((t) => m.embedPassageInt16(t)));
@@ -134,7 +148,7 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
             ? []
             : [{ index, text, expected: first[index]!, actual: second[index]! }],
         );
-        return {
+        const result: EmbedSelfTestResult = {
           modelId: m.id,
           modelVersion: version,
           ok: mismatches.length === 0,
@@ -143,6 +157,30 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
           hashes: first,
           check: 'repeat',
         };
+        if (!deps.referenceEmbed || !deps.models) return result;
+        try {
+          // The weights are re-read (and their SHA-256 re-checked) rather than kept in memory
+          // for the model's lifetime just for this test.
+          const stored = await deps.models.load(id);
+          const reference = await deps.referenceEmbed(
+            referenceRequest(stored, {
+              maxTokens,
+              pooling: p.pooling ?? 'mean',
+              prefix: m.passagePrefix,
+            }),
+          );
+          result.reference = compareWithReference(
+            {
+              vectors: REFERENCE_TEXTS.map((t) => m.embedPassageInt16(t)),
+              ids: REFERENCE_TEXTS.map((t) => m.tokenize(m.passagePrefix + t)),
+            },
+            reference,
+          );
+          result.ok &&= result.reference.ok;
+        } catch (err) {
+          result.referenceError = errorText(err);
+        }
+        return result;
       },
     };
   }

@@ -45,6 +45,8 @@ export interface LoadedModelFiles {
   manifest: ModelManifest;
   config: BertConfig;
   tokenizer: WordPieceTokenizer;
+  /** tokenizer.json as stored, for a reference runtime that parses it itself. */
+  tokenizerJson: string;
   weights: ArrayBuffer;
 }
 
@@ -358,7 +360,8 @@ export function createModelStore(deps: ModelStoreDeps): ModelStore {
           reason: `The stored weights of ${id} changed since they were installed. Delete the model and download or import it again.`,
         });
       }
-      return { manifest, config, tokenizer, weights };
+      const tokenizerJson = await blobs['tokenizer.json']!.text();
+      return { manifest, config, tokenizer, tokenizerJson, weights };
     },
 
     async getActiveId() {

@@ -85,6 +85,22 @@ export interface ModelTransferProgress {
   total: number;
 }
 
+/**
+ * A BERT-family model's canonical vectors compared with an independent runtime (transformers.js +
+ * onnxruntime-web, running an ONNX export of the same stored weights) on a few sentences.
+ */
+export interface ReferenceCheck {
+  /** Which runtime produced the reference vectors, with versions. */
+  runtime: string;
+  /** Every sentence must reach this cosine (0.9999). */
+  threshold: number;
+  /** Lowest cosine over the sentences (NaN when a vector was missing). */
+  minCosine: number;
+  /** Every cosine >= threshold and every sentence tokenised to the same ids. */
+  ok: boolean;
+  rows: Array<{ text: string; cosine: number; sameTokens: boolean }>;
+}
+
 /** Result of the determinism self-test (golden SHA-256 hashes of int16 vectors). */
 export interface EmbedSelfTestResult {
   modelId: string;
@@ -99,6 +115,10 @@ export interface EmbedSelfTestResult {
    * no golden file: this checks run-to-run determinism, not agreement with another device).
    */
   check?: 'golden' | 'repeat';
+  /** BERT-family models: the comparison with transformers.js (absent when it could not run). */
+  reference?: ReferenceCheck;
+  /** Why the transformers.js comparison could not run (e.g. its runtime is not cached offline). */
+  referenceError?: string;
 }
 
 /** The embed worker's API (workers/embed.worker.ts). Create it in app/clients.ts. */
@@ -128,7 +148,8 @@ export interface EmbedWorkerApi {
   cancel(jobId: string): Promise<void>;
   /**
    * USE-lite: embeds the golden texts and compares SHA-256 of the int16 bytes with the golden
-   * file. BERT models: embeds them twice and compares (check 'repeat'). `modelId` tests an
+   * file. BERT models: embeds them twice and compares (check 'repeat'), then compares a few
+   * sentences with transformers.js (onnxruntime) on the same weights (`reference`). `modelId` tests an
    * installed model without activating it (default: the active model).
    * @throws AppError NOT_FOUND (no such model), MODEL_LOAD_FAILED
    */
