@@ -5,7 +5,7 @@
 // from a folder stores the same files, and delete removes a model. Files: the real all-MiniLM-L6-v2
 // tokenizer and config family with seeded random weights of a reduced encoder (2 layers, hidden
 // 64; real vocabulary and positions): the real shapes (90 MB) would only slow the test down.
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Locator, type Page } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -167,6 +167,11 @@ test('downloads a model from the hub with progress, lists it with its size', asy
 });
 
 test('the downloaded model passes its self-test with the same hashes as Node', async () => {
+  // Everything the comparison loads (transformers.js, onnxruntime's WASM, the model files) comes
+  // from the app's origin or memory: nothing goes to the hub or a CDN.
+  const fetched: string[] = [];
+  const record = (r: { url(): string }) => fetched.push(r.url());
+  page.context().on('request', record);
   await page.getByTestId('model-self-test-all-MiniLM-L6-v2').click();
   const result = page.getByTestId('model-self-test-result');
   await expect(result).toHaveAttribute('data-model', 'all-MiniLM-L6-v2', { timeout: 60_000 });
@@ -174,7 +179,34 @@ test('the downloaded model passes its self-test with the same hashes as Node', a
   await expect(result).toHaveAttribute('data-check', 'repeat');
   const browserHashes = (await result.getAttribute('data-hashes'))?.split(',') ?? [];
   expect(browserHashes).toEqual(await nodeSelfTestHashes('all-MiniLM-L6-v2'));
+  await expectReferenceAgreement(result);
+  page.context().off('request', record);
+  const origin = new URL(page.url()).origin;
+  expect(fetched.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:'))).toEqual([]);
+  expect(fetched.some((u) => /\/assets\/ort-wasm-simd-threaded[^/]*\.wasm$/.test(u))).toBe(true);
 });
+
+/**
+ * The self-test's comparison with transformers.js (onnxruntime-web WASM in this browser, on an
+ * ONNX export of the stored weights): every sentence reaches cosine 0.9999 with the same token
+ * ids, and the cosine is shown to the user.
+ */
+async function expectReferenceAgreement(p: Locator): Promise<number> {
+  const check = p.getByTestId('reference-check');
+  await expect(check).toHaveAttribute('data-ok', 'true');
+  await expect(check).toContainText(/Compared with transformers\.js [\d.]+ · onnxruntime-web/);
+  await expect(check).toContainText(/lowest cosine 0\.9999\d*|lowest cosine 1\.0+/);
+  const min = Number(await check.getAttribute('data-min-cosine'));
+  expect(min).toBeGreaterThanOrEqual(0.9999);
+  const rows = p.getByTestId('reference-rows').locator('tbody tr');
+  await expect(rows).toHaveCount(6);
+  for (const row of await rows.all()) {
+    expect(Number(await row.getAttribute('data-cosine'))).toBeGreaterThanOrEqual(0.9999);
+    await expect(row.locator('td').nth(2)).toHaveText('yes');
+  }
+  await expect(p.getByTestId('reference-error')).toHaveCount(0);
+  return min;
+}
 
 test('the model stays installed (OPFS) after a reload', async () => {
   await page.reload();
@@ -183,6 +215,26 @@ test('the model stays installed (OPFS) after a reload', async () => {
     'data-size',
     String(TOTAL),
   );
+});
+
+test('the transformers.js comparison also runs offline once its runtime was fetched', async () => {
+  // The page is controlled by the service worker since the reload: this run fills its cache.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const result = page.getByTestId('model-self-test-result');
+  await page.getByTestId('model-self-test-all-MiniLM-L6-v2').click();
+  await expect(result.getByTestId('reference-check')).toHaveAttribute('data-ok', 'true', {
+    timeout: 60_000,
+  });
+  await page.context().setOffline(true);
+  try {
+    await page.reload();
+    await openModels(page);
+    await page.getByTestId('model-self-test-all-MiniLM-L6-v2').click();
+    await expect(result).toHaveAttribute('data-model', 'all-MiniLM-L6-v2', { timeout: 60_000 });
+    await expectReferenceAgreement(result);
+  } finally {
+    await page.context().setOffline(false);
+  }
 });
 
 test('the library switches to the model when the app wires activation', async () => {
@@ -291,6 +343,8 @@ test('real all-MiniLM-L6-v2 weights (90 MB): download, self-test hashes equal No
   await expect(result).toHaveAttribute('data-ok', 'true');
   const browserHashes = (await result.getAttribute('data-hashes'))?.split(',') ?? [];
   expect(browserHashes).toEqual(await nodeSelfTestHashes('all-MiniLM-L6-v2', served));
+  const min = await expectReferenceAgreement(result);
+  console.log(`real all-MiniLM-L6-v2 vs transformers.js in Chromium: lowest cosine ${min}`);
   await page.getByTestId('model-delete-all-MiniLM-L6-v2').click();
   await expect(page.getByTestId('model-row-all-MiniLM-L6-v2')).toHaveCount(0);
 });

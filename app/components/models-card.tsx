@@ -1,9 +1,11 @@
 // Settings > Models: the embedding models (installed, active, download, import, delete: see
 // app/models/models-panel.tsx), how much of the library the active model has embedded, and the
-// determinism self-test of the active model (golden SHA-256 hashes of int16 vectors for USE-lite).
+// self-test of the active model (golden SHA-256 hashes for USE-lite; repeatability and the
+// transformers.js comparison for BERT-family models).
 import { useState } from 'react';
 import { Comlink, embedClients, webClient } from '../clients';
 import { ModelsPanel, type ModelsApi } from '../models/models-panel';
+import { SelfTestResult } from '../models/self-test-result';
 import { useAppStore } from '../state/app-store';
 import type { EmbedSelfTestResult, EmbedWorkerApi } from '../../workers/shared/embed-api';
 
@@ -95,21 +97,7 @@ export function ModelsCard(props: ModelsCardProps = {}) {
       <button onClick={() => void runSelfTest()} disabled={running} data-testid="self-test">
         {running ? 'Running self-test…' : 'Run determinism self-test (active model)'}
       </button>
-      {result && (
-        <p
-          data-testid="self-test-result"
-          data-ok={String(result.ok)}
-          data-hashes={result.hashes.join(',')}
-          data-check={result.check ?? 'golden'}
-          role="status"
-        >
-          {result.ok
-            ? result.check === 'repeat'
-              ? `Self-test passed: ${result.modelId} gave byte-identical vectors for all ${result.total} texts when run twice.`
-              : `Self-test passed: all ${result.total} vectors are byte-identical to the reference.`
-            : `Self-test FAILED: ${result.mismatches.length} of ${result.total} vectors differ from the reference. Please report this device and browser.`}
-        </p>
-      )}
+      {result && <SelfTestResult result={result} testId="self-test-result" />}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import type {
   InstalledModel,
   ModelTransferProgress,
 } from '../../workers/shared/embed-api';
+import { SelfTestResult } from './self-test-result';
 
 /** The embed worker methods this panel uses (a Comlink remote fits). */
 export type ModelsApi = Pick<
@@ -233,7 +234,11 @@ export function ModelsPanel(props: ModelsPanelProps) {
                     })
                   }
                 >
-                  {busy === `test-${m.id}` ? 'Testing…' : 'Self-test'}
+                  {busy === `test-${m.id}`
+                    ? m.family === 'bert'
+                      ? 'Testing (loading transformers.js)…'
+                      : 'Testing…'
+                    : 'Self-test'}
                 </button>{' '}
                 {m.deletable && (
                   <button
@@ -268,23 +273,7 @@ export function ModelsPanel(props: ModelsPanelProps) {
           {USE_LITE_SCIFACT.toFixed(2)}.
         </p>
       )}
-      {selfTest && (
-        <p
-          data-testid="model-self-test-result"
-          data-ok={String(selfTest.ok)}
-          data-model={selfTest.modelId}
-          data-check={selfTest.check ?? 'golden'}
-          data-hashes={selfTest.hashes.join(',')}
-          role="status"
-        >
-          {selfTest.modelId}:{' '}
-          {selfTest.ok
-            ? selfTest.check === 'repeat'
-              ? `all ${selfTest.total} test vectors were byte-identical when computed twice (no reference file exists for downloaded weights).`
-              : `all ${selfTest.total} vectors are byte-identical to the reference.`
-            : `${selfTest.mismatches.length} of ${selfTest.total} vectors differ. Please report this device and browser.`}
-        </p>
-      )}
+      {selfTest && <SelfTestResult result={selfTest} />}
       <h4>Download a model</h4>
       {!online && <p className="hint">You are offline: downloads need a connection.</p>}
       <table className="doc-table" data-testid="models-catalogue">
