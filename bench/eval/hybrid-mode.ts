@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkText } from '../../workers/ingest/chunk';
 import { createNodeKernel, REPO_ROOT } from '../../workers/embed/node-kernel';
 import { createLexicalSearch, type LexicalSearch } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
@@ -34,6 +33,7 @@ import { embedAllCached, openEmbedCache } from '../embed-cache';
 import { loadNodeEncoder } from '../embed-models';
 import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import { storeBeirDoc } from './store-beir-doc';
 
 /** Both chunk lists of one query, best first; `path` is the BEIR document id. */
 export interface HybridLists {
@@ -84,23 +84,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
       const textKeys: string[] = [];
       let done = 0;
       for (const doc of docs) {
-        const text = doc.text.trim().length > 0 ? doc.text : doc.title;
-        const parts = chunkText(text);
-        const hash = createHash('sha256')
-          .update(`${doc.id}\u0000${doc.title}\u0000${text}`)
-          .digest('hex');
-        await store.putDocument(
-          {
-            path: doc.id,
-            title: doc.title,
-            mime: 'text/plain',
-            size: text.length,
-            modified: 0,
-            text,
-          },
-          parts,
-          hash,
-        );
+        const parts = await storeBeirDoc(store, doc);
         for (const c of parts) {
           texts.push(encoder.passageText(doc.title ? `${doc.title}\n${c.text}` : c.text));
           textKeys.push(`${doc.id}\u0000${c.seq}`);

@@ -1,11 +1,10 @@
 // The `lexical` eval mode: the app's own store + lexical search on wa-sqlite in Node, with the
 // ingest chunker. Chunk hits become document hits by the MAX chunk score of each document.
-import { createHash } from 'node:crypto';
-import { chunkText } from '../../workers/ingest/chunk';
 import { createLexicalSearch, type Bm25Params } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
 import { createStore } from '../../workers/store/store';
 import type { Retriever, RetrieverFactory } from './modes';
+import { storeBeirDoc } from './store-beir-doc';
 
 /** How many chunks are ranked per query before aggregating to documents. */
 const CHUNK_DEPTH = 1000;
@@ -31,26 +30,7 @@ export const createLexicalRetriever: RetrieverFactory = async (options) => {
       let chunks = 0;
       let done = 0;
       for (const doc of docs) {
-        const text = doc.text.trim().length > 0 ? doc.text : doc.title;
-        const parts = chunkText(text);
-        // Every BEIR document is distinct by id even when two texts are equal, so the id is
-        // part of the hash (the app dedupes by content; the benchmark must not drop ids).
-        const hash = createHash('sha256')
-          .update(`${doc.id}\u0000${doc.title}\u0000${text}`)
-          .digest('hex');
-        const result = await store.putDocument(
-          {
-            path: doc.id,
-            title: doc.title,
-            mime: 'text/plain',
-            size: text.length,
-            modified: 0,
-            text,
-          },
-          parts,
-          hash,
-        );
-        chunks += result.chunkCount;
+        chunks += (await storeBeirDoc(store, doc)).length;
         done++;
         if (onProgress && (done % 250 === 0 || done === docs.length)) onProgress(done, docs.length);
       }
