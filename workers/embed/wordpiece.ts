@@ -1,7 +1,10 @@
 // WordPiece tokenizer for BERT-family sentence encoders, read from a Hugging Face tokenizer.json
 // (BertNormalizer + BertPreTokenizer + WordPiece + [CLS] A [SEP] template), following the Rust
 // `tokenizers` implementation step by step so token ids equal the reference (tested on the real
-// all-MiniLM-L6-v2 tokenizer against Python `tokenizers`).
+// all-MiniLM-L6-v2 tokenizer against Python `tokenizers`). Why not @huggingface/tokenizers (the JS
+// library transformers.js uses, a dev dependency here): on the 218 fixture texts its ids differ
+// once, on "ΣΊΣΥΦΟΣ" (JS toLowerCase turns a final Σ into ς, Rust lowercases per character to σ),
+// so vectors would not match the models' reference tokenisation; this file matches all 218.
 // Must not import anything beyond the standard library.
 
 interface TokenizerJson {
