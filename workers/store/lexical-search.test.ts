@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   compareHits,
   createLexicalSearch,
+  forEachInt,
   likeContains,
   normaliseScores,
   readVarints,
@@ -248,5 +249,43 @@ describe('readVarints', () => {
   it('decodes SQLite varints', () => {
     expect(readVarints(new Uint8Array([0x02, 0x05]))).toEqual([2, 5]);
     expect(readVarints(new Uint8Array([0x81, 0x00, 0x7f]))).toEqual([128, 127]);
+  });
+});
+
+describe('forEachInt', () => {
+  it('reads the comma-separated id lists of group_concat (empty and NULL give none)', () => {
+    const read = (list: string | null) => {
+      const out: number[] = [];
+      forEachInt(list, (n) => out.push(n));
+      return out;
+    };
+    expect(read('3,17,3,100000')).toEqual([3, 17, 3, 100000]);
+    expect(read('0')).toEqual([0]);
+    expect(read('')).toEqual([]);
+    expect(read(null)).toEqual([]);
+  });
+});
+
+describe('postings-only ranking (no filters, no phrases)', () => {
+  it('equals the MATCH-filtered ranking on a library with deletions and repeated words', async () => {
+    for (let i = 0; i < 40; i++) {
+      const words = ['alpha', 'beta', 'gamma', 'delta', 'running', 'runs'];
+      const text = Array.from({ length: 5 + (i % 9) }, (_, k) => words[(i * k + i) % 6]).join(' ');
+      await lib.store.putDocument(
+        doc(`f${i % 3}/d${i}.txt`, text, { title: words[i % 6] }),
+        chunksOf(text, 20),
+        `h${i}`,
+      );
+    }
+    const docs = await lib.store.listDocuments();
+    for (const d of docs.slice(0, 10)) await lib.store.deleteDocument(d.id);
+    for (const q of ['alpha beta', 'run', 'gamma gamma delta', 'beta running']) {
+      const fast = await lib.search.rankChunks(q, { limit: 50 });
+      // Any filter takes the MATCH path; '**' keeps every document.
+      const matched = await lib.search.rankChunks(q, { limit: 50, filters: { pathGlob: '**' } });
+      expect(fast, q).toEqual(matched);
+      expect(fast.length, q).toBeGreaterThan(0);
+      expect(fast.every((h) => docs.slice(10).some((d) => d.id === h.documentId))).toBe(true);
+    }
   });
 });
