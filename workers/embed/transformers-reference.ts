@@ -14,8 +14,10 @@ import type { ReferenceEmbed } from './reference-check';
 /** transformers.js resolves local models under this path; env.fetch answers it from memory. */
 const LOCAL_PREFIX = '/sift-reference-models/';
 
-let files = new Map<string, Uint8Array | string>();
+/** Files being served, by path under LOCAL_PREFIX; each comparison adds and removes its own. */
+const files = new Map<string, Uint8Array | string>();
 let configured = false;
+let runs = 0;
 
 function configure(): void {
   if (configured) return;
@@ -50,8 +52,9 @@ const toNumbers = (data: unknown): number[] =>
 
 export const embedWithTransformers: ReferenceEmbed = async (request) => {
   configure();
-  const dir = `${request.modelId}-check`;
-  files = new Map<string, Uint8Array | string>([
+  // A folder per run: two self-tests at once (Models page and Settings card) never share files.
+  const dir = `${request.modelId}-check-${++runs}`;
+  const own: Array<[string, Uint8Array | string]> = [
     [`${dir}/config.json`, request.configJson],
     [`${dir}/tokenizer.json`, request.tokenizerJson],
     [
@@ -59,7 +62,8 @@ export const embedWithTransformers: ReferenceEmbed = async (request) => {
       JSON.stringify({ tokenizer_class: 'BertTokenizer', model_max_length: request.maxTokens }),
     ],
     [`${dir}/onnx/model.onnx`, request.onnx],
-  ]);
+  ];
+  for (const [path, body] of own) files.set(path, body);
   let extractor: FeatureExtractionPipeline | undefined;
   try {
     extractor = await pipeline('feature-extraction', dir, { device: 'wasm', dtype: 'fp32' });
@@ -86,7 +90,7 @@ export const embedWithTransformers: ReferenceEmbed = async (request) => {
       cause,
     });
   } finally {
-    files = new Map();
+    for (const [path] of own) files.delete(path);
     await extractor?.dispose().catch(() => undefined);
   }
 };
