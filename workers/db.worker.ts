@@ -45,6 +45,10 @@ async function open() {
       semantic?.embedQuery(text) ?? Promise.reject(new Error('no model')),
     search: (q: Int16Array, k: number, filter?: Parameters<SemanticIndex['search']>[2]) =>
       semantic?.search(q, k, filter) ?? null,
+    // The fusion follows the model (workers/search/model-fusion.ts).
+    get modelId() {
+      return semantic?.status().model?.id;
+    },
   };
   const hybrid = createHybridSearch(
     {
@@ -57,7 +61,7 @@ async function open() {
       buildHits: lexical.buildHits,
       // Library writes and index changes (embedding progress) both invalidate cached answers.
       version: () => store.version() * 1_000_003 + (semantic?.generation() ?? 0),
-    }, // fusion: the module's default, adaptive (see workers/search/hybrid.ts)
+    }, // fusion: chosen per model (see workers/search/model-fusion.ts)
   );
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => void semantic?.sync());

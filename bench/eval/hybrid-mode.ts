@@ -34,6 +34,7 @@ import { loadNodeEncoder } from '../embed-models';
 import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
 import { storeBeirDoc } from './store-beir-doc';
+import { fusionForModel } from '../../workers/search/model-fusion';
 
 /** Both chunk lists of one query, best first; `path` is the BEIR document id. */
 export interface HybridLists {
@@ -181,8 +182,12 @@ const ADAPTIVE_KEYS = [
 
 /** The fusion the flags ask for (`--fusion` and its weights/params). */
 export function fusionFromOptions(options: Record<string, string>): FusionMethod {
-  // The app's default (workers/search/hybrid.ts), so eval measures what users get.
-  const kind = options.fusion ?? 'adaptive';
+  // Without --fusion: the app's choice for the model (workers/search/model-fusion.ts), so eval
+  // measures what users get.
+  if (options.fusion === undefined) {
+    return fusionForModel(options.model?.split(/[\\/]/).filter(Boolean).pop() ?? 'use-lite');
+  }
+  const kind = options.fusion;
   const k = options.rrfK !== undefined ? Number(options.rrfK) : undefined;
   const weights =
     options.wSemantic !== undefined || options.wLexical !== undefined

@@ -14,6 +14,7 @@ import { createStore, type Store } from '../store/store';
 import { createVectorStore, type EmbeddingModelKey } from '../store/vectors';
 import { createHnswIndex } from '../vector';
 import { createHybridSearch, type HybridSearch } from './hybrid';
+import type { FusionMethod } from './rrf';
 import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 import type { DocumentInput } from '../shared/types';
 
@@ -63,6 +64,8 @@ interface Setup {
   semantic: SemanticIndex;
   hybrid: HybridSearch;
   embedCalls: string[][];
+  /** Another hybrid search over the same library, the semantic side tagged with `modelId`. */
+  hybridFor(modelId: string | undefined, fusion?: FusionMethod): HybridSearch;
 }
 
 async function setup(model: EmbeddingModelKey): Promise<Setup> {
@@ -90,7 +93,23 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
     buildHits: lexical.buildHits,
     version: () => store.version() * 1_000_003 + semantic.generation(),
   });
-  return { store, semantic, hybrid, embedCalls };
+  const hybridFor = (modelId: string | undefined, fusion?: FusionMethod) =>
+    createHybridSearch(
+      {
+        lexical,
+        semantic: {
+          embedQuery: (t) => semantic.embedQuery(t),
+          search: (q, k, f) => semantic.search(q, k, f),
+          ...(modelId ? { modelId } : {}),
+        },
+        allowedChunkIds: lookup.allowedChunkIds,
+        chunkKeys: lookup.chunkKeys,
+        buildHits: lexical.buildHits,
+        version: () => store.version() * 1_000_003 + semantic.generation(),
+      },
+      fusion ? { fusion } : {},
+    );
+  return { store, semantic, hybrid, embedCalls, hybridFor };
 }
 
 let model: EmbeddingModelKey;
@@ -131,6 +150,27 @@ describe('semantic index and hybrid search', () => {
     await semantic.sync();
     const fresh = await hybrid.search({ query: 'pelican nests', mode: 'hybrid' });
     expect(fresh.hits.map((h) => h.path)).toContain('birds/gulls.txt');
+  });
+
+  it('fuses by the model: adaptive for USE-lite and unknown models, plain RRF for BERT-family', async () => {
+    const { store, semantic, hybridFor } = await setup(model);
+    for (const [path, title, text] of DOCS) await put(store, path, title, text);
+    await semantic.start();
+    const list = async (h: HybridSearch, query: string) =>
+      (await h.search({ query, mode: 'hybrid' })).hits.map((x) => [x.chunkId, x.score]);
+    const queries = ['pelican nests', 'seabirds breeding on sea cliffs', 'bread and jam'];
+    let differs = false;
+    for (const q of queries) {
+      const rrf = await list(hybridFor(undefined, { kind: 'rrf' }), q);
+      const adaptive = await list(hybridFor(undefined, { kind: 'adaptive' }), q);
+      expect(await list(hybridFor('all-MiniLM-L6-v2'), q), q).toEqual(rrf);
+      expect(await list(hybridFor('bge-small-en-v1.5'), q), q).toEqual(rrf);
+      expect(await list(hybridFor('use-lite'), q), q).toEqual(adaptive);
+      expect(await list(hybridFor(undefined), q), q).toEqual(adaptive);
+      differs ||= JSON.stringify(rrf) !== JSON.stringify(adaptive);
+    }
+    // The two fusions really give different lists here, so the checks above can fail.
+    expect(differs).toBe(true);
   });
 
   it('applies filters before semantic retrieval', async () => {

@@ -3,6 +3,7 @@
 // deterministic ordering and a query cache invalidated by library writes.
 // Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
 import { createError } from '../shared/errors';
+import { fusionForModel } from './model-fusion';
 import type {
   SearchFilters,
   SearchHit,
@@ -34,6 +35,8 @@ export interface HybridDeps {
   semantic: {
     embedQuery(text: string): Promise<Int16Array>;
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
+    /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
+    modelId?: string;
   } | null;
   /** Chunk ids allowed by the filters (null: no filter); computed in SQL before retrieval. */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
@@ -78,10 +81,11 @@ export interface RetrievalOverride {
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
   const lexicalK = options.lexicalK ?? 20;
-  // Adaptive fusion trusts the semantic list only as far as it agrees with the lexical one: with
-  // the shipped USE-lite model plain RRF lost 0.118 nDCG@10 on SciFact test, adaptive 0.007
-  // (chosen on the train split only; see bench/README.md).
-  const fusion = options.fusion ?? { kind: 'adaptive' };
+  // Without an explicit choice the fusion follows the model (model-fusion.ts): adaptive for the
+  // shipped USE-lite (plain RRF lost 0.118 nDCG@10 on SciFact test, adaptive 0.007), plain RRF
+  // for BERT-family models (all-MiniLM-L6-v2 test: RRF 0.7163, adaptive 0.7005); both chosen on
+  // the train split only (bench/README.md).
+  const fusionFor = () => options.fusion ?? fusionForModel(deps.semantic?.modelId);
   const now = deps.now ?? (() => performance.now());
   const cache = deps.cache ?? createQueryCache<SearchResponse>();
 
@@ -144,7 +148,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
           limit: lexicalK,
         }),
       ]);
-      const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusion).items.slice(0, topK);
+      const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(
+        0,
+        topK,
+      );
       const best = fused[0]?.score ?? 1;
       ranked = fused.map((f) => ({
         chunkId: f.chunkId,
