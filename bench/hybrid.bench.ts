@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
+import { mulberry32 } from '../workers/embed/test-rng';
 import { chunkText } from '../workers/ingest/chunk';
 import { createHybridSearch, type HybridDeps } from '../workers/search/hybrid';
 import type { FusionMethod } from '../workers/search/rrf';
@@ -56,18 +57,6 @@ function latency(samples: number[]) {
   };
 }
 
-/** mulberry32: a tiny seeded PRNG (deterministic library generation). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function seedOf(s: string): number {
   return createHash('sha256').update(s).digest().readUInt32LE(0);
 }
@@ -75,7 +64,7 @@ function seedOf(s: string): number {
 /** Copy `copy` of a text: every word dropped with probability 0.1 (copy 0 is the original). */
 function perturb(text: string, copy: number, key: string): string {
   if (copy === 0) return text;
-  const rand = rng(seedOf(`${copy}:${key}`));
+  const rand = mulberry32(seedOf(`${copy}:${key}`));
   return text
     .split(' ')
     .filter(() => rand() >= 0.1)
@@ -85,7 +74,7 @@ function perturb(text: string, copy: number, key: string): string {
 /** Original vector + N(0, sigma^2/dim) noise, L2-normalised, scaled by 32767 and rounded. */
 function noisy(v: Int16Array, copy: number, key: string, sigma = 0.5): Int16Array {
   if (copy === 0) return v;
-  const rand = rng(seedOf(`v${copy}:${key}`));
+  const rand = mulberry32(seedOf(`v${copy}:${key}`));
   const f = new Float64Array(v.length);
   let norm = 0;
   const s = sigma / Math.sqrt(v.length);
