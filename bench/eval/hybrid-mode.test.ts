@@ -12,6 +12,9 @@ const c = (chunkId: number, path: string, seq: number, score: number) => ({
 describe('fusionFromOptions', () => {
   it("defaults to the app's adaptive fusion, and plain RRF on request", () => {
     expect(fusionFromOptions({}).kind).toBe('adaptive');
+    // Without --fusion the app's choice for the model: plain RRF for BERT-family models.
+    expect(fusionFromOptions({ model: 'all-MiniLM-L6-v2' })).toEqual({ kind: 'rrf' });
+    expect(fusionFromOptions({ model: '/models/use-lite/' }).kind).toBe('adaptive');
     expect(fusionFromOptions({ fusion: 'rrf' })).toEqual({ kind: 'rrf', k: undefined });
   });
   it('reads weights for weighted RRF and min-max', () => {

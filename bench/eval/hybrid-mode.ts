@@ -224,12 +224,19 @@ export function fuseToDocs(lists: HybridLists, method: FusionMethod, k: number):
     .slice(0, k);
 }
 
+/** The hybrid modes' flags: the fusion, and the depth and index of each list. */
+export function hybridSettings(options: Record<string, string>) {
+  return {
+    method: fusionFromOptions(options),
+    lexicalK: Number(options.lexicalK ?? 20),
+    semanticK: Number(options.semanticK ?? 20),
+    exact: (options.index ?? 'hnsw') === 'exact',
+  };
+}
+
 export const createHybridRetriever: RetrieverFactory = async (options) => {
   const core = await createHybridCore(options);
-  const method = fusionFromOptions(options);
-  const lexicalK = Number(options.lexicalK ?? 20);
-  const semanticK = Number(options.semanticK ?? 20);
-  const exact = (options.index ?? 'hnsw') === 'exact';
+  const { method, lexicalK, semanticK, exact } = hybridSettings(options);
   process.stderr.write(
     `[hybrid] fusion ${JSON.stringify(method)} lexicalK ${lexicalK} semanticK ${semanticK} index ${exact ? 'exact' : 'hnsw'}\n`,
   );

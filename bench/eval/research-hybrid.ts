@@ -2,17 +2,14 @@
 // document aggregation as `hybrid` (bench/eval/hybrid-mode.ts), but each side can get its own
 // text — the lexical side RM3/WordNet's expanded query, the semantic side HyDE's hypothetical
 // document (HyDE embeds the document on the canonical path instead of the query).
-import { createHybridCore, fuseToDocs, fusionFromOptions } from './hybrid-mode';
+import { createHybridCore, fuseToDocs, hybridSettings } from './hybrid-mode';
 import type { RetrieverFactory } from './modes';
 import type { RequestRetriever } from './research-modes';
 
 export const createPlannableHybrid: RetrieverFactory = async (options) => {
   const core = await createHybridCore(options);
-  const method = fusionFromOptions(options);
-  const lexicalK = Number(options.lexicalK ?? 20);
-  const semanticK = Number(options.semanticK ?? 20);
-  const exact = (options.index ?? 'hnsw') === 'exact';
-  const opts = { lexicalK, semanticK, exact };
+  const { method, ...opts } = hybridSettings(options);
+  const { lexicalK } = opts;
   const retriever: RequestRetriever = {
     index: (docs, onProgress) => core.index(docs, onProgress),
     async search(query, k) {
