@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBert, type BertConfig } from './bert';
 import { bertToOnnx } from './bert-onnx';
 import { createNodeKernel, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { cosine } from './reference-check';
 import { parseSafetensors, type Tensor } from './safetensors';
 import { bertFolder } from './test-bert-weights';
 import { createWordPieceTokenizer } from './wordpiece';
@@ -53,18 +54,6 @@ async function embedWithOrt(
     return v.map((x) => x / n / Math.sqrt(norm));
   });
 }
-
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! ** 2;
-    nb += b[i]! ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 const TEXTS = [
   'Hello world',

@@ -65,8 +65,11 @@ export function referenceRequest(
   };
 }
 
-/** Cosine of a canonical int16 vector (dequantised: the scale cancels) and a float vector. */
-export function cosineInt16Float(a: Int16Array, b: Float32Array): number {
+/**
+ * Cosine of two vectors, e.g. a canonical int16 vector (dequantised: the scale cancels) and a
+ * float one. NaN when the lengths differ, 0 when either is all zeros.
+ */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return NaN;
   let dot = 0;
   let na = 0;
@@ -87,11 +90,11 @@ export function compareWithReference(
 ): ReferenceCheck {
   const rows = texts.map((text, i) => {
     const ref = reference.vectors[i];
-    const cosine = ref ? cosineInt16Float(canonical.vectors[i]!, ref) : NaN;
+    const c = ref ? cosine(canonical.vectors[i]!, ref) : NaN;
     const refIds = reference.ids[i] ?? [];
     const ours = canonical.ids[i] ?? [];
     const sameTokens = refIds.length === ours.length && refIds.every((id, k) => id === ours[k]);
-    return { text, cosine, sameTokens };
+    return { text, cosine: c, sameTokens };
   });
   const minCosine = rows.reduce(
     (m, r) => (Number.isNaN(r.cosine) ? NaN : Math.min(m, r.cosine)),

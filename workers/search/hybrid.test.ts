@@ -85,27 +85,23 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
     createIndex: () => createHnswIndex({ dim: model.dim }),
     batchSize: 2,
   });
-  const hybrid = createHybridSearch({
+  const shared = {
     lexical,
-    semantic,
     allowedChunkIds: lookup.allowedChunkIds,
     chunkKeys: lookup.chunkKeys,
     buildHits: lexical.buildHits,
     version: () => store.version() * 1_000_003 + semantic.generation(),
-  });
+  };
+  const hybrid = createHybridSearch({ ...shared, semantic });
   const hybridFor = (modelId: string | undefined, fusion?: FusionMethod) =>
     createHybridSearch(
       {
-        lexical,
+        ...shared,
         semantic: {
           embedQuery: (t) => semantic.embedQuery(t),
           search: (q, k, f) => semantic.search(q, k, f),
           ...(modelId ? { modelId } : {}),
         },
-        allowedChunkIds: lookup.allowedChunkIds,
-        chunkKeys: lookup.chunkKeys,
-        buildHits: lexical.buildHits,
-        version: () => store.version() * 1_000_003 + semantic.generation(),
       },
       fusion ? { fusion } : {},
     );
