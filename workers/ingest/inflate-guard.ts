@@ -50,9 +50,14 @@ export async function inflatedSize(
   stages: CompressionFormat[],
   cap: number,
 ): Promise<number | null> {
-  let stream: ReadableStream<Uint8Array> = new Blob([data as BlobPart]).stream();
-  for (const stage of stages) stream = stream.pipeThrough(new DecompressionStream(stage));
-  const reader = stream.getReader();
+  // Typed loosely: DecompressionStream reads BufferSource and writes Uint8Array chunks.
+  let stream = new Blob([data as BlobPart]).stream() as ReadableStream<unknown>;
+  for (const stage of stages) {
+    stream = stream.pipeThrough(
+      new DecompressionStream(stage) as unknown as ReadableWritablePair<unknown, unknown>,
+    );
+  }
+  const reader = (stream as ReadableStream<Uint8Array>).getReader();
   let total = 0;
   try {
     for (;;) {

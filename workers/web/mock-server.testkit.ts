@@ -201,8 +201,8 @@ export async function startMockServer(): Promise<MockServer> {
   }
 
   /** 50 MB of text in 64 KB chunks, honouring backpressure; records how much was written. */
-  function streamHuge(res: ServerResponse, cors: Record<string, string>): void {
-    res.writeHead(200, { 'Content-Type': 'text/plain', ...cors }); // no length: chunked
+  function streamHuge(res: ServerResponse, cors: Record<string, string | undefined>): void {
+    res.writeHead(200, { 'Content-Type': 'text/plain', ...cors } as Record<string, string>); // no length: chunked
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let written = 0;
     let ended = false;
