@@ -29,7 +29,10 @@ test('stores the library in OPFS and starts empty', async () => {
 test('imports the fixtures, reporting each bad file with its reason', async () => {
   await page.getByTestId('file-input').setInputFiles(fixtureFiles());
   await waitForImport(page);
-  await expect(page.getByTestId('import-counts')).toContainText('13/13 files');
+  await expect(page.getByTestId('import-counts')).toContainText('14/14 files');
+  await expect(page.getByTestId('import-notes')).toContainText(
+    'cafe-1252.txt" is not UTF-8: it was read as Windows-1252',
+  );
   await page.getByRole('button', { name: /could not be imported/ }).click();
   const failures = page.getByTestId('import-failures').locator('li');
   await expect(failures).toHaveCount(7);
@@ -39,7 +42,7 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
     ),
   );
   expect(codes).toEqual({
-    'bad-utf8.txt': 'INVALID_UTF8',
+    'binary.txt': 'INVALID_UTF8',
     'corrupt.docx': 'PARSE_FAILED',
     'corrupt.pdf': 'PARSE_FAILED',
     'empty.txt': 'EMPTY_FILE',
@@ -83,6 +86,7 @@ test('finds words from every format with highlighted snippets', async () => {
     ['pelican', /report\.pdf/],
     ['wombat', /letter\.docx/],
     ['gooseberry', /hostile\.html/],
+    ['cassoulet', /cafe-1252\.txt/],
   ];
   for (const [word, path] of expectations) {
     await search(page, word);

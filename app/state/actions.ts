@@ -117,6 +117,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
     if (final.unchanged) parts.push(`${final.unchanged} unchanged`);
     if (final.duplicate) parts.push(`${final.duplicate} duplicates skipped`);
     if (final.failures.length) parts.push(`${final.failures.length} failed`);
+    if (final.notes.length) parts.push(`${final.notes.length} with a note (see the import report)`);
     store().notify(
       'info',
       `${final.cancelled ? 'Import cancelled' : 'Import finished'}: ${parts.join(', ')}.`,
