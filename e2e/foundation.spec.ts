@@ -53,6 +53,20 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
   expect(await pwned(page)).toBe(false);
 });
 
+test('asked the browser to keep the library on the first import; Settings shows the answer and usage', async () => {
+  await page.getByTestId('tab-settings').click();
+  // Headless Chromium answers persist() by its own heuristics: either answer is shown, never "not asked".
+  const persist = page.getByTestId('storage-persist');
+  await expect(persist).toHaveAttribute('data-state', /^(granted|refused)$/);
+  const state = await persist.getAttribute('data-state');
+  await expect(persist).toContainText(
+    state === 'granted' ? 'The browser keeps your library' : 'refused persistent storage',
+  );
+  await expect(page.getByTestId('storage-usage')).toContainText(/Using .* of the .* \(\d+ %\)/);
+  await expect(page.getByTestId('storage-quota-warning')).toHaveCount(0);
+  await page.getByTestId('tab-search').click();
+});
+
 test('refuses a 100 MB text file without stopping the rest of the import', async () => {
   await page.getByTestId('import-progress').getByRole('button', { name: /Close/ }).click();
   // Built inside the page: handing 100 MB through the test driver would measure the driver.
@@ -155,7 +169,7 @@ test('loads and searches with the network off (service worker)', async () => {
 
 test('exports the library and imports it back', async () => {
   await page.getByTestId('tab-library').click();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
   const downloadPromise = page.waitForEvent('download');
   await page.getByTestId('export-library').click();
   const download = await downloadPromise;
@@ -170,19 +184,19 @@ test('exports the library and imports it back', async () => {
     buffer: Buffer.from('definitely not sqlite'),
   });
   await expect(page.getByTestId('notice').filter({ hasText: /not a Sift library/ })).toBeVisible();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
 
   await page.getByTestId('library-file-input').setInputFiles(file);
   await expect(
-    page.getByTestId('notice').filter({ hasText: /Library imported: 7 documents/ }),
+    page.getByTestId('notice').filter({ hasText: /Library imported: 8 documents/ }),
   ).toBeVisible();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
 });
 
 test('deletes a document with its chunks', async () => {
   const row = page.locator('[data-testid="library-row"][data-path="sample.txt"]');
   await row.getByTestId('delete-document').click();
-  await expect(page.getByTestId('library-row')).toHaveCount(6);
+  await expect(page.getByTestId('library-row')).toHaveCount(7);
   await page.getByTestId('tab-search').click();
   await search(page, 'xylophone');
   // Semantic search always returns the nearest chunks, so check the document itself is gone.
