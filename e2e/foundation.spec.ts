@@ -53,6 +53,19 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
   expect(await pwned(page)).toBe(false);
 });
 
+test('the page itself may connect only to its own origin (CSP connect-src)', async () => {
+  const blocked = await page.evaluate(async () => {
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {
+        once: true,
+      }),
+    );
+    await fetch('https://example.org/').catch(() => undefined);
+    return violation;
+  });
+  expect(blocked).toBe('connect-src');
+});
+
 test('asked the browser to keep the library on the first import; Settings shows the answer and usage', async () => {
   await page.getByTestId('tab-settings').click();
   // Headless Chromium answers persist() by its own heuristics: either answer is shown, never "not asked".
