@@ -87,7 +87,10 @@ async function open() {
       }));
     },
     // The synonym index (about 4.5 MB of JSON) is fetched on first use only.
-    synonyms: async () => synonymIndexFromJson(await (await fetch(WORDNET_URL)).json()),
+    synonyms: async () =>
+      synonymIndexFromJson(
+        (await (await fetch(WORDNET_URL)).json()) as Parameters<typeof synonymIndexFromJson>[0],
+      ),
     clock: { now: () => performance.now() },
   });
   return { db, store, lexical, ingest, hybrid, research };
