@@ -17,6 +17,7 @@ import { createResearchService, type ResearchService } from '../research/service
 import type { SynonymIndex } from '../research/wordnet';
 import type { DotKernel } from '../vector';
 import { createLlmLink, type LlmWorker } from './llm-link';
+import { planSearchDeps, relatedSearch } from './search-paths';
 import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
 
 export type { EmbedWorker } from './semantic-sync';
@@ -47,6 +48,7 @@ export interface LibraryParts {
   ingest: IngestApi;
   hybrid: HybridSearch;
   research: ResearchService;
+  related: ReturnType<typeof relatedSearch>;
 }
 
 async function openLibrary(
@@ -71,28 +73,16 @@ async function openLibrary(
   }); // fusion: chosen per model (see workers/search/model-fusion.ts)
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => semantic.sync());
+  // Every search path over the one hybrid search: the same scope (mode, filters) everywhere.
+  const paths = { hybrid, lexical, lookup, store };
   const research = createResearchService({
-    search: async ({ text, vector, lexicalQuery, limit }) => {
-      const response = await hybrid.retrieve(
-        { query: text, limit },
-        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
-      );
-      return response.hits.map((h) => ({ ...h, id: String(h.chunkId) }));
-    },
+    ...planSearchDeps(paths),
     embed: (texts, options) => semantic.embed(texts, options),
-    lexicalTopK: async (query, k) => {
-      const ranked = await lexical.rankChunks(query, { limit: k });
-      const texts = await lookup.chunkTexts(ranked.map((r) => r.chunkId));
-      return ranked.map((r) => ({
-        id: String(r.chunkId),
-        text: texts.get(r.chunkId) ?? '',
-        score: r.score,
-      }));
-    },
     synonyms: deps.synonyms,
     clock: { now: deps.now ?? (() => performance.now()) },
   });
-  return { db, store, lexical, ingest, hybrid, research };
+  const related = relatedSearch(paths);
+  return { db, store, lexical, ingest, hybrid, research, related };
 }
 
 export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
@@ -135,11 +125,12 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     },
 
     connectLlm: async (port) => llm.connect(deps.wrapLlm(port)),
-    planQuery: async (query, options, requestId) => {
+    planQuery: async (request, options, requestId) => {
       const { research } = await ready();
       await llm.follow((next) => research.setLlm(next));
-      return research.planQuery(query, options, requestId);
+      return research.planQuery(request, options, requestId);
     },
+    findRelated: async (request) => (await ready()).related.find(request),
     cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
   };
 }

@@ -10,6 +10,7 @@ import type {
   QueryPlan,
   TechniqueSwitches,
 } from '../shared/research-api';
+import type { SearchScope } from '../shared/search-contract';
 import type { Clock, RetrievalRequest } from './types';
 
 /** One retrieval the plan will run (the original query, a rewrite, a HyDE vector, a variant). */
@@ -25,6 +26,8 @@ export interface Retrieval {
 export interface PlanContext {
   /** The trimmed query. */
   q: string;
+  /** The user's mode and filters, passed to every retrieval and to RM3's first pass. */
+  scope: Pick<SearchScope, 'mode' | 'filters'>;
   options: PlanOptions;
   techniques: TechniqueSwitches;
   signal: AbortSignal | undefined;
@@ -47,6 +50,7 @@ export interface PlanContext {
 
 export function createPlanContext(
   q: string,
+  scope: Pick<SearchScope, 'mode' | 'filters'>,
   options: PlanOptions,
   techniques: TechniqueSwitches,
   clock: Clock,
@@ -55,6 +59,7 @@ export function createPlanContext(
 ): PlanContext {
   return {
     q,
+    scope,
     options,
     techniques,
     signal,
@@ -114,6 +119,15 @@ export function skip(
 /** @throws AppError ABORTED when the plan's signal has fired. */
 export function checkAbort(ctx: PlanContext): void {
   if (ctx.signal?.aborted) throw createError('ABORTED');
+}
+
+/** Why a technique that is on cannot act in the user's mode (null: it can). */
+export function notInMode(ctx: PlanContext, side: 'lexical' | 'semantic'): string | null {
+  const mode = ctx.scope.mode;
+  if (side === 'lexical' && mode === 'semantic')
+    return 'semantic mode has no keyword side to expand';
+  if (side === 'semantic' && mode === 'lexical') return 'keyword mode has no semantic side';
+  return null;
 }
 
 /** Why a technique that is on did not run on this route. */

@@ -7,6 +7,7 @@ import { keyphraseVariants } from './keyphrases';
 import {
   checkAbort,
   llmStepOptions,
+  notInMode,
   notOnRoute,
   OFF,
   record,
@@ -58,6 +59,8 @@ export async function hydeStep(
 ): Promise<void> {
   if (!ctx.techniques.hyde) skip(ctx, 'hyde', 'hyde', 'HyDE', OFF);
   else if (ctx.complexity === 'simple') skip(ctx, 'hyde', 'hyde', 'HyDE', notOnRoute(ctx));
+  else if (notInMode(ctx, 'semantic'))
+    skip(ctx, 'hyde', 'hyde', 'HyDE', notInMode(ctx, 'semantic') ?? '');
   else {
     const start = ctx.clock.now();
     const h = await hyde.expand(

@@ -2,7 +2,15 @@
 // feedback and WordNet synonyms) that rewrite the lexical side of the original retrieval on the
 // moderate and complex routes. Imports only workers/shared and ./.
 import { isAppError } from '../shared/errors';
-import { checkAbort, notOnRoute, OFF, record, skip, type PlanContext } from './plan-context';
+import {
+  checkAbort,
+  notInMode,
+  notOnRoute,
+  OFF,
+  record,
+  skip,
+  type PlanContext,
+} from './plan-context';
 import { createRm3, type Rm3Config } from './rm3';
 import { routeQuery } from './routing';
 import type { LexicalTopKFn, LlmDep, Timers } from './types';
@@ -51,10 +59,14 @@ export async function rm3Step(
   const label = 'RM3 feedback';
   if (!ctx.techniques.rm3) return void skip(ctx, 'rm3', 'rm3', label, OFF);
   if (ctx.complexity === 'simple') return void skip(ctx, 'rm3', 'rm3', label, notOnRoute(ctx));
+  const wrongMode = notInMode(ctx, 'lexical');
+  if (wrongMode) return void skip(ctx, 'rm3', 'rm3', label, wrongMode);
   if (!lexicalTopK) return void skip(ctx, 'rm3', 'rm3', label, 'no lexical search was provided');
   const start = ctx.clock.now();
   try {
-    const r = await createRm3({ lexicalTopK }).expand(
+    const filters = ctx.scope.filters;
+    const scoped: LexicalTopKFn = (q, k, signal) => lexicalTopK(q, k, signal, filters);
+    const r = await createRm3({ lexicalTopK: scoped }).expand(
       ctx.q,
       { fbDocs: 5, fbTerms: 5, originalWeight: 0.8, ...rm3 },
       ctx.signal,
@@ -83,6 +95,8 @@ export async function wordnetStep(
   const label = 'WordNet synonyms';
   if (!ctx.techniques.wordnet) skip(ctx, 'wordnet', 'wordnet', label, OFF);
   else if (ctx.complexity === 'simple') skip(ctx, 'wordnet', 'wordnet', label, notOnRoute(ctx));
+  else if (notInMode(ctx, 'lexical'))
+    skip(ctx, 'wordnet', 'wordnet', label, notInMode(ctx, 'lexical') ?? '');
   else {
     const load = synonyms();
     if (!load) skip(ctx, 'wordnet', 'wordnet', label, 'no synonym index was provided');

@@ -5,7 +5,7 @@ import { isAppError } from '../shared/errors';
 import type { PlanStep, QueryPlan } from '../shared/research-api';
 import type { LlmBackendKind } from '../shared/llm-api';
 import { checkAbort, record, skip, type PlanContext, type Retrieval } from './plan-context';
-import type { FuseFn, RankedHit, SearchFn } from './types';
+import type { EmbedFn, FuseFn, RankedHit, SearchFn } from './types';
 
 export interface RetrievedList<H extends RankedHit> {
   r: Retrieval;
@@ -14,7 +14,41 @@ export interface RetrievedList<H extends RankedHit> {
 }
 
 /**
- * Step 6: every retrieval at once. A failed secondary retrieval is recorded and left out.
+ * Step 6a: one embedder call for every retrieval that needs a query vector (the original, the
+ * rewrite, generated and keyphrase variants) instead of one call each. Only with two or more:
+ * a single retrieval embeds exactly as a plain search does. On failure (no model yet) each
+ * retrieval embeds for itself or answers lexically, as a plain search would.
+ */
+export async function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): Promise<void> {
+  if (!embedQueries || ctx.scope.mode === 'lexical') return;
+  const need = ctx.retrievals.filter((r) => !r.request.vector);
+  if (need.length < 2) return;
+  const start = ctx.clock.now();
+  try {
+    const vectors = await embedQueries(
+      need.map((r) => r.request.text),
+      ctx.signal ? { signal: ctx.signal } : {},
+    );
+    need.forEach((r, i) => {
+      const vector = vectors[i];
+      if (vector && vector.length > 0) r.request = { ...r.request, vector };
+    });
+    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
+      texts: need.map((r) => r.request.text),
+      note: `${need.length} queries embedded in one call`,
+    });
+  } catch (err) {
+    checkAbort(ctx);
+    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
+      status: 'fallback',
+      errorCode: isAppError(err) ? err.code : 'INTERNAL',
+      note: 'batch embedding failed: each retrieval embeds its own query',
+    });
+  }
+}
+
+/**
+ * Step 6b: every retrieval at once, in the user's mode and filters. A failed secondary retrieval is recorded and left out.
  * @throws the original retrieval's error; AppError ABORTED.
  */
 export async function retrieveStep<H extends RankedHit>(
@@ -27,6 +61,8 @@ export async function retrieveStep<H extends RankedHit>(
       const s = ctx.clock.now();
       const hits = await search({
         ...r.request,
+        ...(ctx.scope.mode ? { mode: ctx.scope.mode } : {}),
+        ...(ctx.scope.filters ? { filters: ctx.scope.filters } : {}),
         limit: perQuery,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
@@ -79,7 +115,7 @@ function retrievalStep(
     resultIds: res.hits.map((h) => h.id),
     uniqueIds: [],
     inputFrom: r.inputFrom,
-    note: r.request.vector ? 'semantic side searched with the HyDE vector' : null,
+    note: r.inputFrom === 'hyde' ? 'semantic side searched with the HyDE vector' : null,
     errorCode: null,
   };
 }

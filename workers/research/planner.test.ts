@@ -284,17 +284,22 @@ describe('research service', () => {
     });
     const svc = createResearchService({
       search: async () => [hit(1, 'a.txt'), hit(2, 'b.txt')],
+      present: async (_q, hits) => hits,
       embed: createBowEmbed(),
       clock: manualClock(),
     });
-    const r1 = await svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const r1 = await svc.planQuery({ query: 'Compare RAPTOR and HyDE for multi-hop reasoning' });
     expect(r1.plan.backend).toBe('none');
     expect(r1.hits.map((h) => h.path)).toEqual(['a.txt', 'b.txt']);
     svc.setLlm({
       kind: 'scripted',
       generate: createScriptedGenerator({ rules: [{ match: /./, hang: true }] }).generate,
     });
-    const p = svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning', {}, 'r2');
+    const p = svc.planQuery(
+      { query: 'Compare RAPTOR and HyDE for multi-hop reasoning' },
+      {},
+      'r2',
+    );
     setTimeout(() => void svc.cancel('r2'), 1);
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
   });

@@ -13,13 +13,14 @@ import {
   type QueryPlan,
   type TechniqueSwitches,
 } from '../shared/research-api';
+import type { SearchQuery } from '../shared/search-contract';
 import type { TtlCache } from './cache';
 import { createMultiQuery } from './fusion';
 import { createHyde } from './hyde';
 import { createPlanContext } from './plan-context';
 import { hydeStep, keyphraseStep, multiQueryStep, rewriteStep } from './plan-generate';
 import { rm3Step, routeStep, wordnetStep } from './plan-lexical';
-import { fuseStep, planRecord, retrieveStep } from './plan-retrieve';
+import { embedVariantsStep, fuseStep, planRecord, retrieveStep } from './plan-retrieve';
 import { createRewriter } from './rewrite';
 import type { Rm3Config } from './rm3';
 import { rrf } from './rrf';
@@ -39,6 +40,12 @@ export interface PlannerDeps<H extends RankedHit> {
   search: SearchFn<H>;
   embed: EmbedFn;
   llm?: LlmDep | null;
+  /**
+   * Query embeddings for several texts in one call (the search's own query embedder, query role).
+   * With it, a plan's variants are embedded in one batch before retrieval; without, each
+   * retrieval embeds its own query.
+   */
+  embedQueries?: EmbedFn;
   /** Defaults to the local RRF (k = 60); inject workers/search's RRF to share one implementation. */
   fuse?: FuseFn;
   /** Needed by RM3 (first-pass lexical documents with text). */
@@ -94,15 +101,25 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
    * @throws AppError ABORTED when `signal` fires; search errors of the original-query retrieval.
    */
   async function plan(
-    query: string,
+    request: string | SearchQuery,
     options: PlanOptions = {},
     signal?: AbortSignal,
   ): Promise<PlanOutput<H>> {
+    const { query, mode, filters } = typeof request === 'string' ? { query: request } : request;
     const q = query.trim();
     if (!q) throw createError('INVALID_QUERY', { reason: 'The query is empty.' });
     const techniques: TechniqueSwitches = { ...DEFAULT_TECHNIQUES, ...options.techniques };
     const limit = options.limit ?? 10;
-    const ctx = createPlanContext(q, options, techniques, deps.clock, signal, deps.stepTimeoutMs);
+    const scope = { ...(mode ? { mode } : {}), ...(filters ? { filters } : {}) };
+    const ctx = createPlanContext(
+      q,
+      scope,
+      options,
+      techniques,
+      deps.clock,
+      signal,
+      deps.stepTimeoutMs,
+    );
     await routeStep(ctx, llm, timers);
     await rm3Step(ctx, deps.lexicalTopK, deps.rm3);
     await wordnetStep(ctx, synonyms);
@@ -117,6 +134,7 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
     await hydeStep(ctx, hyde);
     await multiQueryStep(ctx, multi);
     keyphraseStep(ctx);
+    await embedVariantsStep(ctx, deps.embedQueries);
     const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10));
     const finalHits = fuseStep(ctx, lists, fuse, limit);
     const planned: QueryPlan = planRecord(ctx, lists, finalHits, llm?.kind ?? 'none');

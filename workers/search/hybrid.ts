@@ -37,6 +37,10 @@ export interface HybridDeps {
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
     /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
     modelId?: string;
+    /** Several queries in one embedder call (a plan's variants); default: one call each. */
+    embedQueries?(texts: string[]): Promise<Int16Array[]>;
+    /** The stored vectors of chunks for the active model (find related); missing = not embedded. */
+    storedVectors?(chunkIds: number[]): Promise<Map<number, Int16Array>>;
   } | null;
   /** Chunk ids allowed by the filters (null: no filter); computed in SQL before retrieval. */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
@@ -68,6 +72,17 @@ export interface HybridSearch {
    * (HyDE) and the lexical side a given text (RM3, WordNet). Not cached.
    */
   retrieve(request: SearchRequest, override: RetrievalOverride): Promise<SearchResponse>;
+  /**
+   * The ranking of `retrieve` without building hits (no snippets): a query plan ranks each of its
+   * retrievals this way and builds hits once, for the fused list only (`present`).
+   */
+  rank(request: SearchRequest, override?: RetrievalOverride): Promise<RankedChunk[]>;
+  /** Full hits (title, snippet with `query`'s terms highlighted) for ranked chunks, in order. */
+  present(query: string, ranked: RankedChunk[]): Promise<SearchHit[]>;
+  /** Query vectors for several texts in one embedder call; null without a model. */
+  embedQueries(texts: string[]): Promise<Int16Array[]> | null;
+  /** Stored vectors of chunks for the active model; empty without a model. */
+  storedVectors(chunkIds: number[]): Promise<Map<number, Int16Array>>;
   clearCache(): void;
 }
 
@@ -76,6 +91,11 @@ export interface RetrievalOverride {
   vector?: Int16Array;
   /** Replaces the query text on the lexical side. */
   lexicalQuery?: string;
+  /**
+   * Chunks left out of every list (find related: the source document's chunks). Each list is read
+   * that much deeper first, so it still holds its full depth of other chunks.
+   */
+  excludeChunkIds?: ReadonlySet<number>;
 }
 
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
@@ -94,6 +114,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     k: number,
     queryVector?: Int16Array,
+    exclude?: ReadonlySet<number>,
   ) {
     if (!deps.semantic) {
       throw createError('MODEL_LOAD_FAILED', {
@@ -102,15 +123,65 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
     const vector = queryVector ?? (await deps.semantic.embedQuery(query));
-    const hits = deps.semantic.search(vector, k, allowed ?? undefined) ?? [];
-    const keys = await deps.chunkKeys(hits.map((h) => h.id));
-    return hits
+    const hits = deps.semantic.search(vector, k + (exclude?.size ?? 0), allowed ?? undefined) ?? [];
+    const kept = exclude ? hits.filter((h) => !exclude.has(h.id)).slice(0, k) : hits;
+    const keys = await deps.chunkKeys(kept.map((h) => h.id));
+    return kept
       .filter((h) => keys.has(h.id)) // a chunk deleted since the index last synced
       .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
       .sort(
         (a, b) =>
           b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
       );
+  }
+
+  /** Lexical top `k` chunks, `exclude` left out (read deeper by its size). */
+  async function lexicalList(
+    text: string,
+    filters: SearchFilters | undefined,
+    k: number,
+    exclude?: ReadonlySet<number>,
+  ) {
+    const list = await deps.lexical.rankChunks(text, {
+      ...(filters ? { filters } : {}),
+      limit: k + (exclude?.size ?? 0),
+    });
+    return exclude ? list.filter((c) => !exclude.has(c.chunkId)).slice(0, k) : list;
+  }
+
+  /** The ranked chunks of a semantic or hybrid query (no hits built). */
+  async function rankDense(
+    query: string,
+    request: SearchRequest,
+    mode: 'semantic' | 'hybrid',
+    topK: number,
+    override: RetrievalOverride,
+  ): Promise<RankedChunk[]> {
+    const exclude = override.excludeChunkIds;
+    if (mode === 'semantic') {
+      const k = Math.max(topK, semanticK);
+      const list = await semanticList(query, request.filters, k, override.vector, exclude);
+      return list.slice(0, topK).map((c, i) => ({
+        chunkId: c.chunkId,
+        score: Math.max(0, Math.min(1, c.score)),
+        ranks: { semantic: i + 1 },
+      }));
+    }
+    const [semantic, lexical] = await Promise.all([
+      semanticList(query, request.filters, semanticK, override.vector, exclude),
+      lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
+    ]);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(0, topK);
+    const best = fused[0]?.score ?? 1;
+    return fused.map((f) => ({
+      chunkId: f.chunkId,
+      // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
+      score: best > 0 ? f.score / best : 0,
+      ranks: {
+        ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
+        ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
+      },
+    }));
   }
 
   async function run(
@@ -123,48 +194,47 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     // Without a loaded model (first start, or no WASM), every mode answers lexically and says so.
     if (mode === 'lexical' || !deps.semantic) {
       const text = override.lexicalQuery ?? request.query;
-      return deps.lexical.search({ ...request, query: text, limit: topK });
+      const exclude = override.excludeChunkIds;
+      const response = await deps.lexical.search({
+        ...request,
+        query: text,
+        limit: topK + (exclude?.size ?? 0),
+      });
+      if (!exclude) return response;
+      return {
+        ...response,
+        hits: response.hits.filter((h) => !exclude.has(h.chunkId)).slice(0, topK),
+      };
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
-    let ranked: RankedChunk[];
-    if (mode === 'semantic') {
-      const list = await semanticList(
-        query,
-        request.filters,
-        Math.max(topK, semanticK),
-        override.vector,
-      );
-      ranked = list.slice(0, topK).map((c, i) => ({
-        chunkId: c.chunkId,
-        score: Math.max(0, Math.min(1, c.score)),
-        ranks: { semantic: i + 1 },
-      }));
-    } else {
-      const [semantic, lexical] = await Promise.all([
-        semanticList(query, request.filters, semanticK, override.vector),
-        deps.lexical.rankChunks(override.lexicalQuery ?? query, {
-          ...(request.filters ? { filters: request.filters } : {}),
-          limit: lexicalK,
-        }),
-      ]);
-      const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(
-        0,
-        topK,
-      );
-      const best = fused[0]?.score ?? 1;
-      ranked = fused.map((f) => ({
-        chunkId: f.chunkId,
-        // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
-        score: best > 0 ? f.score / best : 0,
-        ranks: {
-          ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
-          ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
-        },
-      }));
-    }
+    const ranked = await rankDense(query, request, mode, topK, override);
     const hits = await deps.buildHits(query, ranked);
     return { hits, mode, tookMs: now() - started, terms: query.split(/\s+/).filter(Boolean) };
+  }
+
+  async function rank(
+    request: SearchRequest,
+    override: RetrievalOverride = {},
+  ): Promise<RankedChunk[]> {
+    const mode: SearchMode = request.mode ?? (deps.semantic ? 'hybrid' : 'lexical');
+    const topK = request.limit ?? options.topK ?? 10;
+    if (mode === 'lexical' || !deps.semantic) {
+      const list = await lexicalList(
+        override.lexicalQuery ?? request.query,
+        request.filters,
+        topK,
+        override.excludeChunkIds,
+      );
+      const best = list[0]?.score ?? 1;
+      return list.map((c, i) => ({
+        chunkId: c.chunkId,
+        score: best > 0 ? c.score / best : 0,
+        ranks: { lexical: i + 1 },
+      }));
+    }
+    const query = request.query.trim();
+    return query ? rankDense(query, request, mode, topK, override) : [];
   }
 
   return {
@@ -186,6 +256,17 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     semanticAvailable: () => deps.semantic !== null,
     retrieve: (request, override) =>
       run(request, request.mode ?? (deps.semantic ? 'hybrid' : 'lexical'), override),
+    rank,
+    present: (query, ranked) => deps.buildHits(query, ranked),
+    embedQueries(texts) {
+      const side = deps.semantic;
+      if (!side) return null;
+      return side.embedQueries
+        ? side.embedQueries(texts)
+        : Promise.all(texts.map((t) => side.embedQuery(t)));
+    },
+    storedVectors: async (chunkIds) =>
+      (await deps.semantic?.storedVectors?.(chunkIds)) ?? new Map<number, Int16Array>(),
     clearCache: () => cache.clear(),
   };
 }

@@ -2,6 +2,7 @@
 // query plan (route taken, generated texts, time per step, results each step contributed).
 // Plain DTOs only. Must not import any other layer.
 import type { LlmBackendKind } from './llm-api';
+import type { SearchQuery } from './search-contract';
 import type { SearchHit } from './types';
 
 /** Adaptive-RAG levels (WSOP adaptive_routing). */
@@ -40,6 +41,7 @@ export type PlanStepKind =
   | 'keyphrases'
   | 'wordnet'
   | 'rm3'
+  | 'embed'
   | 'retrieve'
   | 'fuse';
 
@@ -109,9 +111,13 @@ export interface PlannedSearch {
 /** The research API exposed to the UI (workers/research/service.ts, composed in a worker). */
 export interface ResearchApi {
   /**
-   * Plans and runs the query.
+   * Plans and runs the query in the request's mode and filters (every retrieval honours them).
    * @throws AppError ABORTED when cancelled, INVALID_QUERY for an empty query, search errors.
    */
-  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<PlannedSearch>;
+  planQuery(
+    request: SearchQuery,
+    options?: PlanOptions,
+    requestId?: string,
+  ): Promise<PlannedSearch>;
   cancel(requestId: string): Promise<void>;
 }

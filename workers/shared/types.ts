@@ -1,6 +1,7 @@
 // The contract between the UI and the workers, and between domain modules: plain DTOs only.
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
 // structured clone (no classes, no functions). Must not import any other layer.
+import type { SearchQuery } from './search-contract';
 
 /** Source quality grade used by research projects (A best .. E worst). */
 export type QualityGrade = 'A' | 'B' | 'C' | 'D' | 'E';
@@ -73,10 +74,8 @@ export interface SearchFilters {
 
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 
-export interface SearchRequest {
-  query: string;
-  mode?: SearchMode;
-  filters?: SearchFilters;
+/** A search of the library: the shared contract (search-contract.ts) plus the result count. */
+export interface SearchRequest extends SearchQuery {
   limit?: number; // final top_k, default 10
 }
 

@@ -11,6 +11,8 @@ export interface ChunkLookup {
   chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
   /** Chunk texts (for pseudo-relevance feedback). */
   chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
+  /** The document a chunk belongs to; null when the chunk no longer exists. */
+  documentOfChunk(chunkId: number): Promise<number | null>;
 }
 
 function hasFilter(f: SearchFilters): boolean {
@@ -90,6 +92,13 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
         ),
       );
       return new Map(rows.map((r) => [Number(r.id), String(r.text)]));
+    },
+
+    async documentOfChunk(chunkId) {
+      const row = await sql.serialized(() =>
+        sql.get<{ d: number }>('SELECT document_id AS d FROM chunks WHERE id = ?', [chunkId]),
+      );
+      return row ? Number(row.d) : null;
     },
   };
 }
