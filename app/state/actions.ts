@@ -7,6 +7,7 @@ import {
   type PersistTrigger,
   type StoragePersistence,
 } from '../lib/storage-persistence';
+import type { RelatedSource } from '../../workers/shared/search-contract';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
 
@@ -120,6 +121,24 @@ export async function runSearch(): Promise<void> {
   try {
     const response = await libraryClient().search({ query, mode, filters, limit: 50 });
     if (seq === searchSeq) store().setResults(response, query);
+  } catch (err) {
+    if (seq === searchSeq) store().notifyError(err);
+  } finally {
+    if (seq === searchSeq) store().setSearching(false);
+  }
+}
+
+/**
+ * "More like this": hits related to a passage, a document or selected text, in the current mode
+ * and filters, the source document left out. Errors (deleted source, empty passage) are notices.
+ */
+export async function runRelated(source: RelatedSource): Promise<void> {
+  const { mode, filters, query } = store();
+  const seq = ++searchSeq;
+  store().setSearching(true);
+  try {
+    const r = await libraryClient().findRelated({ source, mode, filters, limit: 20 });
+    if (seq === searchSeq) store().setResults(r, query, { label: r.sourceLabel, notice: r.notice });
   } catch (err) {
     if (seq === searchSeq) store().notifyError(err);
   } finally {
