@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createNodeKernel, REPO_ROOT } from '../../workers/embed/node-kernel';
 import { createLexicalSearch, type LexicalSearch } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
-import { createStore } from '../../workers/store/store';
+import { createStore, type Store } from '../../workers/store/store';
 import {
   fuseHybrid,
   type AdaptiveParams,
@@ -26,7 +26,9 @@ import {
   createHnswIndex,
   createWasmDotKernel,
   deserializeHnsw,
+  type AllowedFilter,
   type DotKernel,
+  type VectorHit,
   type VectorIndex,
 } from '../../workers/vector/index';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
@@ -54,6 +56,20 @@ export interface HybridCore {
   ): Promise<HybridLists>;
   /** Both vector indexes' sizes and the HNSW build/load time, for reports. */
   info(): { hnswMs: number; hnswLoaded: boolean; hnswBytes: number };
+  /**
+   * The app-side parts behind the lists (after `index`), for modes that run the app's own search
+   * modules on them (e.g. `related`): the store, its lexical search, and the semantic side
+   * (query embedding + the HNSW index) shaped as workers/search/hybrid.ts takes it.
+   */
+  parts(): {
+    store: Store;
+    lexical: LexicalSearch;
+    semantic: {
+      embedQuery(text: string): Promise<Int16Array>;
+      search(q: Int16Array, k: number, filter?: AllowedFilter): VectorHit[];
+    };
+    modelId: string;
+  };
   close(): Promise<void>;
 }
 
@@ -78,6 +94,16 @@ export async function createHybridCore(options: Record<string, string>): Promise
   const keys = new Map<number, { path: string; seq: number }>();
   let hnswMs = 0;
   let hnswLoaded = false;
+  /** A query's canonical vector (the model's query form), from the cache or embedded once. */
+  const embedQueryCached = (query: string): Int16Array => {
+    const input = encoder.queryText(query);
+    let q = cache.get(input);
+    if (!q) {
+      q = encoder.embed(input);
+      cache.put(input, q);
+    }
+    return q;
+  };
 
   return {
     async index(docs, onProgress) {
@@ -137,12 +163,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
     },
     async lists(query, opts) {
       const lex = await lexical.rankChunks(query, { limit: opts.lexicalK });
-      const input = encoder.queryText(query);
-      let q = cache.get(input);
-      if (!q) {
-        q = encoder.embed(input);
-        cache.put(input, q);
-      }
+      const q = embedQueryCached(query);
       const idx = opts.exact ? exact : hnsw;
       if (!idx) throw new Error('index() first');
       const hits = idx.search(
@@ -163,6 +184,18 @@ export async function createHybridCore(options: Record<string, string>): Promise
       };
     },
     info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
+    parts: () => ({
+      store,
+      lexical,
+      semantic: {
+        embedQuery: async (text) => embedQueryCached(text),
+        search: (q, k, filter) => {
+          if (!hnsw) throw new Error('index() first');
+          return hnsw.search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) });
+        },
+      },
+      modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
+    }),
     async close() {
       await db.close();
     },

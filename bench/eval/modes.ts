@@ -6,6 +6,7 @@ import { createSemanticRetriever } from './semantic-mode';
 import { createHybridRetriever } from './hybrid-mode';
 import { createPlannableHybrid } from './research-hybrid';
 import { plannedMode } from './research-modes';
+import { createRelatedRetriever } from './related-mode';
 
 export interface RankedDoc {
   docId: string;
@@ -45,4 +46,6 @@ export const MODES: Record<string, RetrieverFactory> = {
   hyde: plannedMode(createPlannableHybrid, 'hyde'),
   fusion: plannedMode(createPlannableHybrid, 'fusion'),
   routed: plannedMode(createPlannableHybrid, 'routed'),
+  // Find related (More like this): the query text is the passage (workers/search/related.ts).
+  related: createRelatedRetriever,
 };
