@@ -69,6 +69,8 @@ export interface HybridCore {
       search(q: Int16Array, k: number, filter?: AllowedFilter): VectorHit[];
     };
     modelId: string;
+    /** A query's vector computed now (no cache): for latency benchmarks. */
+    embedFresh(text: string): Int16Array;
   };
   close(): Promise<void>;
 }
@@ -194,6 +196,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
           return hnsw.search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) });
         },
       },
+      embedFresh: (text) => encoder.embed(encoder.queryText(text)),
       modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
     }),
     async close() {
