@@ -159,6 +159,9 @@ describe('one search contract for every path', () => {
           const outside = hits.filter((h) => !passes(h, filters)).map((h) => h.path);
           expect({ path, mode, outside }).toEqual({ path, mode, outside: [] });
         }
+        // With the default techniques (all off) the plan ranks exactly as plain search.
+        const ids = (name: string) => results.find(([p]) => p === name)![1].map((h) => h.chunkId);
+        expect(ids('plan (defaults)')).toEqual(ids('search'));
         // The filter really narrows: the plain search without it finds hits it excludes.
         const unfiltered = await lib.hybrid.search({
           query: 'Where do pelicans nest and what do seabirds eat?',
