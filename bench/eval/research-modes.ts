@@ -144,8 +144,10 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
       },
       async search(query, k) {
         lastHyde = null;
-        const { hits } = await planner.plan(query, { ...planOptions, limit: k });
-        return hits.map((h) => ({ docId: h.id, score: h.score }));
+        const { plan } = await planner.plan(query, { ...planOptions, limit: k });
+        // The plan's scores (RRF when lists were fused), not each hit's score in the list it
+        // came from: metrics order a run by score, so list scores would undo the fusion.
+        return plan.results.map((r) => ({ docId: r.id, score: r.score }));
       },
       close: () => inner.close(),
     };
