@@ -51,7 +51,7 @@ describe('technique defaults chosen by measurement', () => {
 
   it('says why each technique is off, with the figure, the split and the models', () => {
     expect(techniqueReason('fusion')).toBe(
-      'Off by default: measured −0.098 nDCG@10 against plain hybrid search on scientific claims (SciFact test, 300 claims, USE-lite, SmolLM2-135M-Instruct).',
+      'Off by default: measured −0.098 nDCG@10 against plain hybrid search on scientific claims (SciFact test, 300 claims, USE-lite, SmolLM2-135M-Instruct; scored before the eval used fused scores; to be re-run).',
     );
     expect(techniqueReason('rm3')).toMatch(
       /^Off by default: measured −0\.003 nDCG@10 .*SciFact train, 809 claims, not significant\)\.$/,
