@@ -27,7 +27,7 @@ export interface TechniqueSwitches {
  * Defaults chosen by measurement (technique-evidence.ts): a technique is on only when SciFact
  * train shows it beating plain search with the models a user can run offline. Today none does
  * (RAG-Fusion -0.098 and the complex route -0.17 nDCG@10 with SmolLM2-135M; RM3 and WordNet lose
- * a little; keyphrase variants change nothing but cost retrievals; HyDE's +0.005 is on test and
+ * a little; keyphrase variants -0.035 on train; HyDE's +0.005 is on test and
  * not significant), so the optimised search is plain search until a technique is switched on.
  * Routing stays on: it only decides which switched-on techniques a query may use.
  */
