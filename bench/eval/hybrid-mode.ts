@@ -35,6 +35,7 @@ import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
 import { storeBeirDoc } from './store-beir-doc';
 import { fusionForModel } from '../../workers/search/model-fusion';
+import { compareRanked } from '../../workers/shared/ranking';
 
 /** Both chunk lists of one query, best first; `path` is the BEIR document id. */
 export interface HybridLists {
@@ -153,10 +154,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
       // The app's semantic list order (hybrid.ts): cosine desc, then path asc, then seq asc.
       const sem = hits
         .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-        .sort(
-          (a, b) =>
-            b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-        );
+        .sort(compareRanked);
       return {
         semantic: sem,
         lexical: lex.map((c) => ({ chunkId: c.chunkId, path: c.path, seq: c.seq, score: c.score })),

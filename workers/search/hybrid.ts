@@ -3,6 +3,7 @@
 // deterministic ordering and a query cache invalidated by library writes.
 // Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
 import { createError } from '../shared/errors';
+import { compareRanked } from '../shared/ranking';
 import { fusionForModel } from './model-fusion';
 import type {
   SearchFilters,
@@ -107,10 +108,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     return hits
       .filter((h) => keys.has(h.id)) // a chunk deleted since the index last synced
       .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-      .sort(
-        (a, b) =>
-          b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-      );
+      .sort(compareRanked);
   }
 
   async function run(

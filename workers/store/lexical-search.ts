@@ -6,6 +6,7 @@
 // library changes (100k chunks: rankChunks p50 about 24 ms, from 141 ms per-row; bench/README.md).
 // Must not import any layer but workers/shared/.
 import { createError } from '../shared/errors';
+import { compareRanked } from '../shared/ranking';
 import type {
   HighlightedText,
   SearchFilters,
@@ -151,14 +152,40 @@ interface IndexSnapshot {
   documents: number;
 }
 
-/** Ordering of CFS-012 section 6: score desc, document path asc, chunk sequence asc. */
-export function compareHits(
-  a: { score: number; path: string; seq: number },
-  b: { score: number; path: string; seq: number },
-): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return a.seq - b.seq;
+/** BM25 inputs shared by every stem of one ranking. */
+interface Bm25Context {
+  snap: IndexSnapshot;
+  avgdl: number;
+  /** N of the IDF: documents or chunks (`Bm25Params.idfUnit`). */
+  nUnits: number;
+}
+
+/** Scratch arrays of one ranking, indexed by chunk id. */
+interface Accumulator {
+  scores: Float64Array;
+  /** Chunks with a score, in first-scored order. */
+  scored: number[];
+  isScored: Uint8Array;
+  tfTitle: Int32Array;
+  tfBody: Int32Array;
+  /** Chunks the current stem occurs in. */
+  touched: number[];
+  /** Per document: the last `stamp` that counted it (distinct documents per stem). */
+  docStamp: Int32Array;
+  stamp: number;
+}
+
+function newAccumulator(size: number): Accumulator {
+  return {
+    scores: new Float64Array(size),
+    scored: [],
+    isScored: new Uint8Array(size),
+    tfTitle: new Int32Array(size),
+    tfBody: new Int32Array(size),
+    touched: [],
+    docStamp: new Int32Array(size + 1),
+    stamp: 0,
+  };
 }
 
 /** Min-max normalisation over the returned rows, as CFS-012 section 3 describes (all 1 if flat). */
@@ -280,25 +307,30 @@ export async function createLexicalSearch(
     return snap;
   }
 
-  async function rankChunksNow(
-    query: string | ParsedQuery,
-    options: { filters?: SearchFilters; limit?: number } = {},
-  ): Promise<ScoredChunk[]> {
-    const parsed = typeof query === 'string' ? parseQuery(query) : query;
-    const filters = options.filters;
-    validateFilters(filters);
-    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
-    if (!parsed.match) return [];
-
-    // Query-term weights per stem (a repeated query word counts more, as in Anserini).
+  /** Query-term weight per stem: a repeated query word counts more, as in Anserini. */
+  async function queryWeights(
+    parsed: ParsedQuery,
+  ): Promise<{ weights: Map<string, number>; singleStems: boolean }> {
     const words = [...parsed.terms, ...parsed.phrases.flat()];
     const counts = [...parsed.termCounts, ...parsed.phrases.flat().map(() => 1)];
     const stemLists = await stemsNow(words);
-    const qWeight = new Map<string, number>();
+    const weights = new Map<string, number>();
     stemLists.forEach((list, i) => {
-      for (const stem of list) qWeight.set(stem, (qWeight.get(stem) ?? 0) + (counts[i] ?? 1));
+      for (const stem of list) weights.set(stem, (weights.get(stem) ?? 0) + (counts[i] ?? 1));
     });
+    return { weights, singleStems: stemLists.every((l) => l.length === 1) };
+  }
 
+  /**
+   * Chunks allowed to score, or null when every chunk holding a query stem may. Without filters
+   * or phrases they are exactly the chunks holding one of the query stems, which the postings
+   * list anyway; otherwise FTS5 MATCH (with the documents join for filters) decides.
+   */
+  async function candidateChunks(
+    parsed: ParsedQuery & { match: string },
+    filters: SearchFilters | undefined,
+    singleStems: boolean,
+  ): Promise<Set<number> | null> {
     const where: string[] = ['chunks_fts MATCH ?'];
     const binds: SqlValue[] = [parsed.match];
     if (filters?.mime && filters.mime.length > 0) {
@@ -324,115 +356,138 @@ export async function createLexicalSearch(
       binds.push(likeContains(needle));
     }
     const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
-
-    // Candidates: chunks matching the query. Without filters or phrases they are exactly the
-    // chunks holding one of the query stems, which the postings below list anyway; otherwise
-    // FTS5 MATCH (with the documents join for filters) decides.
-    const singleStems = stemLists.every((l) => l.length === 1);
     const needsJoin = where.length > 1 || pathRe !== null || unicodeNeedle !== null;
-    let allowed: Set<number> | null = null;
-    if (needsJoin || parsed.phrases.length > 0 || !singleStems) {
-      allowed = new Set<number>();
-      const set = allowed;
-      await sql.each(
-        needsJoin
-          ? `SELECT c.id AS id, d.path AS path ${unicodeNeedle ? ', c.text AS text' : ''}
-             FROM chunks_fts f
-             JOIN chunks c ON c.id = f.rowid
-             JOIN documents d ON d.id = c.document_id
-             WHERE ${where.join(' AND ')}`
-          : 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?',
-        binds,
-        (row) => {
-          if (pathRe && !pathRe.test(String(row.path))) return;
-          if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
-          set.add(Number(row.id));
-        },
-      );
-      if (allowed.size === 0) return [];
-    }
+    if (!needsJoin && parsed.phrases.length === 0 && singleStems) return null;
+    const allowed = new Set<number>();
+    await sql.each(
+      needsJoin
+        ? `SELECT c.id AS id, d.path AS path ${unicodeNeedle ? ', c.text AS text' : ''}
+           FROM chunks_fts f
+           JOIN chunks c ON c.id = f.rowid
+           JOIN documents d ON d.id = c.document_id
+           WHERE ${where.join(' AND ')}`
+        : 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?',
+      binds,
+      (row) => {
+        if (pathRe && !pathRe.test(String(row.path))) return;
+        if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
+        allowed.add(Number(row.id));
+      },
+    );
+    return allowed;
+  }
 
+  /** The index-wide BM25 inputs of one ranking: snapshot, average length, N for IDF. */
+  async function bm25Context(): Promise<Bm25Context> {
     const snap = await indexSnapshot();
     const [n, totalTitle, totalBody] = await totals();
-    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
-    const avgdl = n > 0 ? (wT * totalTitle + wB * totalBody) / n : 1;
-    const byDocument = params.idfUnit === 'document';
-    const nUnits = byDocument ? snap.documents : n;
-    const scores = new Float64Array(snap.size);
-    const scored: number[] = [];
-    const isScored = new Uint8Array(snap.size);
-    const tfTitle = new Int32Array(snap.size);
-    const tfBody = new Int32Array(snap.size);
-    const docStamp = new Int32Array(snap.size + 1);
-    const touched: number[] = [];
-    let stamp = 0;
-    for (const [stem, q] of qWeight) {
-      // Every occurrence of the stem (fts5vocab 'instance'), as two id lists in one row each:
-      // counted here, which is several times faster than one row per chunk.
-      const post = await sql.get<{ t: string | null; b: string | null }>(
-        `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
-                group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
-         FROM temp.sift_chunks_vi WHERE term = ?`,
-        [stem],
-      );
-      touched.length = 0;
-      let outside = false; // an id beyond the snapshot: counted for df as an unknown document
-      const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
-        if (id >= snap.size) outside = true;
-        else {
-          if (tf[id] === 0 && other[id] === 0) touched.push(id);
-          tf[id] = tf[id]! + 1;
-        }
-      };
-      forEachInt(post?.t ?? null, count(tfTitle, tfBody));
-      forEachInt(post?.b ?? null, count(tfBody, tfTitle));
-      let df = touched.length + (outside ? 1 : 0);
-      if (byDocument) {
-        stamp++;
-        df = 0;
-        let unknown = outside;
-        for (const id of touched) {
-          const d = snap.docOf[id]!;
-          if (d < 0) unknown = true;
-          else if (docStamp[d] !== stamp) {
-            docStamp[d] = stamp;
-            df++;
-          }
-        }
-        if (unknown) df++;
+    const avgdl = n > 0 ? (params.titleWeight * totalTitle + params.bodyWeight * totalBody) / n : 1;
+    return { snap, avgdl, nUnits: params.idfUnit === 'document' ? snap.documents : n };
+  }
+
+  /**
+   * Every occurrence of `stem` (fts5vocab 'instance'), as two id lists in one row: counted into
+   * `tfTitle`/`tfBody` (indexed by chunk id), which is several times faster than one row per
+   * chunk. Returns the chunks touched and whether an id lay beyond the snapshot.
+   */
+  async function readPostings(stem: string, acc: Accumulator): Promise<boolean> {
+    const post = await sql.get<{ t: string | null; b: string | null }>(
+      `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
+              group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
+       FROM temp.sift_chunks_vi WHERE term = ?`,
+      [stem],
+    );
+    acc.touched.length = 0;
+    let outside = false; // an id beyond the snapshot: counted for df as an unknown document
+    const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
+      if (id >= acc.tfTitle.length) outside = true;
+      else {
+        if (tf[id] === 0 && other[id] === 0) acc.touched.push(id);
+        tf[id] = tf[id]! + 1;
       }
-      if (df === 0) continue;
-      const idf = Math.log(1 + (nUnits - df + 0.5) / (df + 0.5));
-      for (const id of touched) {
-        const f = wT * tfTitle[id]! + wB * tfBody[id]!;
-        tfTitle[id] = 0;
-        tfBody[id] = 0;
-        // Not in the index's size table (not a live row), or not a candidate.
-        if (f <= 0 || snap.lenBody[id]! < 0 || (allowed && !allowed.has(id))) continue;
-        const dl = wT * snap.lenTitle[id]! + wB * snap.lenBody[id]!;
-        if (!isScored[id]) {
-          isScored[id] = 1;
-          scored.push(id);
-        }
-        scores[id] =
-          scores[id]! + (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
+    };
+    forEachInt(post?.t ?? null, count(acc.tfTitle, acc.tfBody));
+    forEachInt(post?.b ?? null, count(acc.tfBody, acc.tfTitle));
+    return outside;
+  }
+
+  /** df of the stem just read: chunks, or distinct documents of those chunks (`idfUnit`). */
+  function documentFrequency(ctx: Bm25Context, acc: Accumulator, outside: boolean): number {
+    if (params.idfUnit !== 'document') return acc.touched.length + (outside ? 1 : 0);
+    acc.stamp++;
+    let df = 0;
+    let unknown = outside;
+    for (const id of acc.touched) {
+      const d = ctx.snap.docOf[id]!;
+      if (d < 0) unknown = true;
+      else if (acc.docStamp[d] !== acc.stamp) {
+        acc.docStamp[d] = acc.stamp;
+        df++;
       }
     }
-    if (scored.length === 0) return [];
+    return df + (unknown ? 1 : 0);
+  }
 
-    // Cut by score first, keeping every chunk tied with the last place, then fetch path and
-    // sequence for those few so the tie-break (path, seq) is exact.
+  /** Adds one stem's BM25 term to every touched candidate and clears its tf counts. */
+  function addStemScores(
+    ctx: Bm25Context,
+    acc: Accumulator,
+    q: number,
+    idf: number,
+    allowed: Set<number> | null,
+  ): void {
+    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
+    const { snap, avgdl } = ctx;
+    for (const id of acc.touched) {
+      const f = wT * acc.tfTitle[id]! + wB * acc.tfBody[id]!;
+      acc.tfTitle[id] = 0;
+      acc.tfBody[id] = 0;
+      // Not in the index's size table (not a live row), or not a candidate.
+      if (f <= 0 || snap.lenBody[id]! < 0 || (allowed && !allowed.has(id))) continue;
+      const dl = wT * snap.lenTitle[id]! + wB * snap.lenBody[id]!;
+      if (!acc.isScored[id]) {
+        acc.isScored[id] = 1;
+        acc.scored.push(id);
+      }
+      acc.scores[id] =
+        acc.scores[id]! + (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
+    }
+  }
+
+  /** BM25 of every candidate holding a query stem, stem by stem. */
+  async function scoreChunks(
+    weights: Map<string, number>,
+    allowed: Set<number> | null,
+  ): Promise<Accumulator> {
+    const ctx = await bm25Context();
+    const acc = newAccumulator(ctx.snap.size);
+    for (const [stem, q] of weights) {
+      const outside = await readPostings(stem, acc);
+      const df = documentFrequency(ctx, acc, outside);
+      if (df === 0) continue;
+      const idf = Math.log(1 + (ctx.nUnits - df + 0.5) / (df + 0.5));
+      addStemScores(ctx, acc, q, idf, allowed);
+    }
+    return acc;
+  }
+
+  /**
+   * The top `limit` of the scored chunks. Cuts by score first, keeping every chunk tied with the
+   * last place, then fetches path and sequence for those few so the tie-break (path, seq) is exact.
+   */
+  async function topChunks(acc: Accumulator, limit: number): Promise<ScoredChunk[]> {
+    const { scores, scored } = acc;
     const ranked = Float64Array.from(scored, (id) => scores[id]!).sort();
     const floor = ranked[Math.max(0, ranked.length - limit)]!;
-    const pool = scored
+    const pool: ScoredChunk[] = scored
       .filter((id) => scores[id]! >= floor)
-      .map((id) => ({ id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
-    const byId = new Map(pool.map((c) => [c.id, c]));
+      .map((id) => ({ chunkId: id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
+    const byId = new Map(pool.map((c) => [c.chunkId, c]));
     await sql.each(
       `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
        FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE c.id IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(pool.map((c) => c.id))],
+      [JSON.stringify(pool.map((c) => c.chunkId))],
       (row) => {
         const cand = byId.get(Number(row.id));
         if (!cand) return;
@@ -443,15 +498,27 @@ export async function createLexicalSearch(
     );
     return pool
       .filter((c) => c.documentId >= 0) // deleted meanwhile
-      .sort(compareHits)
-      .slice(0, limit)
-      .map((c) => ({
-        chunkId: c.id,
-        documentId: c.documentId,
-        path: c.path,
-        seq: c.seq,
-        score: c.score,
-      }));
+      .sort(compareRanked)
+      .slice(0, limit);
+  }
+
+  async function rankChunksNow(
+    query: string | ParsedQuery,
+    options: { filters?: SearchFilters; limit?: number } = {},
+  ): Promise<ScoredChunk[]> {
+    const parsed = typeof query === 'string' ? parseQuery(query) : query;
+    validateFilters(options.filters);
+    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
+    if (!parsed.match) return [];
+    const { weights, singleStems } = await queryWeights(parsed);
+    const allowed = await candidateChunks(
+      { ...parsed, match: parsed.match },
+      options.filters,
+      singleStems,
+    );
+    if (allowed?.size === 0) return [];
+    const acc = await scoreChunks(weights, allowed);
+    return acc.scored.length === 0 ? [] : topChunks(acc, limit);
   }
 
   /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
