@@ -9,6 +9,7 @@ import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
 import type {
   HighlightedText,
+  QueryNotice,
   SearchFilters,
   SearchHit,
   SearchRequest,
@@ -16,6 +17,7 @@ import type {
 } from '../shared/types';
 import { globToRegExp } from './glob';
 import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
+import { kthLargest, padded, planTerms, suffixBounds, type TermPlan } from './lexical-prune';
 import { FTS_TOKENIZER } from './migrations';
 import type { Sql, SqlValue } from './sql';
 
@@ -70,11 +72,50 @@ export interface LexicalSearchDeps {
   bm25?: Partial<Bm25Params>;
   /** The store's change counter (`Store.version`): lets statistics be cached between changes. */
   version?: () => number;
+  /**
+   * Safe top-k pruning of long queries (lexical-prune.ts); false reads every posting list (the
+   * exhaustive oracle of tests and benchmarks). Same ranking and scores either way.
+   */
+  prune?: boolean;
+  /** Posting entries (chunks) a query may read before its remaining terms only re-rank. */
+  postingsBudget?: number;
+  /** At most this many chunks get the remaining terms added once reading stops. */
+  poolMax?: number;
+}
+
+/**
+ * Work bounds of one ranking (bench/README.md "Long queries"). Reading posting lists costs in
+ * proportion to the chunks they list; past POSTINGS_BUDGET entries, the remaining (common) terms
+ * only re-rank the POOL_MAX best chunks found so far, and the ranking says so (QueryNotice).
+ */
+export const POSTINGS_BUDGET = 60_000;
+export const POOL_MAX = 200;
+/** Re-tokenizing one chunk costs about as much as reading this many posting entries. */
+const POOL_COST = 40;
+const STEM_CACHE_MAX = 50_000;
+/**
+ * Runs of characters the unicode61 tokenizer may keep (L*, N*, Co, and the combining marks it
+ * folds away): a superset, so stemming each run with the tokenizer itself splits it exactly as
+ * the index did.
+ */
+const TOKEN_RUN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
+/** A ranking and what it left out (null when it did everything the query asked). */
+export interface LexicalRanking {
+  chunks: ScoredChunk[];
+  notice: QueryNotice | null;
+  /** Work done: posting entries read, and terms added to the pool after reading stopped. */
+  work: { postingsRead: number; lateTerms: number };
 }
 
 export interface LexicalSearch {
   /** The UI search: top hits with snippets and normalised scores. @throws AppError INVALID_ARGUMENT */
   search(request: SearchRequest): Promise<SearchResponse>;
+  /** Raw ranking with its notice (a long query's left-out work). @throws AppError INVALID_ARGUMENT */
+  rank(
+    query: string | ParsedQuery,
+    options?: { filters?: SearchFilters; limit?: number },
+  ): Promise<LexicalRanking>;
   /** Raw ranking (used by search, eval and bench). @throws AppError INVALID_ARGUMENT */
   rankChunks(
     query: string | ParsedQuery,
@@ -148,7 +189,7 @@ interface IndexSnapshot {
   /** Title and body token counts from chunks_fts_docsize; lenBody -1 when not in the index. */
   lenTitle: Int32Array;
   lenBody: Int32Array;
-  /** Number of documents (N for document-level IDF). */
+  /** Documents with at least one chunk (N for document-level IDF; empty files hold no terms). */
   documents: number;
 }
 
@@ -170,9 +211,8 @@ interface Accumulator {
   tfBody: Int32Array;
   /** Chunks the current stem occurs in. */
   touched: number[];
-  /** Per document: the last `stamp` that counted it (distinct documents per stem). */
-  docStamp: Int32Array;
-  stamp: number;
+  /** The best score so far (a cheap upper bound of the k-th best). */
+  best: number;
 }
 
 function newAccumulator(size: number): Accumulator {
@@ -183,9 +223,20 @@ function newAccumulator(size: number): Accumulator {
     tfTitle: new Int32Array(size),
     tfBody: new Int32Array(size),
     touched: [],
-    docStamp: new Int32Array(size + 1),
-    stamp: 0,
+    best: 0,
   };
+}
+
+/** What scoring produced: the chunks whose scores are complete, and the terms read late. */
+interface Scoring {
+  acc: Accumulator;
+  /** Chunks with complete scores (every query term added). */
+  complete: number[];
+  /** Terms whose posting lists were not read (added to `complete` chunks afterwards). */
+  late: TermPlan[];
+  /** False when reading stopped for cost before the bound made it safe. */
+  exact: boolean;
+  postingsRead: number;
 }
 
 /** Min-max normalisation over the returned rows, as CFS-012 section 3 describes (all 1 if flat). */
@@ -217,6 +268,43 @@ function validateFilters(filters: SearchFilters | undefined): void {
 /** LIKE pattern for a literal substring: %, _ and the escape character itself are escaped. */
 export function likeContains(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * When the k-th best partial score beats all that the unread terms could add (`rest`), no chunk
+ * outside the returned list can reach the top `limit`: the chunks that still can. Null when
+ * the bound does not hold yet.
+ */
+function safeStop(acc: Accumulator, rest: number, limit: number, max: number): number[] | null {
+  // The best score bounds the k-th best from above: skip the selection while it cannot pass.
+  if (acc.scored.length < limit || !(acc.best > padded(rest))) return null;
+  const theta = kthLargest(acc.scores, acc.scored, limit);
+  if (!(theta > padded(rest))) return null;
+  const floor = theta - padded(rest);
+  let n = 0;
+  for (const id of acc.scored) if (acc.scores[id]! >= floor && ++n > max) return null;
+  return acc.scored.filter((id) => acc.scores[id]! >= floor);
+}
+
+/** The `max` ids of highest score (ties by id), or all of them when there are no more. */
+function topByScore(scores: Float64Array, ids: number[], max: number): number[] {
+  if (ids.length <= max) return ids;
+  return [...ids].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, max);
+}
+
+/** The notice of a ranking that left something out, or null when it did all the query asked. */
+export function queryNotice(truncatedChars: number, rankOnlyTerms: string[]): QueryNotice | null {
+  if (truncatedChars <= 0 && rankOnlyTerms.length === 0) return null;
+  const parts: string[] = [];
+  if (truncatedChars > 0)
+    parts.push(`The last ${truncatedChars} characters of the query were not read.`);
+  if (rankOnlyTerms.length > 0)
+    parts.push(
+      `${rankOnlyTerms.length} common words (${rankOnlyTerms.slice(0, 5).join(', ')}${
+        rankOnlyTerms.length > 5 ? ', ...' : ''
+      }) only re-ranked the passages the other words found; shorten the query to search with them too.`,
+    );
+  return { truncatedChars: Math.max(0, truncatedChars), rankOnlyTerms, message: parts.join(' ') };
 }
 
 /** Builds the search over a migrated library connection (creates its temp helper tables). */
@@ -274,7 +362,7 @@ export async function createLexicalSearch(
     // One row each, aggregated in SQL: crossing from SQLite into JS per row is the cost here.
     const max = await sql.get<{ c: number | null; s: number | null; d: number | null }>(
       `SELECT (SELECT max(id) FROM chunks) AS c, (SELECT max(id) FROM chunks_fts_docsize) AS s,
-              (SELECT count(*) FROM documents) AS d`,
+              (SELECT count(DISTINCT document_id) FROM chunks) AS d`,
     );
     const size = Math.max(Number(max?.c ?? 0), Number(max?.s ?? 0)) + 1;
     const docOf = new Int32Array(size).fill(-1);
@@ -330,7 +418,8 @@ export async function createLexicalSearch(
     parsed: ParsedQuery & { match: string },
     filters: SearchFilters | undefined,
     singleStems: boolean,
-  ): Promise<Set<number> | null> {
+    snap: IndexSnapshot,
+  ): Promise<Uint8Array | null | 'none'> {
     const where: string[] = ['chunks_fts MATCH ?'];
     const binds: SqlValue[] = [parsed.match];
     if (filters?.mime && filters.mime.length > 0) {
@@ -358,7 +447,8 @@ export async function createLexicalSearch(
     const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
     const needsJoin = where.length > 1 || pathRe !== null || unicodeNeedle !== null;
     if (!needsJoin && parsed.phrases.length === 0 && singleStems) return null;
-    const allowed = new Set<number>();
+    const allowed = new Uint8Array(snap.size);
+    let any = false;
     await sql.each(
       needsJoin
         ? `SELECT c.id AS id, d.path AS path ${unicodeNeedle ? ', c.text AS text' : ''}
@@ -371,10 +461,11 @@ export async function createLexicalSearch(
       (row) => {
         if (pathRe && !pathRe.test(String(row.path))) return;
         if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
-        allowed.add(Number(row.id));
+        const id = Number(row.id);
+        if (id < allowed.length) [allowed[id], any] = [1, true];
       },
     );
-    return allowed;
+    return any ? allowed : 'none';
   }
 
   /** The index-wide BM25 inputs of one ranking: snapshot, average length, N for IDF. */
@@ -385,12 +476,26 @@ export async function createLexicalSearch(
     return { snap, avgdl, nUnits: params.idfUnit === 'document' ? snap.documents : n };
   }
 
+  /** The query's terms in reading order, with df from term_stats (one lookup per term). */
+  async function termPlan(weights: Map<string, number>, ctx: Bm25Context): Promise<TermPlan[]> {
+    const rows = await sql.all<{ term: string; docs: number; chunks: number }>(
+      'SELECT term, docs, chunks FROM term_stats WHERE term IN (SELECT value FROM json_each(?))',
+      [JSON.stringify([...weights.keys()])],
+    );
+    const terms = rows.map((r) => {
+      const chunks = Number(r.chunks);
+      const df = params.idfUnit === 'document' ? Number(r.docs) : chunks;
+      return { stem: String(r.term), q: weights.get(String(r.term)) ?? 1, df, chunks };
+    });
+    return planTerms(terms, ctx.nUnits, params.k1);
+  }
+
   /**
    * Every occurrence of `stem` (fts5vocab 'instance'), as two id lists in one row: counted into
    * `tfTitle`/`tfBody` (indexed by chunk id), which is several times faster than one row per
-   * chunk. Returns the chunks touched and whether an id lay beyond the snapshot.
+   * chunk. `touched` lists the chunks it occurs in.
    */
-  async function readPostings(stem: string, acc: Accumulator): Promise<boolean> {
+  async function readPostings(stem: string, acc: Accumulator): Promise<void> {
     const post = await sql.get<{ t: string | null; b: string | null }>(
       `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
               group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
@@ -398,85 +503,158 @@ export async function createLexicalSearch(
       [stem],
     );
     acc.touched.length = 0;
-    let outside = false; // an id beyond the snapshot: counted for df as an unknown document
     const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
-      if (id >= acc.tfTitle.length) outside = true;
-      else {
-        if (tf[id] === 0 && other[id] === 0) acc.touched.push(id);
-        tf[id] = tf[id]! + 1;
-      }
+      if (id >= tf.length) return; // added since the snapshot (another tab): not yet scored
+      if (tf[id] === 0 && other[id] === 0) acc.touched.push(id);
+      tf[id] = tf[id]! + 1;
     };
     forEachInt(post?.t ?? null, count(acc.tfTitle, acc.tfBody));
     forEachInt(post?.b ?? null, count(acc.tfBody, acc.tfTitle));
-    return outside;
   }
 
-  /** df of the stem just read: chunks, or distinct documents of those chunks (`idfUnit`). */
-  function documentFrequency(ctx: Bm25Context, acc: Accumulator, outside: boolean): number {
-    if (params.idfUnit !== 'document') return acc.touched.length + (outside ? 1 : 0);
-    acc.stamp++;
-    let df = 0;
-    let unknown = outside;
-    for (const id of acc.touched) {
-      const d = ctx.snap.docOf[id]!;
-      if (d < 0) unknown = true;
-      else if (acc.docStamp[d] !== acc.stamp) {
-        acc.docStamp[d] = acc.stamp;
-        df++;
-      }
-    }
-    return df + (unknown ? 1 : 0);
+  /** One term's BM25 contribution to chunk `id` (0 when it does not occur). */
+  function bm25Term(ctx: Bm25Context, term: TermPlan, tfT: number, tfB: number, id: number) {
+    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
+    const f = wT * tfT + wB * tfB;
+    if (f <= 0) return 0;
+    const dl = wT * ctx.snap.lenTitle[id]! + wB * ctx.snap.lenBody[id]!;
+    return (term.q * term.idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / ctx.avgdl));
   }
 
-  /** Adds one stem's BM25 term to every touched candidate and clears its tf counts. */
+  /** Adds one term's BM25 to every touched candidate and clears its tf counts. */
   function addStemScores(
     ctx: Bm25Context,
     acc: Accumulator,
-    q: number,
-    idf: number,
-    allowed: Set<number> | null,
+    term: TermPlan,
+    allowed: Uint8Array | null,
   ): void {
-    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
-    const { snap, avgdl } = ctx;
     for (const id of acc.touched) {
-      const f = wT * acc.tfTitle[id]! + wB * acc.tfBody[id]!;
+      const [tfT, tfB] = [acc.tfTitle[id]!, acc.tfBody[id]!];
       acc.tfTitle[id] = 0;
       acc.tfBody[id] = 0;
       // Not in the index's size table (not a live row), or not a candidate.
-      if (f <= 0 || snap.lenBody[id]! < 0 || (allowed && !allowed.has(id))) continue;
-      const dl = wT * snap.lenTitle[id]! + wB * snap.lenBody[id]!;
+      if (ctx.snap.lenBody[id]! < 0 || (allowed && !allowed[id])) continue;
+      const add = bm25Term(ctx, term, tfT, tfB, id);
+      if (add <= 0) continue;
       if (!acc.isScored[id]) {
         acc.isScored[id] = 1;
         acc.scored.push(id);
       }
-      acc.scores[id] =
-        acc.scores[id]! + (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
+      acc.scores[id] = acc.scores[id]! + add;
+      if (acc.scores[id]! > acc.best) acc.best = acc.scores[id]!;
     }
   }
 
-  /** BM25 of every candidate holding a query stem, stem by stem. */
+  /**
+   * BM25 of the candidates, term by term in plan order. With pruning, reading stops once the
+   * k-th best partial score beats all that the unread terms could add (then no unseen chunk can
+   * reach the top `limit`), or when the postings budget is spent (then the result may miss
+   * chunks that only the unread, common terms would have found: `exact` is false).
+   */
   async function scoreChunks(
-    weights: Map<string, number>,
-    allowed: Set<number> | null,
-  ): Promise<Accumulator> {
-    const ctx = await bm25Context();
+    ctx: Bm25Context,
+    plan: TermPlan[],
+    allowed: Uint8Array | null,
+    limit: number,
+  ): Promise<Scoring> {
     const acc = newAccumulator(ctx.snap.size);
-    for (const [stem, q] of weights) {
-      const outside = await readPostings(stem, acc);
-      const df = documentFrequency(ctx, acc, outside);
-      if (df === 0) continue;
-      const idf = Math.log(1 + (ctx.nUnits - df + 0.5) / (df + 0.5));
-      addStemScores(ctx, acc, q, idf, allowed);
+    const rest = suffixBounds(plan);
+    const prune = deps.prune !== false;
+    const budget = deps.postingsBudget ?? POSTINGS_BUDGET;
+    const poolMax = Math.max(limit, deps.poolMax ?? POOL_MAX);
+    const unread = new Float64Array(plan.length + 1); // posting entries of plan[i..]
+    for (let j = plan.length - 1; j >= 0; j--) unread[j] = unread[j + 1]! + plan[j]!.chunks;
+    let read = 0;
+    let i = 0;
+    for (; i < plan.length; i++) {
+      const term = plan[i]!;
+      if (prune && i > 0) {
+        // Stop when it is safe and re-tokenizing the live chunks costs less than reading on
+        // (the k-th best is selected every few terms only: it costs a pass over the scores).
+        const live = i % 4 === 0 ? safeStop(acc, rest[i]!, limit, poolMax) : null;
+        if (live && live.length * POOL_COST < unread[i]!) {
+          const late = plan.slice(i);
+          await addLateTerms(ctx, acc, late, live);
+          return { acc, complete: live, late, exact: true, postingsRead: read };
+        }
+        if (read + term.chunks > budget) {
+          const complete = topByScore(acc.scores, acc.scored, poolMax);
+          const late = plan.slice(i);
+          await addLateTerms(ctx, acc, late, complete);
+          return { acc, complete, late, exact: false, postingsRead: read };
+        }
+      }
+      await readPostings(term.stem, acc);
+      addStemScores(ctx, acc, term, allowed);
+      read += term.chunks;
     }
-    return acc;
+    return { acc, complete: acc.scored, late: [], exact: true, postingsRead: read };
+  }
+
+  // Stems per word, kept across queries (they depend on the tokenizer only, not the library).
+  const stemCache = new Map<string, string[]>();
+  async function cachedStems(words: string[]): Promise<Map<string, string[]>> {
+    const missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
+    if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
+    const stems = await stemsNow(missing);
+    missing.forEach((w, i) => stemCache.set(w, stems[i] ?? []));
+    return stemCache;
+  }
+
+  /**
+   * Adds terms whose posting lists were not read to a few chunks. Their title and body are cut at
+   * every character the tokenizer never keeps and each piece is stemmed by the index's own
+   * tokenizer, which gives the term counts the index holds. Terms are added in plan order, so
+   * each sum is the one the exhaustive ranking computes.
+   */
+  async function addLateTerms(
+    ctx: Bm25Context,
+    acc: Accumulator,
+    late: TermPlan[],
+    chunks: number[],
+  ): Promise<void> {
+    if (chunks.length === 0 || late.length === 0) return;
+    const rows = await sql.all<{ id: number; title: string; body: string }>(
+      'SELECT id, title, body FROM chunks_fts_source WHERE id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(chunks)],
+    );
+    const pieces = rows.map((r) => [
+      String(r.title).match(TOKEN_RUN_RE) ?? [],
+      String(r.body).match(TOKEN_RUN_RE) ?? [],
+    ]);
+    const stems = await cachedStems(pieces.flat(2));
+    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const tf = new Map<number, Int32Array>(); // chunk -> [title, body] count per late term
+    rows.forEach((r, i) => {
+      const counts = new Int32Array(late.length * 2);
+      pieces[i]!.forEach((words, col) => {
+        for (const w of words)
+          for (const stem of stems.get(w) ?? []) {
+            const t = index.get(stem);
+            if (t !== undefined) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
+          }
+      });
+      tf.set(Number(r.id), counts);
+    });
+    late.forEach((term, t) => {
+      for (const id of chunks) {
+        const counts = tf.get(id);
+        if (!counts || counts[t * 2]! + counts[t * 2 + 1]! === 0) continue;
+        acc.scores[id] =
+          acc.scores[id]! + bm25Term(ctx, term, counts[t * 2]!, counts[t * 2 + 1]!, id);
+      }
+    });
   }
 
   /**
    * The top `limit` of the scored chunks. Cuts by score first, keeping every chunk tied with the
    * last place, then fetches path and sequence for those few so the tie-break (path, seq) is exact.
    */
-  async function topChunks(acc: Accumulator, limit: number): Promise<ScoredChunk[]> {
-    const { scores, scored } = acc;
+  async function topChunks(
+    scores: Float64Array,
+    scored: number[],
+    limit: number,
+  ): Promise<ScoredChunk[]> {
     const ranked = Float64Array.from(scored, (id) => scores[id]!).sort();
     const floor = ranked[Math.max(0, ranked.length - limit)]!;
     const pool: ScoredChunk[] = scored
@@ -502,23 +680,37 @@ export async function createLexicalSearch(
       .slice(0, limit);
   }
 
-  async function rankChunksNow(
+  async function rankNow(
     query: string | ParsedQuery,
     options: { filters?: SearchFilters; limit?: number } = {},
-  ): Promise<ScoredChunk[]> {
+  ): Promise<LexicalRanking> {
     const parsed = typeof query === 'string' ? parseQuery(query) : query;
     validateFilters(options.filters);
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
-    if (!parsed.match) return [];
+    const none: LexicalRanking = {
+      chunks: [],
+      notice: queryNotice(parsed.truncated, []),
+      work: { postingsRead: 0, lateTerms: 0 },
+    };
+    if (!parsed.match) return none;
     const { weights, singleStems } = await queryWeights(parsed);
+    const ctx = await bm25Context();
     const allowed = await candidateChunks(
       { ...parsed, match: parsed.match },
       options.filters,
       singleStems,
+      ctx.snap,
     );
-    if (allowed?.size === 0) return [];
-    const acc = await scoreChunks(weights, allowed);
-    return acc.scored.length === 0 ? [] : topChunks(acc, limit);
+    if (allowed === 'none') return none;
+    const plan = await termPlan(weights, ctx);
+    const scoring = await scoreChunks(ctx, plan, allowed, limit);
+    const notice = queryNotice(
+      parsed.truncated,
+      scoring.exact ? [] : scoring.late.map((t) => t.stem),
+    );
+    const work = { postingsRead: scoring.postingsRead, lateTerms: scoring.late.length };
+    if (scoring.complete.length === 0) return { chunks: [], notice, work };
+    return { chunks: await topChunks(scoring.acc.scores, scoring.complete, limit), notice, work };
   }
 
   /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
@@ -615,11 +807,13 @@ export async function createLexicalSearch(
     const started = now();
     const parsed = parseQuery(request.query);
     const terms = [...parsed.terms, ...parsed.phrases.map((p) => p.join(' '))];
-    const ranked = await rankChunksNow(parsed, {
+    const { chunks: ranked, notice } = await rankNow(parsed, {
       ...(request.filters ? { filters: request.filters } : {}),
       limit: Math.min(request.limit ?? DEFAULT_LIMIT, 100),
     });
-    if (ranked.length === 0) return { hits: [], mode: 'lexical', tookMs: now() - started, terms };
+    const extra = notice ? { notice } : {};
+    if (ranked.length === 0)
+      return { hits: [], mode: 'lexical', tookMs: now() - started, terms, ...extra };
     const scores = normaliseScores(ranked.map((r) => r.score));
     const hits = await buildHitsNow(
       parsed,
@@ -629,7 +823,7 @@ export async function createLexicalSearch(
         ranks: { lexical: i + 1 },
       })),
     );
-    return { hits, mode: 'lexical', tookMs: now() - started, terms };
+    return { hits, mode: 'lexical', tookMs: now() - started, terms, ...extra };
   }
 
   // Every call runs in the connection's queue (Sql.serialized): it then never sees another
@@ -637,7 +831,9 @@ export async function createLexicalSearch(
   // on the shared tokenizer scratch table instead of reading each other's words.
   return {
     search: (request) => sql.serialized(() => searchNow(request)),
-    rankChunks: (query, options) => sql.serialized(() => rankChunksNow(query, options)),
+    rank: (query, options) => sql.serialized(() => rankNow(query, options)),
+    rankChunks: (query, options) =>
+      sql.serialized(async () => (await rankNow(query, options)).chunks),
     stems: (words) => sql.serialized(() => stemsNow(words)),
     buildHits: (query, ranked) => sql.serialized(() => buildHitsNow(parseQuery(query), ranked)),
   };
