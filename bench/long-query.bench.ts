@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
   let chunks = 0;
-  let t = performance.now();
+  const t = performance.now();
   for (let copy = 0; chunks < target; copy++) {
     for (const d of corpus) {
       if (chunks >= target) break;
@@ -91,7 +91,6 @@ async function main(argv: string[]): Promise<void> {
   const app = await createLexicalSearch(db.sql, { version: store.version });
   const full = await createLexicalSearch(db.sql, { version: store.version, prune: false });
   for (const q of [...short.slice(0, 3), ...long.slice(0, 3)]) await app.rank(q, { limit: 10 });
-  t = performance.now();
   const tenWords = await timeQueries(app, short);
   const threeHundred = await timeQueries(app, long);
   const oracle = await timeQueries(full, long.slice(0, nOracle));

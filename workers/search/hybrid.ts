@@ -79,6 +79,25 @@ export interface RetrievalOverride {
   lexicalQuery?: string;
 }
 
+/**
+ * The top `k` by cosine plus every chunk tied with the k-th: the index breaks ties by its own
+ * (chunk id) order, and which tied chunks make the cut must follow path and sequence
+ * (compareRanked) instead, or a library with other ids ranks differently.
+ */
+function tiesAtTheCut(
+  semantic: NonNullable<HybridDeps['semantic']>,
+  vector: Int16Array,
+  k: number,
+  allowed: AllowedFilter | undefined,
+): VectorHit[] {
+  for (let want = k; ; want *= 2) {
+    const hits = semantic.search(vector, want + 1, allowed) ?? [];
+    const kth = hits[k - 1]?.cosine;
+    if (hits.length <= want || kth === undefined || hits[want]!.cosine < kth || want > 8192)
+      return hits;
+  }
+}
+
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
   const lexicalK = options.lexicalK ?? 20;
@@ -103,12 +122,13 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
     const vector = queryVector ?? (await deps.semantic.embedQuery(query));
-    const hits = deps.semantic.search(vector, k, allowed ?? undefined) ?? [];
+    const hits = tiesAtTheCut(deps.semantic, vector, k, allowed ?? undefined);
     const keys = await deps.chunkKeys(hits.map((h) => h.id));
     return hits
       .filter((h) => keys.has(h.id)) // a chunk deleted since the index last synced
       .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-      .sort(compareRanked);
+      .sort(compareRanked)
+      .slice(0, k);
   }
 
   async function run(
