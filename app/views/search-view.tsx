@@ -118,6 +118,11 @@ export function SearchView() {
                   : '')
               : ''}
         </div>
+        {results?.notice && !searching && (
+          <div className="query-notice" role="status" data-testid="query-notice">
+            {results.notice.message}
+          </div>
+        )}
         {ready && docCount === 0 && !query && (
           <div className="empty" data-testid="empty-library">
             <p>

@@ -166,3 +166,17 @@ describe('a changing library ranks like a fresh one', () => {
     );
   });
 });
+
+describe('long-query notice through every mode', () => {
+  it('hybrid and lexical responses carry the notice of a query longer than the readable length', async () => {
+    const lib = await openLibrary();
+    await putText(lib.store, 'a.txt', 'alpha beta gamma delta');
+    await lib.semantic.start();
+    const query = `alpha ${'x'.repeat(25_000)}`;
+    for (const mode of ['lexical', 'hybrid'] as SearchMode[]) {
+      const res = await lib.hybrid.search({ query, mode });
+      expect(res.notice?.truncatedChars, mode).toBeGreaterThan(0);
+    }
+    expect((await lib.hybrid.search({ query: 'alpha', mode: 'hybrid' })).notice).toBeUndefined();
+  });
+});

@@ -6,6 +6,7 @@ import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
 import { fusionForModel } from './model-fusion';
 import type {
+  QueryNotice,
   SearchFilters,
   SearchHit,
   SearchMode,
@@ -27,10 +28,14 @@ export interface HybridDeps {
   /** BM25 over FTS5 with the filters applied inside the query. */
   lexical: {
     search(request: SearchRequest): Promise<SearchResponse>;
-    rankChunks(
+    /** The ranking and its notice (what a very long query left out). */
+    rank(
       query: string,
       options: { filters?: SearchFilters; limit: number },
-    ): Promise<Array<{ chunkId: number; path: string; seq: number; score: number }>>;
+    ): Promise<{
+      chunks: Array<{ chunkId: number; path: string; seq: number; score: number }>;
+      notice: QueryNotice | null;
+    }>;
   };
   /** The semantic side, or null while no model is available. */
   semantic: {
@@ -146,6 +151,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
     let ranked: RankedChunk[];
+    let notice: QueryNotice | null = null;
     if (mode === 'semantic') {
       const list = await semanticList(
         query,
@@ -159,13 +165,15 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         ranks: { semantic: i + 1 },
       }));
     } else {
-      const [semantic, lexical] = await Promise.all([
+      const [semantic, lexicalRanking] = await Promise.all([
         semanticList(query, request.filters, semanticK, override.vector),
-        deps.lexical.rankChunks(override.lexicalQuery ?? query, {
+        deps.lexical.rank(override.lexicalQuery ?? query, {
           ...(request.filters ? { filters: request.filters } : {}),
           limit: lexicalK,
         }),
       ]);
+      const lexical = lexicalRanking.chunks;
+      notice = lexicalRanking.notice;
       const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(
         0,
         topK,
@@ -182,7 +190,8 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
     }
     const hits = await deps.buildHits(query, ranked);
-    return { hits, mode, tookMs: now() - started, terms: query.split(/\s+/).filter(Boolean) };
+    const terms = query.split(/\s+/).filter(Boolean);
+    return { hits, mode, tookMs: now() - started, terms, ...(notice ? { notice } : {}) };
   }
 
   return {
