@@ -46,17 +46,7 @@ export async function put(
   return store.putDocument(input, chunksOf(input.text), hash);
 }
 
-/** Seeded PRNG (mulberry32) for the store's fuzz and property tests. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../shared/test-rng';
 
 /**
  * `n` words drawn from a Zipf-like vocabulary of `vocab` made-up words (word i has weight
