@@ -31,7 +31,10 @@ export const BEST_CHUNK_ONLY: DocumentEvidence = { decay: 0, depth: 1 };
  * on average; the grouping still shows one entry per document with its passages beneath.
  */
 export const DEFAULT_DOCUMENT_EVIDENCE: DocumentEvidence = BEST_CHUNK_ONLY;
-/** Hybrid (fused RRF chunk scores): see bench/README.md; best chunk only until a fit beats it. */
+/**
+ * Hybrid (fused RRF chunk scores), fitted on SciFact TRAIN with all-MiniLM-L6-v2: best chunk only
+ * 0.7268 nDCG@10; decay 0.05: 0.7243, 0.1: 0.7218, 0.2: 0.7157 (bench/README.md).
+ */
 export const DEFAULT_HYBRID_DOCUMENT_EVIDENCE: DocumentEvidence = BEST_CHUNK_ONLY;
 
 export interface DocumentGroup<T> {
