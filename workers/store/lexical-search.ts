@@ -540,8 +540,9 @@ export async function createLexicalSearch(
         acc.isScored[id] = 1;
         acc.scored.push(id);
       }
-      acc.scores[id] = acc.scores[id]! + add;
-      if (acc.scores[id]! > acc.best) acc.best = acc.scores[id]!;
+      const score = acc.scores[id]! + add;
+      acc.scores[id] = score;
+      if (score > acc.best) acc.best = score;
     }
   }
 
