@@ -140,7 +140,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
   // A scratch FTS5 table with the index's tokenizer and columns: a document's chunks pass
   // through it to count the terms they add to or remove from term_stats (document frequency).
   await sql.exec(`
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_doc_terms USING fts5(title, body, tokenize = '${FTS_TOKENIZER}');
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_doc_terms USING fts5(title, body, tokenize = '${FTS_TOKENIZER}', detail = none, columnsize = 0);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_doc_terms_v USING fts5vocab(temp, sift_doc_terms, row);
   `);
 
