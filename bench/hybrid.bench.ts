@@ -35,15 +35,10 @@ import { loadNodeEncoder } from './embed-models';
 import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { fusionFromOptions } from './eval/hybrid-mode';
 import { parseArgs } from './args';
+import { percentile, perturb, seedOf } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
@@ -55,20 +50,6 @@ function latency(samples: number[]) {
     p95Ms: r3(percentile(s, 95)),
     meanMs: r3(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
   };
-}
-
-function seedOf(s: string): number {
-  return createHash('sha256').update(s).digest().readUInt32LE(0);
-}
-
-/** Copy `copy` of a text: every word dropped with probability 0.1 (copy 0 is the original). */
-function perturb(text: string, copy: number, key: string): string {
-  if (copy === 0) return text;
-  const rand = mulberry32(seedOf(`${copy}:${key}`));
-  return text
-    .split(' ')
-    .filter(() => rand() >= 0.1)
-    .join(' ');
 }
 
 /** Original vector + N(0, sigma^2/dim) noise, L2-normalised, scaled by 32767 and rounded. */

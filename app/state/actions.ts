@@ -138,7 +138,8 @@ export async function runRelated(source: RelatedSource): Promise<void> {
   store().setSearching(true);
   try {
     const r = await libraryClient().findRelated({ source, mode, filters, limit: 20 });
-    if (seq === searchSeq) store().setResults(r, query, { label: r.sourceLabel, notice: r.notice });
+    if (seq === searchSeq)
+      store().setResults(r, query, { label: r.sourceLabel, notice: r.sourceNotice });
   } catch (err) {
     if (seq === searchSeq) store().notifyError(err);
   } finally {

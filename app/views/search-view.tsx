@@ -128,6 +128,11 @@ export function SearchView() {
             </button>
           </div>
         )}
+        {results?.notice && !searching && (
+          <div className="query-notice" role="status" data-testid="query-notice">
+            {results.notice.message}
+          </div>
+        )}
         {ready && docCount === 0 && !query && (
           <div className="empty" data-testid="empty-library">
             <p>

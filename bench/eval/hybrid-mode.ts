@@ -8,6 +8,7 @@
 //          --confidenceMid --confidenceScale --minWeight (adaptive, see workers/search/rrf.ts)
 //          --lexicalK 20 --semanticK 20 (CFS-012 chunk depths)  --index hnsw|exact  --ef 50
 //          --model use-lite|all-MiniLM-L6-v2  --threads N (embedding threads for cache misses)
+//          --docDecay D --docDepth N (document-level evidence; --docDecay 0 = best chunk only)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,14 @@ import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
 import { storeBeirDoc } from './store-beir-doc';
 import { fusionForModel } from '../../workers/search/model-fusion';
+import { compareRanked } from '../../workers/shared/ranking';
+import {
+  BEST_CHUNK_ONLY,
+  DEFAULT_HYBRID_DOCUMENT_EVIDENCE,
+  evidenceFrom,
+  groupByDocument,
+  type DocumentEvidence,
+} from '../../workers/search/document-evidence';
 
 /** Both chunk lists of one query, best first; `path` is the BEIR document id. */
 export interface HybridLists {
@@ -176,10 +185,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
       // The app's semantic list order (hybrid.ts): cosine desc, then path asc, then seq asc.
       const sem = hits
         .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-        .sort(
-          (a, b) =>
-            b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-        );
+        .sort(compareRanked);
       return {
         semantic: sem,
         lexical: lex.map((c) => ({ chunkId: c.chunkId, path: c.path, seq: c.seq, score: c.score })),
@@ -249,15 +255,20 @@ export function fusionFromOptions(options: Record<string, string>): FusionMethod
   }
 }
 
-/** Fused chunks to documents: a document scores its best fused chunk (ties: doc id asc). */
-export function fuseToDocs(lists: HybridLists, method: FusionMethod, k: number): RankedDoc[] {
+/**
+ * Fused chunks to documents by document-level evidence (document-evidence.ts; ties: doc id asc).
+ * Without `evidence`, a document scores its best fused chunk.
+ */
+export function fuseToDocs(
+  lists: HybridLists,
+  method: FusionMethod,
+  k: number,
+  evidence: DocumentEvidence = BEST_CHUNK_ONLY,
+): RankedDoc[] {
   const fused = fuseHybrid(lists.semantic, lists.lexical, method).items;
-  const best = new Map<string, number>();
-  for (const f of fused) if (!best.has(f.path)) best.set(f.path, f.score); // sorted: first = max
-  return [...best]
-    .map(([docId, score]) => ({ docId, score }))
-    .sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0))
-    .slice(0, k);
+  return groupByDocument(fused, evidence)
+    .slice(0, k)
+    .map((g) => ({ docId: g.path, score: g.score }));
 }
 
 /** The hybrid modes' flags: the fusion, and the depth and index of each list. */
@@ -267,19 +278,25 @@ export function hybridSettings(options: Record<string, string>) {
     lexicalK: Number(options.lexicalK ?? 20),
     semanticK: Number(options.semanticK ?? 20),
     exact: (options.index ?? 'hnsw') === 'exact',
+    evidence: evidenceFrom(options, DEFAULT_HYBRID_DOCUMENT_EVIDENCE),
   };
 }
 
 export const createHybridRetriever: RetrieverFactory = async (options) => {
   const core = await createHybridCore(options);
-  const { method, lexicalK, semanticK, exact } = hybridSettings(options);
+  const { method, lexicalK, semanticK, exact, evidence } = hybridSettings(options);
   process.stderr.write(
     `[hybrid] fusion ${JSON.stringify(method)} lexicalK ${lexicalK} semanticK ${semanticK} index ${exact ? 'exact' : 'hnsw'}\n`,
   );
   const retriever: Retriever = {
     index: (docs, onProgress) => core.index(docs, onProgress),
     async search(query, k) {
-      return fuseToDocs(await core.lists(query, { lexicalK, semanticK, exact }), method, k);
+      return fuseToDocs(
+        await core.lists(query, { lexicalK, semanticK, exact }),
+        method,
+        k,
+        evidence,
+      );
     },
     close: () => core.close(),
   };

@@ -218,7 +218,7 @@ describe('find related', () => {
     expect(r.hits[0]?.path).toBe('archive/topic-2.txt');
     expect(r.hits[0]?.ranks).toEqual({ lexical: 1, semantic: 1 });
     expect(r.sourceLabel).toBe('a passage of notes/topic-2.txt');
-    expect(r.notice).toBeNull();
+    expect(r.sourceNotice).toBeNull();
     const byDoc = await lib.related.find({ source: { kind: 'document', documentId: source.id } });
     expect(byDoc.hits[0]?.path).toBe('archive/topic-2.txt');
   });

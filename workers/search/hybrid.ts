@@ -3,8 +3,10 @@
 // deterministic ordering and a query cache invalidated by library writes.
 // Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
 import { createError } from '../shared/errors';
+import { compareRanked } from '../shared/ranking';
 import { fusionForModel } from './model-fusion';
 import type {
+  QueryNotice,
   SearchFilters,
   SearchHit,
   SearchMode,
@@ -22,14 +24,20 @@ export interface RankedChunk {
   ranks: SearchHit['ranks'];
 }
 
+type LexicalChunk = { chunkId: number; path: string; seq: number; score: number };
+
 export interface HybridDeps {
   /** BM25 over FTS5 with the filters applied inside the query. */
   lexical: {
     search(request: SearchRequest): Promise<SearchResponse>;
-    rankChunks(
+    /** The ranking and its notice (what a very long query left out). */
+    rank(
       query: string,
       options: { filters?: SearchFilters; limit: number },
-    ): Promise<Array<{ chunkId: number; path: string; seq: number; score: number }>>;
+    ): Promise<{
+      chunks: LexicalChunk[];
+      notice: QueryNotice | null;
+    }>;
   };
   /** The semantic side, or null while no model is available. */
   semantic: {
@@ -98,6 +106,25 @@ export interface RetrievalOverride {
   excludeChunkIds?: ReadonlySet<number>;
 }
 
+/**
+ * The top `k` by cosine plus every chunk tied with the k-th: the index breaks ties by its own
+ * (chunk id) order, and which tied chunks make the cut must follow path and sequence
+ * (compareRanked) instead, or a library with other ids ranks differently.
+ */
+function tiesAtTheCut(
+  semantic: NonNullable<HybridDeps['semantic']>,
+  vector: Int16Array,
+  k: number,
+  allowed: AllowedFilter | undefined,
+): VectorHit[] {
+  for (let want = k; ; want *= 2) {
+    const hits = semantic.search(vector, want + 1, allowed) ?? [];
+    const kth = hits[k - 1]?.cosine;
+    if (hits.length <= want || kth === undefined || hits[want]!.cosine < kth || want > 8192)
+      return hits;
+  }
+}
+
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
   const lexicalK = options.lexicalK ?? 20;
@@ -123,30 +150,31 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
     const vector = queryVector ?? (await deps.semantic.embedQuery(query));
-    const hits = deps.semantic.search(vector, k + (exclude?.size ?? 0), allowed ?? undefined) ?? [];
-    const kept = exclude ? hits.filter((h) => !exclude.has(h.id)).slice(0, k) : hits;
+    // Read deeper by the excluded count, keeping every chunk tied with the k-th (tiesAtTheCut).
+    const want = k + (exclude?.size ?? 0);
+    const hits = tiesAtTheCut(deps.semantic, vector, want, allowed ?? undefined);
+    const kept = exclude ? hits.filter((h) => !exclude.has(h.id)) : hits;
     const keys = await deps.chunkKeys(kept.map((h) => h.id));
     return kept
       .filter((h) => keys.has(h.id)) // a chunk deleted since the index last synced
       .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-      .sort(
-        (a, b) =>
-          b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-      );
+      .sort(compareRanked)
+      .slice(0, k);
   }
 
-  /** Lexical top `k` chunks, `exclude` left out (read deeper by its size). */
+  /** Lexical top `k` chunks, `exclude` left out (read deeper by its size), with the query's notice. */
   async function lexicalList(
     text: string,
     filters: SearchFilters | undefined,
     k: number,
     exclude?: ReadonlySet<number>,
-  ) {
-    const list = await deps.lexical.rankChunks(text, {
+  ): Promise<{ chunks: LexicalChunk[]; notice: QueryNotice | null }> {
+    const { chunks, notice } = await deps.lexical.rank(text, {
       ...(filters ? { filters } : {}),
       limit: k + (exclude?.size ?? 0),
     });
-    return exclude ? list.filter((c) => !exclude.has(c.chunkId)).slice(0, k) : list;
+    const kept = exclude ? chunks.filter((c) => !exclude.has(c.chunkId)).slice(0, k) : chunks;
+    return { chunks: kept, notice };
   }
 
   /** The ranked chunks of a semantic or hybrid query (no hits built). */
@@ -156,24 +184,28 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     mode: 'semantic' | 'hybrid',
     topK: number,
     override: RetrievalOverride,
-  ): Promise<RankedChunk[]> {
+  ): Promise<{ ranked: RankedChunk[]; notice: QueryNotice | null }> {
     const exclude = override.excludeChunkIds;
     if (mode === 'semantic') {
       const k = Math.max(topK, semanticK);
       const list = await semanticList(query, request.filters, k, override.vector, exclude);
-      return list.slice(0, topK).map((c, i) => ({
+      const ranked = list.slice(0, topK).map((c, i) => ({
         chunkId: c.chunkId,
         score: Math.max(0, Math.min(1, c.score)),
         ranks: { semantic: i + 1 },
       }));
+      return { ranked, notice: null };
     }
     const [semantic, lexical] = await Promise.all([
       semanticList(query, request.filters, semanticK, override.vector, exclude),
       lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
     ]);
-    const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(0, topK);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
+      0,
+      topK,
+    );
     const best = fused[0]?.score ?? 1;
-    return fused.map((f) => ({
+    const ranked = fused.map((f) => ({
       chunkId: f.chunkId,
       // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
       score: best > 0 ? f.score / best : 0,
@@ -182,6 +214,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
       },
     }));
+    return { ranked, notice: lexical.notice };
   }
 
   async function run(
@@ -208,9 +241,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
-    const ranked = await rankDense(query, request, mode, topK, override);
+    const { ranked, notice } = await rankDense(query, request, mode, topK, override);
     const hits = await deps.buildHits(query, ranked);
-    return { hits, mode, tookMs: now() - started, terms: query.split(/\s+/).filter(Boolean) };
+    const terms = query.split(/\s+/).filter(Boolean);
+    return { hits, mode, tookMs: now() - started, terms, ...(notice ? { notice } : {}) };
   }
 
   async function rank(
@@ -220,7 +254,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     const mode: SearchMode = request.mode ?? (deps.semantic ? 'hybrid' : 'lexical');
     const topK = request.limit ?? options.topK ?? 10;
     if (mode === 'lexical' || !deps.semantic) {
-      const list = await lexicalList(
+      const { chunks: list } = await lexicalList(
         override.lexicalQuery ?? request.query,
         request.filters,
         topK,
@@ -234,7 +268,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
     }
     const query = request.query.trim();
-    return query ? rankDense(query, request, mode, topK, override) : [];
+    return query ? (await rankDense(query, request, mode, topK, override)).ranked : [];
   }
 
   return {

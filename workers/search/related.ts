@@ -22,7 +22,7 @@ export interface RelatedDeps {
 
 export interface RelatedResult extends SearchResponse {
   sourceLabel: string;
-  notice: string | null;
+  sourceNotice: string | null;
 }
 
 interface Source {
@@ -136,7 +136,7 @@ export function createRelatedSearch(deps: RelatedDeps) {
         ...response,
         tookMs: now() - started,
         sourceLabel: source.label,
-        notice: source.notice,
+        sourceNotice: source.notice,
       };
     },
   };

@@ -2,6 +2,7 @@
 // 1/(k + rank + 1) on 0-based ranks, weighted RRF, min-max score combination, and an adaptive
 // weighting that reads how far to trust each list from the lists themselves.
 // Pure functions over plain data: must not import the store, the index or any worker.
+import { compareRanked } from '../shared/ranking';
 
 /** One retriever's candidate. `score` is that retriever's own score, higher = better. */
 export interface RankedCandidate {
@@ -40,23 +41,8 @@ export function rrfTerm(rank: number, k = RRF_K): number {
 }
 
 /**
- * CFS-012 section 6 ordering: score desc, then path asc, then chunk sequence asc (then chunk
- * id, so the order is total even for malformed input). Paths compare by UTF-16 code units,
- * not locale, so every device sorts alike.
- */
-export function compareFused(
-  a: { score: number; path: string; seq: number; chunkId: number },
-  b: { score: number; path: string; seq: number; chunkId: number },
-): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  if (a.seq !== b.seq) return a.seq - b.seq;
-  return a.chunkId - b.chunkId;
-}
-
-/**
  * Sums `contribution(list, rank, item)` per chunk over the lists in the order given (so the
- * floating-point sums are the same on every run), then sorts with compareFused. A chunk that a
+ * floating-point sums are the same on every run), then sorts with the one ranking order (compareRanked). A chunk that a
  * list repeats keeps its first (best) rank there.
  */
 function combine<T extends RankedCandidate>(
@@ -87,7 +73,7 @@ function combine<T extends RankedCandidate>(
       fused.listScores[list.name] = item.score;
     });
   });
-  return [...byId.values()].sort(compareFused);
+  return [...byId.values()].sort(compareRanked);
 }
 
 function weightOf(weights: Readonly<Record<string, number>> | undefined, name: string): number {

@@ -63,7 +63,8 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi {
 export interface RelatedResponse extends SearchResponse {
   /** The source's title/path, for "Related to ..." in the results header. */
   sourceLabel: string;
-  notice: string | null;
+  /** Why the source was shortened, if it was (the lexical `notice` is the query's own). */
+  sourceNotice: string | null;
 }
 
 export type { LibraryStats } from './store-api';

@@ -106,6 +106,21 @@ export interface SearchResponse {
   tookMs: number;
   /** The terms actually searched after parsing (stop words dropped), for display. */
   terms: string[];
+  /** Set when the search did less than the query asked (a very long query); shown to the user. */
+  notice?: QueryNotice;
+}
+
+/** What a long query's search left out, so it is never silent. */
+export interface QueryNotice {
+  /** Characters of the query beyond the readable length that were not read. */
+  truncatedChars: number;
+  /**
+   * Common terms that, for cost, did not look for passages of their own: they still count in the
+   * score of every passage the other terms found.
+   */
+  rankOnlyTerms: string[];
+  /** One sentence for the user. */
+  message: string;
 }
 
 /** One file handed to the importer. `data` is read lazily. */

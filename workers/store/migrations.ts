@@ -119,7 +119,41 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'document frequency per index term (IDF without reading posting lists)',
+    async up(sql) {
+      // term_stats: for each stem of the FTS index, the documents and chunks holding it (title or
+      // body). Kept in step with chunks_fts by the store, in the same transaction; lexical search
+      // reads IDF from it in one lookup per term, which lets long queries skip the posting lists
+      // of common terms (lexical-search.ts). Filled here from the existing index.
+      await sql.exec(`
+        CREATE TABLE term_stats (
+          term TEXT PRIMARY KEY,
+          docs INTEGER NOT NULL,
+          chunks INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+      await rebuildTermStats(sql);
+    },
+  },
 ];
+
+/**
+ * Recomputes term_stats from the FTS index (migration, and after a library import replaced every
+ * row). One pass over the index's instances: heavy, but only on these rare occasions.
+ */
+export async function rebuildTermStats(sql: Sql): Promise<void> {
+  await sql.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_stats_vi USING fts5vocab(main, chunks_fts, instance);
+    DELETE FROM term_stats;
+    INSERT INTO term_stats (term, docs, chunks)
+      SELECT v.term, count(DISTINCT c.document_id), count(DISTINCT v.doc)
+      FROM temp.sift_stats_vi v JOIN chunks c ON c.id = v.doc
+      GROUP BY v.term;
+    DROP TABLE temp.sift_stats_vi;
+  `);
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -1,19 +1,11 @@
 // Seeded test data for the vector-index tests and the benchmark: unit vectors quantised to the
 // canonical int16 scale, either uniform on the sphere or around cluster centres (closer to how
 // text embeddings are spread). Test support only; not used by the app.
+import { mulberry32 } from '../shared/test-rng';
 import { QUANT_SCALE } from './types';
 
-/** mulberry32: small, fast, seeded; the same seed gives the same stream everywhere. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (workers/shared/test-rng.ts): small, fast, seeded. */
+export const createRandom = mulberry32;
 
 export function gaussian(random: () => number): number {
   const u = 1 - random();
