@@ -13,7 +13,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import { createEvidenceJudge } from '../../workers/projects/evidence';
+import { CANDIDATES_PER_SOURCE, createEvidenceJudge } from '../../workers/projects/evidence';
+import { topSentences } from '../../workers/projects/sentence-rank';
+import { splitSentences } from '../../workers/projects/sentences';
 import { textView } from '../../workers/projects/stance-features';
 import {
   createStanceModel,
@@ -90,9 +92,27 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
         void docId;
       }
     }
-    let done = 0;
+    // Retrieve first and embed every candidate sentence in one batch (one thread pool), then judge
+    // from the cache.
+    const hitsOf = new Map<string, Awaited<ReturnType<typeof retriever.search>>>();
+    const candidates: string[] = [];
     for (const c of claims) {
       const hits = await retriever.search(c.claim, topDocs);
+      hitsOf.set(c.id, hits);
+      for (const h of hits) {
+        const sents = splitSentences(corpus.get(h.docId)!.text);
+        const idx = topSentences(
+          c.claim,
+          sents.map((s) => s.text),
+          CANDIDATES_PER_SOURCE,
+        );
+        for (const i of idx) candidates.push(sents[i]!.text);
+      }
+    }
+    await embedder.sentences(candidates);
+    let done = 0;
+    for (const c of claims) {
+      const hits = hitsOf.get(c.id)!;
       const claim = claimViews.get(c.id)!;
       for (const hit of hits) {
         const doc = corpus.get(hit.docId)!;
@@ -117,8 +137,29 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   }
   const tPipeline = performance.now();
 
-  // 3. Citation audit: gold citations and random wrong ones.
+  // 3. Citation audit: gold citations and random wrong ones (chosen first, embedded in one batch).
   const rand = mulberry32(17);
+  const wrongOf = new Map<string, string>();
+  const auditTexts: string[] = [];
+  for (const c of claims) {
+    for (const docId of c.evidence.keys()) {
+      let other = docId;
+      while (other === docId || c.evidence.has(other) || c.cited.includes(other)) {
+        other = corpusList[Math.floor(rand() * corpusList.length)]!.id;
+      }
+      wrongOf.set(`${c.id}:${docId}`, other);
+      for (const d of [docId, other]) {
+        const sents = splitSentences(corpus.get(d)!.text);
+        const idx = topSentences(
+          c.claim,
+          sents.map((s) => s.text),
+          CANDIDATES_PER_SOURCE,
+        );
+        for (const i of idx) auditTexts.push(sents[i]!.text);
+      }
+    }
+  }
+  await embedder.sentences(auditTexts);
   let right = 0;
   let rightPass = 0;
   let wrongFlagged = 0;
@@ -128,10 +169,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
       right++;
       const r = await auditCitation(judge, claim, lookup(corpus, docId));
       if (r.status === 'PASS') rightPass++;
-      let other = docId;
-      while (other === docId || c.evidence.has(other) || c.cited.includes(other)) {
-        other = corpusList[Math.floor(rand() * corpusList.length)]!.id;
-      }
+      const other = wrongOf.get(`${c.id}:${docId}`)!;
       const w = await auditCitation(judge, claim, lookup(corpus, other));
       if (w.status !== 'PASS') wrongFlagged++;
     }

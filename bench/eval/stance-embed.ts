@@ -22,6 +22,7 @@ export async function createStanceEmbedder(
   const run = async (inputs: string[], what: string) => {
     const t0 = performance.now();
     const missing = new Set(inputs.filter((t) => !cache.get(t))).size;
+    if (missing === 0) return inputs.map((t) => cache.get(t)!);
     const out = await embedAllCached(inputs, cache, threads, model, (done, total) =>
       process.stderr.write(`\r[stance] ${what}: ${done}/${total}`),
     );
