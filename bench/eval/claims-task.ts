@@ -13,7 +13,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import { CANDIDATES_PER_SOURCE, createEvidenceJudge } from '../../workers/projects/evidence';
+import {
+  CANDIDATES_PER_SOURCE,
+  createEvidenceJudge,
+  type ClaimView,
+} from '../../workers/projects/evidence';
+import { contentStems } from '../../workers/projects/stance-cues';
 import { topSentences } from '../../workers/projects/sentence-rank';
 import { splitSentences } from '../../workers/projects/sentences';
 import { textView } from '../../workers/projects/stance-features';
@@ -84,8 +89,9 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   const pipeline = { tp: 0, predicted: 0, gold: 0, sentTp: 0, sentPred: 0, sentGold: 0 };
   try {
     process.stderr.write(`[claims] indexing ${corpusList.length} abstracts (${mode})\n`);
-    await retriever.index(corpusList);
-    for (const c of claims) {
+    const pipelineClaims = args.skipPipeline ? [] : claims; // --skipPipeline 1: audit work only
+    if (pipelineClaims.length) await retriever.index(corpusList);
+    for (const c of pipelineClaims) {
       for (const [docId, e] of c.evidence) {
         pipeline.gold++;
         pipeline.sentGold += e.sentences.length;
@@ -96,7 +102,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     // from the cache.
     const hitsOf = new Map<string, Awaited<ReturnType<typeof retriever.search>>>();
     const candidates: string[] = [];
-    for (const c of claims) {
+    for (const c of pipelineClaims) {
       const hits = await retriever.search(c.claim, topDocs);
       hitsOf.set(c.id, hits);
       for (const h of hits) {
@@ -111,7 +117,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     }
     await embedder.sentences(candidates);
     let done = 0;
-    for (const c of claims) {
+    for (const c of pipelineClaims) {
       const hits = hitsOf.get(c.id)!;
       const claim = claimViews.get(c.id)!;
       for (const hit of hits) {
@@ -160,6 +166,25 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     }
   }
   await embedder.sentences(auditTexts);
+  // --dumpAudit FILE: per citation features for choosing the audit score on TRAIN (development).
+  const auditDump: unknown[] = [];
+  const auditFeatures = async (claim: ClaimView, text: string, right: number) => {
+    if (!args.dumpAudit) return null;
+    const j = await judge.judge(claim, text);
+    const vecs = await embedder.sentences(j.sentences.map((x) => x.text));
+    const cs = new Set(contentStems(claim.text));
+    return {
+      right,
+      notNeutral: j.supportScore,
+      cosine: Math.max(0, ...vecs.map((v) => dot(v, claim.vector))),
+      overlap: Math.max(
+        0,
+        ...j.sentences.map(
+          (x) => contentStems(x.text).filter((t) => cs.has(t)).length / Math.max(1, cs.size),
+        ),
+      ),
+    };
+  };
   let right = 0;
   let rightPass = 0;
   let wrongFlagged = 0;
@@ -169,11 +194,15 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
       right++;
       const r = await auditCitation(judge, claim, lookup(corpus, docId));
       if (r.status === 'PASS') rightPass++;
+      auditDump.push(await auditFeatures(claim, corpus.get(docId)!.text, 1));
       const other = wrongOf.get(`${c.id}:${docId}`)!;
       const w = await auditCitation(judge, claim, lookup(corpus, other));
       if (w.status !== 'PASS') wrongFlagged++;
+      auditDump.push(await auditFeatures(claim, corpus.get(other)!.text, 0));
     }
   }
+  if (args.dumpAudit)
+    writeFileSync(args.dumpAudit, auditDump.map((x) => JSON.stringify(x)).join('\n'));
   const abs = prf(pipeline.tp, pipeline.predicted, pipeline.gold);
   const sel = prf(pipeline.sentTp, pipeline.sentPred, pipeline.sentGold);
   // Sentence precision counts a selected sentence as right when it overlaps a gold rationale.
@@ -216,6 +245,12 @@ function combine(lps: StanceProbabilities[], scOnly: boolean): Stance {
   let best = 0;
   for (let k = 1; k < 3; k++) if (sum[k]! > sum[best]!) best = k;
   return STANCE_LABELS[best]!;
+}
+
+function dot(a: Int16Array, b: Int16Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s / (32767 * 32767);
 }
 
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {

@@ -28,11 +28,28 @@ export async function auditCitation(
 ): Promise<CitationAudit> {
   if (!source) return { status: 'SOURCE_NOT_INDEXED' };
   const j = await judge.judge(claim, source.text);
+  const a = judge.auditCalibration;
+  const score =
+    j.sentences.length === 0
+      ? 0
+      : a
+        ? auditScore(a, [j.supportScore, j.maxCosine, j.maxOverlap])
+        : j.supportScore;
   const passage = [...j.sentences].sort((a, b) => a.probs[2] - b.probs[2] || a.start - b.start)[0];
   return {
-    status: j.supportScore > AUDIT_PASS ? 'PASS' : 'REVIEW',
-    supportScore: j.supportScore,
+    status: score > AUDIT_PASS ? 'PASS' : 'REVIEW',
+    supportScore: score,
     stance: j.stance,
     ...(passage ? { passage } : {}),
   };
+}
+
+/** The calibrated audit score for [max 1-P(NEUTRAL), max cosine, max overlap]. */
+export function auditScore(
+  a: NonNullable<EvidenceJudge['auditCalibration']>,
+  x: [number, number, number],
+): number {
+  return (
+    1 / (1 + Math.exp(-(a.intercept + a.notNeutral * x[0] + a.cosine * x[1] + a.overlap * x[2])))
+  );
 }

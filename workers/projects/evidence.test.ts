@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
-import { auditCitation } from './audit';
+import { auditCitation, auditScore } from './audit';
 import { createEvidenceJudge, type EvidenceJudge, type StanceEmbed } from './evidence';
 import { createStanceModel, type FittedStanceModel } from './stance-model';
 
@@ -72,5 +72,12 @@ describe('stance model and evidence judge', () => {
       status: 'REVIEW',
       supportScore: 0,
     });
+  });
+
+  it("reproduces the fitting script's audit probabilities", () => {
+    expect(fitted.audit).toBeDefined();
+    expect(fitted.auditCheck?.length).toBe(3);
+    for (const { x, p } of fitted.auditCheck!)
+      expect(auditScore(fitted.audit!, x)).toBeCloseTo(p, 12);
   });
 });

@@ -33,6 +33,15 @@ export interface FittedStanceModel {
   /** A sentence counts as evidence when P(NEUTRAL) is below this (chosen on train). */
   evidenceThreshold: number;
   provenance: Record<string, string | number>;
+  /**
+   * Citation-audit calibration: P(the cited source addresses the claim) =
+   * sigmoid(intercept + notNeutral * max(1 - P(NEUTRAL)) + cosine * max cosine + overlap * max
+   * share of claim words in a sentence), fitted on train citations (right vs random wrong) by
+   * scripts/fit-audit.py. Absent: the score is max(1 - P(NEUTRAL)).
+   */
+  audit?: { intercept: number; notNeutral: number; cosine: number; overlap: number };
+  /** Rows with the fitting script's own probabilities, to check the TypeScript formula. */
+  auditCheck?: Array<{ x: [number, number, number]; p: number }>;
 }
 
 export type StanceProbabilities = [number, number, number];
