@@ -212,6 +212,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     split,
     model: `${embedder.id}@${embedder.version}`,
     stance_model: fitted.provenance,
+    audit_calibration: fitted.audit ?? null, // scripts/fit-audit.py, train citations
     instances: instances.length,
     stance_macro_f1_oracle: round(macroF1(gold, pred, STANCE_LABELS)),
     stance_sc_macro_f1: round(macroF1(scGold, scPred, ['SUPPORT', 'CONTRADICT'] as const)),
