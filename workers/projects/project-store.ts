@@ -3,36 +3,10 @@
 // (workers/store/migrations.ts). Scoping a search to a project is `SearchFilters.project`.
 // Imports shared and store (the SQL gateway) only.
 import { createError } from '../shared/errors';
+import type { Project, ProjectClaim, ProjectStats } from '../shared/projects-api';
 import type { Sql } from '../store/sql';
 
-export interface Project {
-  id: number;
-  name: string;
-  question: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface ProjectStats {
-  documents: number;
-  chunks: number;
-  totalSize: number;
-  claims: number;
-  /** Documents per quality grade ('none' = ungraded). */
-  grades: Record<string, number>;
-  /** Newest import date of a member document (ms), or null. */
-  newestImport: number | null;
-}
-
-export interface ProjectClaim {
-  id: number;
-  seq: number;
-  text: string;
-  keyClaim: boolean;
-  checkedAt: number | null;
-  /** The last check's result as stored (JSON), or null. */
-  result: unknown;
-}
+export type { Project, ProjectClaim, ProjectStats };
 
 export interface ProjectStore {
   /** @throws AppError INVALID_ARGUMENT when the name is empty or taken */
