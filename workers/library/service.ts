@@ -16,6 +16,7 @@ import { createHybridSearch, type HybridSearch } from '../search/hybrid';
 import { createResearchService, type ResearchService } from '../research/service';
 import type { SynonymIndex } from '../research/wordnet';
 import type { DotKernel } from '../vector';
+import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import { createLlmLink, type LlmWorker } from './llm-link';
 import { planSearchDeps, relatedSearch } from './search-paths';
 import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
@@ -49,6 +50,7 @@ export interface LibraryParts {
   hybrid: HybridSearch;
   research: ResearchService;
   related: ReturnType<typeof relatedSearch>;
+  projects: ProjectStore;
 }
 
 async function openLibrary(
@@ -82,7 +84,8 @@ async function openLibrary(
     clock: { now: deps.now ?? (() => performance.now()) },
   });
   const related = relatedSearch(paths);
-  return { db, store, lexical, ingest, hybrid, research, related };
+  const projects = createProjectStore(store.sql);
+  return { db, store, lexical, ingest, hybrid, research, related, projects };
 }
 
 export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
@@ -132,5 +135,33 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     },
     findRelated: async (request) => (await ready()).related.find(request),
     cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
+
+    // Research projects. Membership changes alter project-scoped results without a store write,
+    // so they drop cached answers themselves.
+    createProject: async (name, question) => (await ready()).projects.create(name, question),
+    listProjects: async () => (await ready()).projects.list(),
+    updateProject: async (id, patch) => (await ready()).projects.update(id, patch),
+    deleteProject: async (id) => {
+      const { projects, hybrid } = await ready();
+      await projects.remove(id);
+      hybrid.clearCache();
+    },
+    addToProject: async (id, documentIds) => {
+      const { projects, hybrid } = await ready();
+      const n = await projects.addDocuments(id, documentIds);
+      hybrid.clearCache();
+      return n;
+    },
+    removeFromProject: async (id, documentIds) => {
+      const { projects, hybrid } = await ready();
+      const n = await projects.removeDocuments(id, documentIds);
+      hybrid.clearCache();
+      return n;
+    },
+    projectDocuments: async (id) => (await ready()).projects.documentIds(id),
+    projectsOfDocument: async (documentId) => (await ready()).projects.projectsOf(documentId),
+    projectStats: async (id) => (await ready()).projects.stats(id),
+    setProjectClaims: async (id, claims) => (await ready()).projects.setClaims(id, claims),
+    projectClaims: async (id) => (await ready()).projects.claims(id),
   };
 }

@@ -2,13 +2,14 @@
 // library (store-api.ts) and import (ingest-api.ts) contracts, plus opening the database.
 // Plain types only.
 import type { IngestApi } from './ingest-api';
+import type { ProjectsApi } from './projects-api';
 import type { LibraryApi } from './store-api';
 import type { PlanOptions, PlannedSearch } from './research-api';
 import type { RelatedRequest, SearchQuery } from './search-contract';
 import type { SemanticStatus } from './semantic-api';
 import type { SearchResponse, StorageInfo } from './types';
 
-export interface LibraryWorkerApi extends LibraryApi, IngestApi {
+export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW

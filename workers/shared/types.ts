@@ -70,6 +70,13 @@ export interface SearchFilters {
   modifiedAfter?: number; // ms since epoch, inclusive
   modifiedBefore?: number; // ms since epoch, exclusive
   contains?: string; // case-insensitive substring of the chunk text
+  project?: number; // only documents of this research project (workers/projects)
+  minGrade?: QualityGrade; // only documents graded this or better (A best); ungraded excluded
+}
+
+/** Grades at least as good as `min` (A best), for the `minGrade` filter. */
+export function gradesAtLeast(min: QualityGrade): QualityGrade[] {
+  return (['A', 'B', 'C', 'D', 'E'] as const).slice(0, 'ABCDE'.indexOf(min) + 1);
 }
 
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';

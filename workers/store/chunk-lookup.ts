@@ -1,7 +1,7 @@
 // Chunk look-ups the semantic side of search needs from SQL: which chunks the search filters
 // allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
 // deterministic tie-breaks. Must not import other layers.
-import type { SearchFilters } from '../shared/types';
+import { gradesAtLeast, type SearchFilters } from '../shared/types';
 import { globToRegExp } from './glob';
 import type { Sql, SqlValue } from './sql';
 
@@ -21,7 +21,9 @@ function hasFilter(f: SearchFilters): boolean {
     (f.mime && f.mime.length > 0) ||
     f.modifiedAfter !== undefined ||
     f.modifiedBefore !== undefined ||
-    f.contains,
+    f.contains ||
+    f.project !== undefined ||
+    f.minGrade !== undefined,
   );
 }
 
@@ -42,6 +44,15 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
       if (filters.modifiedBefore !== undefined) {
         where.push('d.modified < ?');
         binds.push(filters.modifiedBefore);
+      }
+      if (filters.project !== undefined) {
+        where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
+        binds.push(filters.project);
+      }
+      if (filters.minGrade !== undefined) {
+        const grades = gradesAtLeast(filters.minGrade);
+        where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
+        binds.push(...grades);
       }
       const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
       const needle = filters.contains ? filters.contains.toLowerCase() : null;

@@ -16,6 +16,7 @@ import type {
   SearchResponse,
 } from '../shared/types';
 import { globToRegExp } from './glob';
+import { gradesAtLeast } from '../shared/types';
 import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
 import { kthLargest, padded, planTerms, suffixBounds, type TermPlan } from './lexical-prune';
 import { FTS_TOKENIZER } from './migrations';
@@ -263,6 +264,8 @@ function validateFilters(filters: SearchFilters | undefined): void {
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw bad(key);
   }
   if (filters.contains !== undefined && typeof filters.contains !== 'string') throw bad('contains');
+  if (filters.project !== undefined && !Number.isInteger(filters.project)) throw bad('project');
+  if (filters.minGrade !== undefined && !'ABCDE'.includes(filters.minGrade)) throw bad('minGrade');
 }
 
 /** LIKE pattern for a literal substring: %, _ and the escape character itself are escaped. */
@@ -433,6 +436,15 @@ export async function createLexicalSearch(
     if (filters?.modifiedBefore !== undefined) {
       where.push('d.modified < ?');
       binds.push(filters.modifiedBefore);
+    }
+    if (filters?.project !== undefined) {
+      where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
+      binds.push(filters.project);
+    }
+    if (filters?.minGrade !== undefined) {
+      const grades = gradesAtLeast(filters.minGrade);
+      where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
+      binds.push(...grades);
     }
     // LIKE folds ASCII case only: ASCII needles are filtered in SQL (literal, wildcards
     // escaped); others in JS with full Unicode lower-casing.

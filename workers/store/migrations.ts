@@ -137,6 +137,41 @@ export const MIGRATIONS: Migration[] = [
       await rebuildTermStats(sql);
     },
   },
+  {
+    version: 6,
+    description: 'research projects: named collections of documents and their claims (issue 17)',
+    async up(sql) {
+      // A document may belong to several projects; deleting either side drops the membership.
+      // Claims keep their last check as JSON (statuses, sources), so a report can be rebuilt
+      // without re-running it.
+      await sql.exec(`
+        CREATE TABLE projects (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          question TEXT NOT NULL DEFAULT '',
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE project_documents (
+          project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+          document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+          added_at INTEGER NOT NULL,
+          PRIMARY KEY (project_id, document_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX project_documents_document ON project_documents(document_id);
+        CREATE TABLE project_claims (
+          id INTEGER PRIMARY KEY,
+          project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          key_claim INTEGER NOT NULL DEFAULT 0,
+          checked_at INTEGER,
+          result TEXT
+        );
+        CREATE INDEX project_claims_project ON project_claims(project_id, seq);
+      `);
+    },
+  },
 ];
 
 /**
