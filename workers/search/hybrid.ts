@@ -44,7 +44,7 @@ export interface HybridDeps {
     embedQuery(text: string): Promise<Int16Array>;
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
     /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
-    modelId?: string;
+    modelId?: string | undefined;
     /** Several queries in one embedder call (a plan's variants); default: one call each. */
     embedQueries?(texts: string[]): Promise<Int16Array[]>;
     /** The stored vectors of chunks for the active model (find related); missing = not embedded. */

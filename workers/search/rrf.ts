@@ -84,7 +84,7 @@ function weightOf(weights: Readonly<Record<string, number>> | undefined, name: s
 /** Plain RRF (every list weight 1), CFS-012 section 4. */
 export function reciprocalRankFusion<T extends RankedCandidate>(
   lists: readonly RankedList<T>[],
-  options: { k?: number } = {},
+  options: { k?: number | undefined } = {},
 ): FusedCandidate<T>[] {
   const k = options.k ?? RRF_K;
   return combine(lists, (_li, rank) => rrfTerm(rank, k));
@@ -94,7 +94,7 @@ export function reciprocalRankFusion<T extends RankedCandidate>(
 export function weightedRrf<T extends RankedCandidate>(
   lists: readonly RankedList<T>[],
   weights: Readonly<Record<string, number>>,
-  options: { k?: number } = {},
+  options: { k?: number | undefined } = {},
 ): FusedCandidate<T>[] {
   const k = options.k ?? RRF_K;
   const w = lists.map((l) => weightOf(weights, l.name));
@@ -156,7 +156,7 @@ export interface AdaptiveParams {
    * share of the semantic top N that the lexical top `agreementLexicalDepth` also found).
    * Unset: the symmetric top-N overlap.
    */
-  agreementLexicalDepth?: number;
+  agreementLexicalDepth?: number | undefined;
   /**
    * Integer p >= 1: the agreement term uses agreement^p, so a dense list that shares little with
    * the lexical one is trusted much less than one that shares a lot (p = 1: linear). Integer
@@ -293,10 +293,15 @@ export function adaptiveWeights(
 
 /** A serialisable choice of fusion (settings, eval CLI flags); `custom` plugs in any weighting. */
 export type FusionMethod =
-  | { kind: 'rrf'; k?: number }
-  | { kind: 'weighted-rrf'; k?: number; weights: { semantic: number; lexical: number } }
-  | { kind: 'minmax'; weights?: { semantic: number; lexical: number } }
-  | { kind: 'adaptive'; combine?: 'rrf' | 'minmax'; k?: number; params?: Partial<AdaptiveParams> };
+  | { kind: 'rrf'; k?: number | undefined }
+  | { kind: 'weighted-rrf'; k?: number | undefined; weights: { semantic: number; lexical: number } }
+  | { kind: 'minmax'; weights?: { semantic: number; lexical: number } | undefined }
+  | {
+      kind: 'adaptive';
+      combine?: 'rrf' | 'minmax';
+      k?: number | undefined;
+      params?: Partial<AdaptiveParams>;
+    };
 
 export interface FusionResult<T extends RankedCandidate> {
   items: FusedCandidate<T>[];

@@ -67,8 +67,8 @@ export interface PutResult {
 export interface SearchFilters {
   pathGlob?: string; // `*` any run except '/', `**` any run, `?` one character
   mime?: string[];
-  modifiedAfter?: number; // ms since epoch, inclusive
-  modifiedBefore?: number; // ms since epoch, exclusive
+  modifiedAfter?: number | undefined; // ms since epoch, inclusive
+  modifiedBefore?: number | undefined; // ms since epoch, exclusive
   contains?: string; // case-insensitive substring of the chunk text
   project?: number; // only documents of this research project (workers/projects)
   minGrade?: QualityGrade; // only documents graded this or better (A best); ungraded excluded

@@ -272,7 +272,7 @@ describe('postings-only ranking (no filters, no phrases)', () => {
       const words = ['alpha', 'beta', 'gamma', 'delta', 'running', 'runs'];
       const text = Array.from({ length: 5 + (i % 9) }, (_, k) => words[(i * k + i) % 6]).join(' ');
       await lib.store.putDocument(
-        doc(`f${i % 3}/d${i}.txt`, text, { title: words[i % 6] }),
+        doc(`f${i % 3}/d${i}.txt`, text, { title: words[i % 6]! }),
         chunksOf(text, 20),
         `h${i}`,
       );

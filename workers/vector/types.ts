@@ -60,7 +60,7 @@ export interface HnswBuildConfig {
    */
   filterExactMaxFraction?: number;
   /** Initial row capacity; storage grows by doubling. */
-  initialCapacity?: number;
+  initialCapacity?: number | undefined;
 }
 
 /**
