@@ -64,7 +64,7 @@ async function ortSide(config: BertConfig, onnx: Uint8Array, threads: number): P
   const session = await ort.InferenceSession.create(onnx);
   const H = config.hidden_size;
   return {
-    version: ort.env.versions.web,
+    version: ort.env.versions.web ?? 'unknown',
     async embed(ids) {
       const n = ids.length;
       const feed = (values: ArrayLike<number>) =>
