@@ -17,6 +17,7 @@ import {
   jsDotKernel,
 } from '../workers/vector/index';
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
+import { dequantize } from '../workers/shared/quant';
 import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
 import { parseArgs } from './args';
 
@@ -138,7 +139,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       native.initIndex(n, M, efc, 100);
       data.forEach((v, i) =>
         native!.addPoint(
-          Array.from(v, (x) => x / 32767),
+          Array.from(dequantize(v)),
           i,
         ),
       );
@@ -160,7 +161,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
           queries,
           (q) =>
             native!.searchKnn(
-              Array.from(q, (x) => x / 32767),
+              Array.from(dequantize(q)),
               10,
             ).neighbors,
         );
