@@ -3,7 +3,8 @@ import { AppError } from '../shared/errors';
 import type { Kernel } from './kernel';
 import { createKernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { cosineFromDot, dequantizeRef, dotI16Ref, quantizeRef, roundHalfToEven } from './quant';
+import { dequantize, dotToCosine, quantize, roundHalfToEven } from '../shared/quant';
+import { jsDotKernel } from '../vector';
 import { fuzzSeed, mulberry32 } from './test-rng';
 
 let K: Kernel;
@@ -330,13 +331,13 @@ describe('kernel: int16 quantisation and dot (seeded fuzz against the JS referen
                   ? (rand() * 2 - 1) * 3
                   : [1, -1, 0, -0][Math.floor(rand() * 4)]!;
         }
-        const ref = quantizeRef(x);
+        const ref = quantize(x);
         const mk = K.mark();
         const px = K.putF32(x);
         const pq = K.alloc(n * 2);
         K.quantize(px, pq, n);
         expect(Array.from(K.i16(pq, n))).toEqual(Array.from(ref));
-        const back = dequantizeRef(ref);
+        const back = dequantize(ref);
         for (let i = 0; i < n; i++) {
           const xi = x[i]!;
           expect(ref[i]!).toBeGreaterThanOrEqual(-32767);
@@ -362,21 +363,21 @@ describe('kernel: int16 quantisation and dot (seeded fuzz against the JS referen
           w[i] = w[i]! / Math.sqrt(nw);
         }
         for (let i = 0; i < n; i++) cos += u[i]! * w[i]!;
-        const qu = quantizeRef(u);
-        const qw = quantizeRef(w);
+        const qu = quantize(u);
+        const qw = quantize(w);
         const pu = K.putI16(qu);
         const pw = K.putI16(qw);
         const dot = K.dotI16(pu, pw, n);
-        expect(dot).toBe(dotI16Ref(qu, qw));
+        expect(dot).toBe(jsDotKernel.dot(qu, 0, qw, 0, n));
         // |cos_q - cos| <= (|u|_1 + |w|_1) * 0.5/S + n * (0.5/S)^2 <= sqrt(n)/S + n/(4 S^2)
-        expect(Math.abs(cosineFromDot(dot) - cos)).toBeLessThanOrEqual(
+        expect(Math.abs(dotToCosine(dot) - cos)).toBeLessThanOrEqual(
           Math.sqrt(n) / 32767 + n / (4 * 32767 ** 2) + 1e-9,
         );
         // dotI16Many gives the same scores row by row
         const scores = K.alloc(8);
         const mat = K.putI16(Int16Array.from([...qw, ...qu]));
         K.dotI16Many(pu, mat, 2, n, scores);
-        expect(Array.from(K.i32(scores, 2))).toEqual([dot, dotI16Ref(qu, qu)]);
+        expect(Array.from(K.i32(scores, 2))).toEqual([dot, jsDotKernel.dot(qu, 0, qu, 0, n)]);
         K.release(mk);
       }
     } catch (e) {
