@@ -106,7 +106,7 @@ function readFolder(dir: string): {
     onnx() {
       const bytes = readFileSync(join(dir, 'model.safetensors'));
       const tensors = parseSafetensors(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
       );
       return bertToOnnx(config, tensors);
     },
