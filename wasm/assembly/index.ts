@@ -283,10 +283,7 @@ function matmulRowTail(
     let acc = f32x4.splat(0);
     let bp = b + ((<usize>j) << 2);
     for (let kk = 0; kk < k; kk++) {
-      acc = f32x4.add(
-        acc,
-        f32x4.mul(v128.load32_splat(ar + ((<usize>kk) << 2)), v128.load(bp)),
-      );
+      acc = f32x4.add(acc, f32x4.mul(v128.load32_splat(ar + ((<usize>kk) << 2)), v128.load(bp)));
       bp += rowB;
     }
     if (bias != 0) acc = f32x4.add(acc, v128.load(bias + ((<usize>j) << 2)));
@@ -963,4 +960,3 @@ export function dotI16Many(query: usize, matrix: usize, count: i32, n: i32, scor
     store<i32>(scores + ((<usize>r) << 2), dotI16(query, matrix + <usize>r * rowBytes, n));
   }
 }
-
