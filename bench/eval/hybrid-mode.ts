@@ -35,7 +35,7 @@ import {
 import { embedAllCached, openEmbedCache } from '../embed-cache';
 import { loadNodeEncoder } from '../embed-models';
 import type { BeirDoc } from './beir';
-import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
 import { fusionForModel } from '../../workers/search/model-fusion';
 import { compareRanked } from '../../workers/shared/ranking';

@@ -4,7 +4,7 @@
 import { createLexicalSearch, type Bm25Params } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
 import { createStore } from '../../workers/store/store';
-import type { Retriever, RetrieverFactory } from './modes';
+import type { Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
 import {
   DEFAULT_DOCUMENT_EVIDENCE,

@@ -6,7 +6,7 @@ import { createChunkLookup } from '../../workers/store/chunk-lookup';
 import { createHybridSearch } from '../../workers/search/hybrid';
 import { createRelatedSearch } from '../../workers/search/related';
 import { createHybridCore, hybridSettings } from './hybrid-mode';
-import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 
 /** Chunks ranked per passage before aggregating to documents (the eval's run depth is 100). */
 const CHUNK_DEPTH = 200;
