@@ -504,93 +504,124 @@ class HnswIndex implements VectorIndex {
   compact(): void {
     const rows = this.rows;
     if (rows.live === rows.count) return;
-    const deleted = rows.deleted;
     const seen = new Map<number, true>();
     for (let s = 0; s < rows.count; s++) {
-      if (deleted[s]) continue;
-      for (let l = 0; l <= this.levels[s]!; l++) {
-        const arr = this.linkArr(l);
-        const base = this.linkBase(s, l);
-        const n = arr[base]!;
-        let touched = false;
-        for (let j = 1; j <= n; j++) if (deleted[arr[base + j]!]) touched = true;
-        if (!touched) continue;
-        seen.clear();
-        const live: number[] = [];
-        const stack: number[] = [];
-        for (let j = 1; j <= n; j++) stack.push(arr[base + j]!);
-        let hops = 0;
-        // Walk through tombstones (bounded) to the live nodes behind them.
-        while (stack.length && hops < 256) {
-          const x = stack.shift()!;
-          if (x === s || seen.has(x)) continue;
-          seen.set(x, true);
-          if (!deleted[x]) {
-            live.push(x);
-            continue;
-          }
-          hops++;
-          if (this.levels[x]! < l) continue;
-          const xb = this.linkBase(x, l);
-          const xn = arr[xb]!;
-          for (let j = 1; j <= xn; j++) stack.push(arr[xb + j]!);
-        }
-        const slots = Int32Array.from(live);
-        const scores = new Float64Array(live.length);
-        for (let j = 0; j < live.length; j++) scores[j] = this.dotSlots(s, slots[j]!);
-        sortBestFirstGeneric(slots, scores, rows.ids);
-        const max = this.maxLinks(l);
-        const out = new Int32Array(max);
-        const kept = this.selectHeuristic(slots, scores, slots.length, max, out);
-        arr.set(out.subarray(0, kept), base + 1);
-        arr[base] = kept;
-      }
+      if (rows.deleted[s]) continue;
+      for (let l = 0; l <= this.levels[s]!; l++) this.repairLinks(s, l, seen);
     }
-    // Renumber: live rows keep their order; links and the upper pool are rewritten.
+    this.renumberRows();
+  }
+
+  /** Re-selects node `s`'s links at level `l` if any of them points to a tombstone. */
+  private repairLinks(s: number, l: number, seen: Map<number, true>): void {
+    const deleted = this.rows.deleted;
+    const arr = this.linkArr(l);
+    const base = this.linkBase(s, l);
+    const n = arr[base]!;
+    let touched = false;
+    for (let j = 1; j <= n; j++) if (deleted[arr[base + j]!]) touched = true;
+    if (!touched) return;
+    const live = this.liveBehindTombstones(s, l, seen);
+    const slots = Int32Array.from(live);
+    const scores = new Float64Array(live.length);
+    for (let j = 0; j < live.length; j++) scores[j] = this.dotSlots(s, slots[j]!);
+    sortBestFirstGeneric(slots, scores, this.rows.ids);
+    const max = this.maxLinks(l);
+    const out = new Int32Array(max);
+    const kept = this.selectHeuristic(slots, scores, slots.length, max, out);
+    arr.set(out.subarray(0, kept), base + 1);
+    arr[base] = kept;
+  }
+
+  /** The live nodes reachable from `s`'s level-`l` links, walking through tombstones (bounded). */
+  private liveBehindTombstones(s: number, l: number, seen: Map<number, true>): number[] {
+    const deleted = this.rows.deleted;
+    const arr = this.linkArr(l);
+    const base = this.linkBase(s, l);
+    const n = arr[base]!;
+    seen.clear();
+    const live: number[] = [];
+    const stack: number[] = [];
+    for (let j = 1; j <= n; j++) stack.push(arr[base + j]!);
+    let hops = 0;
+    while (stack.length && hops < 256) {
+      const x = stack.shift()!;
+      if (x === s || seen.has(x)) continue;
+      seen.set(x, true);
+      if (!deleted[x]) {
+        live.push(x);
+        continue;
+      }
+      hops++;
+      if (this.levels[x]! < l) continue;
+      const xb = this.linkBase(x, l);
+      const xn = arr[xb]!;
+      for (let j = 1; j <= xn; j++) stack.push(arr[xb + j]!);
+    }
+    return live;
+  }
+
+  /** Drops tombstoned rows: live rows keep their order; links and the upper pool are rewritten. */
+  private renumberRows(): void {
+    const rows = this.rows;
     const oldCount = rows.count;
-    const oldLevels = this.levels;
-    const oldLinks0 = this.links0;
-    const oldUpper = this.upper;
-    const oldUpperOff = this.upperOff;
+    const old = {
+      levels: this.levels,
+      links0: this.links0,
+      upper: this.upper,
+      upperOff: this.upperOff,
+    };
+    const oldEntry = this.entry;
     const map = rows.compactRows();
     const cap = rows.capacity;
     this.levels = new Uint8Array(cap);
     this.links0 = new Int32Array(cap * (this.M0 + 1));
     this.upperOff = new Int32Array(cap).fill(-1);
-    this.upper = new Int32Array(Math.max(64, oldUpper.length));
+    this.upper = new Int32Array(Math.max(64, old.upper.length));
     this.upperLen = 0;
     this.visited = new Uint32Array(cap);
     this.epoch = 0;
-    const w0 = this.M0 + 1;
-    const wu = this.M + 1;
     let entry = -1;
     let maxLevel = 0;
     for (let s = 0; s < oldCount; s++) {
       const t = map[s]!;
       if (t < 0) continue;
-      const level = oldLevels[s]!;
-      this.levels[t] = level;
-      copyLinks(oldLinks0, s * w0, this.links0, t * w0, map);
-      this.allocUpper(t, level);
-      for (let l = 1; l <= level; l++) {
-        copyLinks(
-          oldUpper,
-          oldUpperOff[s]! + (l - 1) * wu,
-          this.upper,
-          this.upperOff[t]! + (l - 1) * wu,
-          map,
-        );
-      }
+      const level = old.levels[s]!;
+      this.copyNode(old, s, t, level, map);
       if (entry < 0 || level > maxLevel) {
         entry = t;
         maxLevel = level;
       }
     }
     // Keep the old entry point when it survived: it is the top of the graph already.
-    if (this.entry >= 0 && map[this.entry]! >= 0 && oldLevels[this.entry]! >= maxLevel)
-      entry = map[this.entry]!;
+    if (oldEntry >= 0 && map[oldEntry]! >= 0 && old.levels[oldEntry]! >= maxLevel)
+      entry = map[oldEntry]!;
     this.entry = entry;
     this.maxLevel = entry < 0 ? 0 : maxLevel;
+  }
+
+  /** Copies old row `s`'s level and links (renumbered through `map`) to new row `t`. */
+  private copyNode(
+    old: { levels: Uint8Array; links0: Int32Array; upper: Int32Array; upperOff: Int32Array },
+    s: number,
+    t: number,
+    level: number,
+    map: Int32Array,
+  ): void {
+    const w0 = this.M0 + 1;
+    const wu = this.M + 1;
+    this.levels[t] = level;
+    copyLinks(old.links0, s * w0, this.links0, t * w0, map);
+    this.allocUpper(t, level);
+    for (let l = 1; l <= level; l++) {
+      copyLinks(
+        old.upper,
+        old.upperOff[s]! + (l - 1) * wu,
+        this.upper,
+        this.upperOff[t]! + (l - 1) * wu,
+        map,
+      );
+    }
   }
 
   serialize(): Uint8Array {
