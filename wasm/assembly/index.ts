@@ -774,7 +774,8 @@ export function softmax(x: usize, rows: i32, n: i32): void {
   }
 }
 
-function softmaxRow(xr: usize, n: i32): void {
+/** The definition of a softmax row's bits, one element at a time (tests compare softmaxRow). */
+export function softmaxRowScalar(xr: usize, n: i32): void {
   let mx: f32 = -Infinity;
   for (let i = 0; i < n; i++) {
     const v = load<f32>(xr + ((<usize>i) << 2));
@@ -791,6 +792,106 @@ function softmaxRow(xr: usize, n: i32): void {
     const o = (<usize>i) << 2;
     store<f32>(xr + o, load<f32>(xr + o) / s);
   }
+}
+
+/**
+ * dexp on two f64 lanes with dexp's exact operations, for lanes in [-690, 700] (where dexp's
+ * scaling is the plain 2^k bit pattern); callers redo other lanes with dexp.
+ */
+function dexp2(x: v128): v128 {
+  const k = f64x2.nearest(f64x2.mul(x, f64x2.splat(INV_LN2)));
+  const r = f64x2.sub(
+    f64x2.sub(x, f64x2.mul(k, f64x2.splat(LN2_HI))),
+    f64x2.mul(k, f64x2.splat(LN2_LO)),
+  );
+  let p = f64x2.splat(1.0 / 6227020800.0);
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 479001600.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 39916800.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 3628800.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 362880.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 40320.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 5040.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 720.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 120.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 24.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 6.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(0.5));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0));
+  const ki = i64x2.extend_low_i32x4_s(i32x4.trunc_sat_f64x2_s_zero(k));
+  const scale = i64x2.shl(i64x2.add(ki, i64x2.splat(1023)), 52);
+  return f64x2.mul(p, scale);
+}
+
+/**
+ * softmaxRowScalar's bits, exponentials 4 at a time: dexp2 per lane pair (lanes outside its
+ * range, e.g. masked keys at -1e9, use dexp), the row sum still sequential f32 in index order,
+ * the division f32x4 (IEEE division per lane).
+ */
+function softmaxRow(xr: usize, n: i32): void {
+  let mx: f32 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = load<f32>(xr + ((<usize>i) << 2));
+    if (v > mx) mx = v;
+  }
+  const mv = f32x4.splat(mx);
+  const lo = f64x2.splat(-690.0);
+  const hi = f64x2.splat(700.0);
+  let s: f32 = 0;
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = xr + ((<usize>i) << 2);
+    const d = f32x4.sub(v128.load(o), mv);
+    const d0 = f64x2.promote_low_f32x4(d);
+    const d1 = f64x2.promote_low_f32x4(v128.shuffle<i32>(d, d, 2, 3, 0, 1));
+    const ok = v128.and(
+      v128.and(f64x2.ge(d0, lo), f64x2.le(d0, hi)),
+      v128.and(f64x2.ge(d1, lo), f64x2.le(d1, hi)),
+    );
+    let e: v128;
+    if (i64x2.all_true(ok)) {
+      e = v128.shuffle<i32>(
+        f32x4.demote_f64x2_zero(dexp2(d0)),
+        f32x4.demote_f64x2_zero(dexp2(d1)),
+        0,
+        1,
+        4,
+        5,
+      );
+    } else {
+      e = f32x4.splat(0);
+      e = f32x4.replace_lane(e, 0, <f32>dexp(<f64>f32x4.extract_lane(d, 0)));
+      e = f32x4.replace_lane(e, 1, <f32>dexp(<f64>f32x4.extract_lane(d, 1)));
+      e = f32x4.replace_lane(e, 2, <f32>dexp(<f64>f32x4.extract_lane(d, 2)));
+      e = f32x4.replace_lane(e, 3, <f32>dexp(<f64>f32x4.extract_lane(d, 3)));
+    }
+    v128.store(o, e);
+    s = s + f32x4.extract_lane(e, 0);
+    s = s + f32x4.extract_lane(e, 1);
+    s = s + f32x4.extract_lane(e, 2);
+    s = s + f32x4.extract_lane(e, 3);
+  }
+  for (; i < n; i++) {
+    const o = (<usize>i) << 2;
+    const e = <f32>dexp(<f64>(load<f32>(xr + o) - mx));
+    store<f32>(xr + o, e);
+    s = s + e;
+  }
+  const sv = f32x4.splat(s);
+  i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = xr + ((<usize>i) << 2);
+    v128.store(o, f32x4.div(v128.load(o), sv));
+  }
+  for (; i < n; i++) {
+    const o = (<usize>i) << 2;
+    store<f32>(xr + o, load<f32>(xr + o) / s);
+  }
+}
+
+/** Row-wise softmax, one element at a time (the reference for `softmax`). */
+export function softmaxScalar(x: usize, rows: i32, n: i32): void {
+  for (let r = 0; r < rows; r++) softmaxRowScalar(x + ((<usize>r * <usize>n) << 2), n);
 }
 
 /**
