@@ -25,9 +25,9 @@ export async function search(page: Page, query: string): Promise<void> {
   await expect(page.getByTestId('result-meta')).toHaveAttribute('data-query', query);
 }
 
-export async function waitForImport(page: Page): Promise<void> {
+export async function waitForImport(page: Page, timeout = 60_000): Promise<void> {
   await expect(page.getByTestId('import-progress')).toContainText(/Import (finished|cancelled)/, {
-    timeout: 60_000,
+    timeout,
   });
 }
 
