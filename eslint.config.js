@@ -1,5 +1,5 @@
 // Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
-//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- *.worker.ts
+//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- answer <- *.worker.ts
 // and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -115,6 +115,13 @@ export default tseslint.config(
   },
   {
     files: ['workers/research/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(NO_APP, NO_WORKER_ENTRY),
+  },
+  {
+    // The answer pipeline (issue 16) may use search, research, llm and web; not ingest/store
+    // internals beyond their types, never the UI or a worker entry.
+    files: ['workers/answer/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(NO_APP, NO_WORKER_ENTRY),
   },
