@@ -13,7 +13,7 @@ import type {
 } from '../shared/types';
 import type { AllowedFilter, VectorHit } from '../vector';
 import { createQueryCache, type QueryCache } from './query-cache';
-import { fuseHybrid, type FusionMethod, type RankedCandidate } from './rrf';
+import { fuseHybrid, type FusedCandidate, type FusionMethod, type RankedCandidate } from './rrf';
 
 /** A chunk some retriever ranked, with the ranks the UI shows ("found by"). */
 export interface RankedChunk {
@@ -68,7 +68,18 @@ export interface HybridSearch {
    * (HyDE) and the lexical side a given text (RM3, WordNet). Not cached.
    */
   retrieve(request: SearchRequest, override: RetrievalOverride): Promise<SearchResponse>;
+  /**
+   * The fused list before hits are built, with each retriever's own score and rank per chunk and
+   * the query vector used (null: lexical only, no model yet). For the answer pipeline's
+   * retrieval evaluator, which reads those signals. Not cached.
+   */
+  fusedLists(request: SearchRequest, override?: RetrievalOverride): Promise<FusedLists>;
   clearCache(): void;
+}
+
+export interface FusedLists {
+  fused: Array<FusedCandidate<RankedCandidate>>;
+  queryVector: Int16Array | null;
 }
 
 export interface RetrievalOverride {
@@ -113,6 +124,30 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       );
   }
 
+  async function fuse(
+    query: string,
+    filters: SearchFilters | undefined,
+    override: RetrievalOverride,
+  ): Promise<FusedLists> {
+    const lexicalSide = deps.lexical.rankChunks(override.lexicalQuery ?? query, {
+      ...(filters ? { filters } : {}),
+      limit: lexicalK,
+    });
+    if (!deps.semantic) {
+      // One list: RRF keeps its order and records its ranks and scores.
+      const lexical = await lexicalSide;
+      const only = fuseHybrid<RankedCandidate>([], lexical, { kind: 'rrf' });
+      return { fused: only.items, queryVector: null };
+    }
+    const [vector, lexical] = await Promise.all([
+      override.vector ?? deps.semantic.embedQuery(query),
+      lexicalSide,
+    ]);
+    const semantic = await semanticList(query, filters, semanticK, vector);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items;
+    return { fused, queryVector: vector };
+  }
+
   async function run(
     request: SearchRequest,
     mode: SearchMode,
@@ -141,17 +176,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         ranks: { semantic: i + 1 },
       }));
     } else {
-      const [semantic, lexical] = await Promise.all([
-        semanticList(query, request.filters, semanticK, override.vector),
-        deps.lexical.rankChunks(override.lexicalQuery ?? query, {
-          ...(request.filters ? { filters: request.filters } : {}),
-          limit: lexicalK,
-        }),
-      ]);
-      const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items.slice(
-        0,
-        topK,
-      );
+      const fused = (await fuse(query, request.filters, override)).fused.slice(0, topK);
       const best = fused[0]?.score ?? 1;
       ranked = fused.map((f) => ({
         chunkId: f.chunkId,
@@ -186,6 +211,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     semanticAvailable: () => deps.semantic !== null,
     retrieve: (request, override) =>
       run(request, request.mode ?? (deps.semantic ? 'hybrid' : 'lexical'), override),
+    fusedLists: (request, override = {}) => fuse(request.query.trim(), request.filters, override),
     clearCache: () => cache.clear(),
   };
 }

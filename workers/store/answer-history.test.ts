@@ -1,7 +1,7 @@
 // The answer history on a real in-memory library: kept with its CRAG metadata, listed newest
 // first, references to deleted documents marked missing, exported, carried by a library export.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sampleAnswer } from '../answer/answer.testkit';
+import { sampleAnswer } from '../shared/answer.testkit';
 import { ANSWER_EXPORT_FORMAT } from '../shared/answer-history-api';
 import { createAnswerHistory, type AnswerHistory } from './answer-history';
 import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';

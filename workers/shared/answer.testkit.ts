@@ -6,7 +6,7 @@ import type {
   CorrectiveAction,
   CragDecision,
   SupportLabel,
-} from '../shared/answer-api';
+} from './answer-api';
 
 export interface SampleOptions {
   question?: string;
