@@ -4,7 +4,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
-/** Strict CSP for the built app: no inline script, no eval; connections only to self until a provider is enabled. */
+/**
+ * Strict CSP for the built app's document: no inline script, no eval, and connections from the
+ * UI thread only to its own origin. Every network request Sift makes (web providers, page import,
+ * LLM endpoints, model downloads) runs in a module worker, and a dedicated worker loaded from a
+ * URL does not inherit the document's meta CSP (its policy would come from its own response
+ * headers), so this connect-src governs the UI thread only. What workers may reach, and why it is
+ * not a CSP list, is in ARCHITECTURE.md ("Network: who may connect where").
+ */
 const CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -12,8 +19,7 @@ const CSP = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  // Web providers and model downloads are user-enabled; their hosts must be reachable from workers.
-  "connect-src 'self' https: http://127.0.0.1:* http://localhost:*",
+  "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -4,7 +4,7 @@ import { Header } from './components/header';
 import { DropZone, ImportProgressBar } from './components/import-panel';
 import { Notices } from './components/notices';
 import { SemanticStatusBar } from './components/semantic-status';
-import { initLibrary } from './state/actions';
+import { initLibrary, requestPersistence } from './state/actions';
 import { useAppStore, type View } from './state/app-store';
 import { LibraryView } from './views/library-view';
 import { SearchView } from './views/search-view';
@@ -31,7 +31,11 @@ export function App() {
       }
     };
     window.addEventListener('keydown', onKey);
+    // Browsers grant persistence more readily to installed apps: ask again once installed.
+    const onInstalled = () => void requestPersistence('install').catch(() => undefined);
+    window.addEventListener('appinstalled', onInstalled);
     return () => {
+      window.removeEventListener('appinstalled', onInstalled);
       window.removeEventListener('online', on);
       window.removeEventListener('offline', off);
       window.removeEventListener('keydown', onKey);

@@ -29,7 +29,10 @@ test('stores the library in OPFS and starts empty', async () => {
 test('imports the fixtures, reporting each bad file with its reason', async () => {
   await page.getByTestId('file-input').setInputFiles(fixtureFiles());
   await waitForImport(page);
-  await expect(page.getByTestId('import-counts')).toContainText('13/13 files');
+  await expect(page.getByTestId('import-counts')).toContainText('14/14 files');
+  await expect(page.getByTestId('import-notes')).toContainText(
+    'cafe-1252.txt" is not UTF-8: it was read as Windows-1252',
+  );
   await page.getByRole('button', { name: /could not be imported/ }).click();
   const failures = page.getByTestId('import-failures').locator('li');
   await expect(failures).toHaveCount(7);
@@ -39,7 +42,7 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
     ),
   );
   expect(codes).toEqual({
-    'bad-utf8.txt': 'INVALID_UTF8',
+    'binary.txt': 'INVALID_UTF8',
     'corrupt.docx': 'PARSE_FAILED',
     'corrupt.pdf': 'PARSE_FAILED',
     'empty.txt': 'EMPTY_FILE',
@@ -48,6 +51,33 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
     'unsupported.xyz': 'UNSUPPORTED_TYPE',
   });
   expect(await pwned(page)).toBe(false);
+});
+
+test('the page itself may connect only to its own origin (CSP connect-src)', async () => {
+  const blocked = await page.evaluate(async () => {
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {
+        once: true,
+      }),
+    );
+    await fetch('https://example.org/').catch(() => undefined);
+    return violation;
+  });
+  expect(blocked).toBe('connect-src');
+});
+
+test('asked the browser to keep the library on the first import; Settings shows the answer and usage', async () => {
+  await page.getByTestId('tab-settings').click();
+  // Headless Chromium answers persist() by its own heuristics: either answer is shown, never "not asked".
+  const persist = page.getByTestId('storage-persist');
+  await expect(persist).toHaveAttribute('data-state', /^(granted|refused)$/);
+  const state = await persist.getAttribute('data-state');
+  await expect(persist).toContainText(
+    state === 'granted' ? 'The browser keeps your library' : 'refused persistent storage',
+  );
+  await expect(page.getByTestId('storage-usage')).toContainText(/Using .* of the .* \(\d+ %\)/);
+  await expect(page.getByTestId('storage-quota-warning')).toHaveCount(0);
+  await page.getByTestId('tab-search').click();
 });
 
 test('refuses a 100 MB text file without stopping the rest of the import', async () => {
@@ -83,6 +113,7 @@ test('finds words from every format with highlighted snippets', async () => {
     ['pelican', /report\.pdf/],
     ['wombat', /letter\.docx/],
     ['gooseberry', /hostile\.html/],
+    ['cassoulet', /cafe-1252\.txt/],
   ];
   for (const [word, path] of expectations) {
     await search(page, word);
@@ -151,7 +182,7 @@ test('loads and searches with the network off (service worker)', async () => {
 
 test('exports the library and imports it back', async () => {
   await page.getByTestId('tab-library').click();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
   const downloadPromise = page.waitForEvent('download');
   await page.getByTestId('export-library').click();
   const download = await downloadPromise;
@@ -166,19 +197,19 @@ test('exports the library and imports it back', async () => {
     buffer: Buffer.from('definitely not sqlite'),
   });
   await expect(page.getByTestId('notice').filter({ hasText: /not a Sift library/ })).toBeVisible();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
 
   await page.getByTestId('library-file-input').setInputFiles(file);
   await expect(
-    page.getByTestId('notice').filter({ hasText: /Library imported: 7 documents/ }),
+    page.getByTestId('notice').filter({ hasText: /Library imported: 8 documents/ }),
   ).toBeVisible();
-  await expect(page.getByTestId('library-row')).toHaveCount(7);
+  await expect(page.getByTestId('library-row')).toHaveCount(8);
 });
 
 test('deletes a document with its chunks', async () => {
   const row = page.locator('[data-testid="library-row"][data-path="sample.txt"]');
   await row.getByTestId('delete-document').click();
-  await expect(page.getByTestId('library-row')).toHaveCount(6);
+  await expect(page.getByTestId('library-row')).toHaveCount(7);
   await page.getByTestId('tab-search').click();
   await search(page, 'xylophone');
   // Semantic search always returns the nearest chunks, so check the document itself is gone.

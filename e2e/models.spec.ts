@@ -237,9 +237,10 @@ test('the transformers.js comparison also runs offline once its runtime was fetc
   }
 });
 
-test('the library switches to the model when the app wires activation', async () => {
+test('the library switches to the model the user picks (Use this model)', async () => {
   const use = page.getByTestId('model-use-all-MiniLM-L6-v2');
-  test.skip(await use.isDisabled(), 'the app shell does not pass onActivate to ModelsCard yet');
+  // Settings passes onActivate (the db worker's activateModel) to ModelsCard: switching is on.
+  await expect(use).toBeEnabled();
   await use.click();
   await expect(page.getByTestId('model-row-all-MiniLM-L6-v2')).toHaveAttribute(
     'data-active',

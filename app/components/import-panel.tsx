@@ -141,6 +141,13 @@ function ImportRunProgress() {
       </div>
       <progress max={100} value={pct} aria-valuetext={`${pct}%`} />
       {!p.done && p.current && <div className="current">Reading {p.current}</div>}
+      {p.notes.length > 0 && (
+        <ul className="import-notes" data-testid="import-notes">
+          {p.notes.map((n) => (
+            <li key={n.path}>{n.message}</li>
+          ))}
+        </ul>
+      )}
       {p.failures.length > 0 && (
         <div className="failures">
           <button

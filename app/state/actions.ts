@@ -2,6 +2,11 @@
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
 import { Comlink, connectEmbedders, connectLlm, libraryClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
+import {
+  createStoragePersistence,
+  type PersistTrigger,
+  type StoragePersistence,
+} from '../lib/storage-persistence';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
 
@@ -13,6 +18,7 @@ export async function initLibrary(): Promise<void> {
     const info = await library.init();
     await library.setHtmlCleaner(Comlink.proxy(browserHtmlCleaner));
     store().setStorage(info);
+    void refreshStorageStatus({ warn: true }).catch(() => undefined);
     await refreshDocuments();
     await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
     // The model loads in the background; until then every search answers lexically.
@@ -20,6 +26,59 @@ export async function initLibrary(): Promise<void> {
     connectLlm().catch((err: unknown) => store().notifyError(err));
   } catch (err) {
     store().notifyError(err);
+  }
+}
+
+let persistence: StoragePersistence | null = null;
+function storagePersistence(): StoragePersistence {
+  persistence ??= createStoragePersistence({
+    storage: typeof navigator === 'undefined' ? undefined : navigator.storage,
+    flags: {
+      get: (k) => {
+        try {
+          return localStorage.getItem(k);
+        } catch {
+          return null;
+        }
+      },
+      set: (k, v) => {
+        try {
+          localStorage.setItem(k, v);
+        } catch {
+          // private mode: we may ask again next session, which is harmless
+        }
+      },
+    },
+  });
+  return persistence;
+}
+
+/** Reads persistence and usage/quota again; warns once per call when 80 % of quota is used. */
+export async function refreshStorageStatus(opts: { warn?: boolean } = {}): Promise<void> {
+  const status = await storagePersistence().status();
+  store().setStorageStatus(status);
+  if (opts.warn && status.nearlyFull) {
+    store().notify(
+      'error',
+      `Storage is ${Math.round((status.fraction ?? 0) * 100)} % full: see Settings > Storage before importing more.`,
+    );
+  }
+}
+
+/**
+ * Asks the browser to keep the library (first import, install, or the Settings button), and
+ * says so when it refuses: on the first refusal after an import, and on every explicit ask.
+ */
+export async function requestPersistence(trigger: PersistTrigger): Promise<void> {
+  const before = (await storagePersistence().status()).persist;
+  const status = await storagePersistence().request(trigger);
+  store().setStorageStatus(status);
+  const newlyRefused = before !== 'refused' || trigger !== 'first-import';
+  if (status.persist === 'refused' && newlyRefused) {
+    store().notify(
+      'info',
+      'The browser did not agree to keep your library permanently: it may delete it if the device runs low on space. Settings > Storage says more.',
+    );
   }
 }
 
@@ -108,6 +167,8 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
     return;
   }
   store().startImportRun();
+  // Asked now, inside the user's gesture (Firefox shows a prompt); the import does not wait.
+  void requestPersistence('first-import').catch(() => undefined);
   const onProgress = (p: ImportProgress) => store().setImporting(p);
   try {
     const final = await libraryClient().importFiles(files, Comlink.proxy(onProgress));
@@ -117,6 +178,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
     if (final.unchanged) parts.push(`${final.unchanged} unchanged`);
     if (final.duplicate) parts.push(`${final.duplicate} duplicates skipped`);
     if (final.failures.length) parts.push(`${final.failures.length} failed`);
+    if (final.notes.length) parts.push(`${final.notes.length} with a note (see the import report)`);
     store().notify(
       'info',
       `${final.cancelled ? 'Import cancelled' : 'Import finished'}: ${parts.join(', ')}.`,
@@ -125,6 +187,7 @@ export async function importFiles(files: ImportFile[]): Promise<void> {
     store().notifyError(err);
   } finally {
     await afterLibraryWrite().catch(() => undefined);
+    await refreshStorageStatus({ warn: true }).catch(() => undefined);
     if (store().query) void runSearch();
   }
 }

@@ -2,6 +2,7 @@
 // Owns: what the UI shows. Data lives in the worker; this holds only the latest answers.
 import { create } from 'zustand';
 import type { AppError } from '../../workers/shared/errors';
+import type { StorageStatus } from '../lib/storage-persistence';
 import type { SemanticStatus } from '../../workers/shared/semantic-api';
 import {
   DEFAULT_TECHNIQUES,
@@ -36,6 +37,8 @@ export interface OpenDocument {
 interface AppState {
   view: View;
   storage: StorageInfo | null;
+  /** Persistence (granted / refused) and usage against quota, from navigator.storage. */
+  storageStatus: StorageStatus | null;
   ready: boolean;
   online: boolean;
   offlineReady: boolean;
@@ -61,6 +64,7 @@ interface AppState {
   notices: Notice[];
   setView(view: View): void;
   setStorage(info: StorageInfo): void;
+  setStorageStatus(status: StorageStatus): void;
   setOnline(online: boolean): void;
   setOfflineReady(ready: boolean): void;
   setUpdate(apply: () => void): void;
@@ -88,6 +92,7 @@ let noticeId = 0;
 export const useAppStore = create<AppState>((set) => ({
   view: 'search',
   storage: null,
+  storageStatus: null,
   ready: false,
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
   offlineReady: false,
@@ -110,6 +115,14 @@ export const useAppStore = create<AppState>((set) => ({
   notices: [],
   setView: (view) => set({ view }),
   setStorage: (storage) => set({ storage, ready: true }),
+  // A grant made after the library opened also shows where the worker's answer is shown.
+  setStorageStatus: (storageStatus) =>
+    set((s) => ({
+      storageStatus,
+      ...(s.storage && storageStatus.persist === 'granted' && !s.storage.persistent
+        ? { storage: { ...s.storage, persistent: true } }
+        : {}),
+    })),
   setOnline: (online) => set({ online }),
   setOfflineReady: (offlineReady) => set({ offlineReady }),
   setUpdate: (applyUpdate) => set({ applyUpdate }),

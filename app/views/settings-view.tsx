@@ -3,6 +3,9 @@
 import { Comlink, libraryClient, llmClient, webClient } from '../clients';
 import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
+import { formatBytes } from '../lib/format';
+import { describeStorage } from '../lib/storage-persistence';
+import { requestPersistence } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 import { CredibilityEditor, NetworkLedgerView, WebProviderSettings } from '../web';
 
@@ -29,6 +32,7 @@ export function SettingsView() {
         ) : (
           <p>Opening the library…</p>
         )}
+        <StorageUsage />
         <p className="hint">
           Nothing leaves this device unless you turn on a web provider or a remote model below.
         </p>
@@ -61,5 +65,34 @@ export function SettingsView() {
         <NetworkLedgerView api={webClient()} />
       </div>
     </section>
+  );
+}
+
+/** Persistence (asked, granted, refused), usage against quota, and the 80 % warning. */
+function StorageUsage() {
+  const status = useAppStore((s) => s.storageStatus);
+  if (!status) return null;
+  const words = describeStorage(status, formatBytes);
+  return (
+    <>
+      <p data-testid="storage-persist" data-state={status.persist}>
+        {words.persistence}{' '}
+        {(status.persist === 'refused' || status.persist === 'not-asked') && (
+          <button
+            className="link"
+            onClick={() => void requestPersistence('user')}
+            data-testid="storage-persist-ask"
+          >
+            Ask the browser to keep my library
+          </button>
+        )}
+      </p>
+      {words.usage && <p data-testid="storage-usage">{words.usage}</p>}
+      {words.warning && (
+        <p className="notice error" role="alert" data-testid="storage-quota-warning">
+          {words.warning}
+        </p>
+      )}
+    </>
   );
 }

@@ -110,6 +110,12 @@ describe('bertToOnnx on seeded weights', () => {
 });
 
 const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+if (!haveWeights) {
+  console.warn(
+    `bert-onnx.test.ts real-weights suite skipped: no ${MINILM_DIR}/model.safetensors. ` +
+      'Run `node scripts/copy-model.mjs --fetch-minilm` to provide it.',
+  );
+}
 
 describe.skipIf(!haveWeights)('bertToOnnx on the real all-MiniLM-L6-v2 weights', () => {
   it('matches the PyTorch golden vectors (cosine >= 0.9999 on every text)', async () => {

@@ -116,7 +116,8 @@ describe('importFiles', () => {
       'scan.pdf',
       'corrupt.docx',
       'empty.txt',
-      'bad-utf8.txt',
+      'cafe-1252.txt',
+      'binary.txt',
       'unsupported.xyz',
     ];
     const files = [...names.map(fixtureFile), file('huge.txt', unreadableBlob(100 * 1024 * 1024))];
@@ -128,14 +129,14 @@ describe('importFiles', () => {
       'folder/scan.pdf': 'NO_TEXT_LAYER',
       'folder/corrupt.docx': 'PARSE_FAILED',
       'folder/empty.txt': 'EMPTY_FILE',
-      'folder/bad-utf8.txt': 'INVALID_UTF8',
+      'folder/binary.txt': 'INVALID_UTF8',
       'folder/unsupported.xyz': 'UNSUPPORTED_TYPE',
       'folder/huge.txt': 'FILE_TOO_LARGE',
     });
     expect(result).toMatchObject({
-      filesTotal: 13,
-      filesDone: 13,
-      added: 6,
+      filesTotal: 14,
+      filesDone: 14,
+      added: 7,
       done: true,
       cancelled: false,
     });
@@ -144,6 +145,12 @@ describe('importFiles', () => {
     );
     expect(failures['folder/unsupported.xyz']!.message).toMatch(/\(\.xyz\).*Import \.txt, \.md/);
     expect(failures['folder/scan.pdf']!.message).toMatch(/Run OCR/);
+    expect(result.notes).toEqual([
+      {
+        path: 'folder/cafe-1252.txt',
+        message: expect.stringMatching(/read as Windows-1252/) as string,
+      },
+    ]);
 
     const stored = (path: string) => sink.byPath.get(`folder/${path}`)!.input;
     expect(stored('sample.txt').text).toContain('xylophone');

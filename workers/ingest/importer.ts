@@ -165,7 +165,9 @@ export function createImporter(deps: ImporterDeps): Importer {
   }
 
   /** Reads, parses and stores one file; every expected problem is an AppError with a fix. */
-  async function importOne(file: ImportFile): Promise<{ result: PutResult; chunks: number }> {
+  async function importOne(
+    file: ImportFile,
+  ): Promise<{ result: PutResult; chunks: number; notice: string | null }> {
     const path = file.path || file.name;
     const kind = detectKind(file.name || path, file.type);
     if (!kind) {
@@ -191,7 +193,7 @@ export function createImporter(deps: ImporterDeps): Importer {
     }
     const bytes = new Uint8Array(await file.data.arrayBuffer());
     const parsed = await parse(kind, bytes, { path, name: file.name || path });
-    return store({
+    const stored = await store({
       path,
       title: parsed.title,
       mime: SUPPORTED_MIME[kind],
@@ -199,6 +201,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       modified: file.modified,
       text: parsed.text,
     });
+    return { ...stored, notice: parsed.notice ?? null };
   }
 
   return {
@@ -212,6 +215,7 @@ export function createImporter(deps: ImporterDeps): Importer {
         unchanged: 0,
         duplicate: 0,
         failures: [],
+        notes: [],
         current: null,
         done: false,
         cancelled: false,
@@ -228,6 +232,7 @@ export function createImporter(deps: ImporterDeps): Importer {
           const pending: unknown = opts.onProgress?.({
             ...progress,
             failures: [...progress.failures],
+            notes: [...progress.notes],
           });
           if (pending instanceof Promise) pending.catch(() => undefined);
         } catch {
@@ -244,8 +249,9 @@ export function createImporter(deps: ImporterDeps): Importer {
         progress.current = path;
         emit(false); // tells the UI which file is being read, unless we reported a moment ago
         try {
-          const { result, chunks } = await importOne(file);
+          const { result, chunks, notice } = await importOne(file);
           progress[result.outcome]++;
+          if (notice) progress.notes.push({ path, message: notice });
           if (result.outcome === 'added' || result.outcome === 'replaced')
             progress.chunksDone += chunks;
         } catch (err) {
@@ -266,7 +272,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       progress.current = null;
       progress.done = true;
       emit(true);
-      return { ...progress, failures: [...progress.failures] };
+      return { ...progress, failures: [...progress.failures], notes: [...progress.notes] };
     },
 
     async importText(input) {

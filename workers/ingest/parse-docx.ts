@@ -2,14 +2,18 @@
 // Owns: PARSE_FAILED for corrupt or non-DOCX zips. Must not import other layers.
 import mammoth from 'mammoth';
 import { createError } from '../shared/errors';
+import { guardZip } from './inflate-guard';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
 /**
  * Parses a .docx file: the title is the file name, the text is mammoth's raw text.
  * @throws AppError PARSE_FAILED when the file is not a readable DOCX (corrupt zip, no document.xml,
  * or an encrypted/password-protected document, which Word stores as a non-zip container).
+ * @throws AppError FILE_TOO_LARGE when a part or the whole would inflate past the limits
+ * (./inflate-guard.ts), checked before mammoth inflates anything.
  */
 export async function parseDocx(bytes: Uint8Array, meta: ParseMeta): Promise<ParsedText> {
+  await guardZip(bytes, meta);
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   try {
     // mammoth's browser build reads `arrayBuffer`, its Node build `buffer`: pass both.

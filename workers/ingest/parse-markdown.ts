@@ -1,4 +1,4 @@
-// Markdown files: strict UTF-8, then markdown -> readable plain text via marked's lexer.
+// Markdown files: decoded like .txt (encoding detection), then markdown -> readable plain text via marked's lexer.
 // Owns: which markup is kept as text (words, code, alt text, table cells) and which is dropped
 // (emphasis markers, link URLs, heading hashes, raw HTML tags). Must not import other layers.
 //
@@ -6,7 +6,7 @@
 // reference links, nested emphasis, tables, escapes); regexes get those wrong in ways that leak
 // URLs and markers into the index. We only lex (no HTML rendering), then walk the tokens.
 import { Lexer, type Token, type Tokens } from 'marked';
-import { decodeUtf8Strict } from './parse-txt';
+import { decodeText } from './parse-txt';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
 const NAMED_ENTITIES: Record<string, string> = {
@@ -180,9 +180,15 @@ export function markdownToText(source: string): { heading: string | null; text: 
 
 /**
  * Parses a .md file: title from the first heading, else the file name.
- * @throws AppError INVALID_UTF8 when the bytes are not UTF-8.
+ * The encoding is detected as for .txt (./parse-txt.ts), with the same notice.
+ * @throws AppError INVALID_UTF8 when the bytes look binary.
  */
 export function parseMarkdown(bytes: Uint8Array, meta: ParseMeta): ParsedText {
-  const { heading, text } = markdownToText(decodeUtf8Strict(bytes, meta));
-  return { title: heading ?? titleFromName(meta.name), text };
+  const decoded = decodeText(bytes, meta);
+  const { heading, text } = markdownToText(decoded.text);
+  return {
+    title: heading ?? titleFromName(meta.name),
+    text,
+    ...(decoded.notice ? { notice: decoded.notice } : {}),
+  };
 }

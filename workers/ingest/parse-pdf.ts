@@ -3,6 +3,7 @@
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
 // builds; see ./pdfjs-loader.ts. Must not import other layers.
 import { createError, isAppError } from '../shared/errors';
+import { guardPdfStreams } from './inflate-guard';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
 /** The part of the pdfjs-dist module API this parser uses (both the modern and legacy builds fit). */
@@ -39,12 +40,14 @@ export type PdfParser = (bytes: Uint8Array, meta: ParseMeta) => Promise<ParsedTe
 /**
  * Creates the PDF parser. Each call parses one file and releases pdfjs's memory afterwards.
  * @throws AppError PARSE_FAILED (corrupt, password-protected, not a PDF) or NO_TEXT_LAYER
- * (pages without any text, e.g. scans).
+ * (pages without any text, e.g. scans), FILE_TOO_LARGE when its text-bearing streams would
+ * inflate past the limits (./inflate-guard.ts), checked before pdfjs sees the file.
  */
 export function createPdfParser(deps: PdfParserDeps): PdfParser {
   let pdfjs: Promise<PdfjsLike> | null = null;
 
   return async function parsePdf(bytes, meta) {
+    await guardPdfStreams(bytes, meta);
     pdfjs ??= deps.loadPdfjs();
     const lib = await pdfjs;
     const task = lib.getDocument({

@@ -10,6 +10,8 @@ export interface ParseMeta {
 export interface ParsedText {
   title: string;
   text: string;
+  /** Something the user should know about how the file was read (e.g. its encoding). */
+  notice?: string;
 }
 
 /** The file name without its last extension, as the fallback title. */

@@ -14,7 +14,7 @@ import { decodeHtml, parseHtml } from './parse-html';
 import { markdownToText, parseMarkdown } from './parse-markdown';
 import { createPdfParser } from './parse-pdf';
 import { loadNodePdfjs } from './pdfjs-loader';
-import { decodeUtf8Strict, firstInvalidUtf8Offset, parseTxt } from './parse-txt';
+import { decodeText, parseTxt, utf8Census } from './parse-txt';
 
 const FIXTURES = join(__dirname, '../../e2e/fixtures');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
@@ -38,34 +38,73 @@ describe('txt', () => {
     expect(parsed.text).toContain('marmalade');
   });
 
-  it('drops a UTF-8 BOM', () => {
+  it('drops a UTF-8 BOM and adds no notice for UTF-8', () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]);
-    expect(decodeUtf8Strict(bytes, meta('bom.txt'))).toBe('hi');
+    expect(decodeText(bytes, meta('bom.txt'))).toEqual({
+      text: 'hi',
+      encoding: 'UTF-8',
+      notice: null,
+    });
+    expect(parseTxt(fixture('sample.txt'), meta('sample.txt')).notice).toBeUndefined();
   });
 
-  it('rejects invalid UTF-8 with INVALID_UTF8 naming the path and byte offset', async () => {
-    expect(await codeOf(() => parseTxt(fixture('bad-utf8.txt'), meta('bad-utf8.txt')))).toBe(
+  it('reads Windows-1252 (curly quotes 0x93/0x94) and says so', () => {
+    const parsed = parseTxt(fixture('cafe-1252.txt'), meta('cafe-1252.txt'));
+    expect(parsed.text).toBe('Menu of the café: the \u201ccassoulet\u201d special\n');
+    expect(parsed.notice).toMatch(
+      /docs\/cafe-1252\.txt" is not UTF-8: it was read as Windows-1252/,
+    );
+  });
+
+  it('reads ISO-8859-1 when no byte is in 0x80-0x9F', () => {
+    const bytes = new Uint8Array([0x53, 0xfc, 0xdf, 0x20, 0x63, 0x61, 0x66, 0xe9]); // "Süß café"
+    expect(decodeText(bytes, meta('l1.txt'))).toMatchObject({
+      text: 'Süß café',
+      encoding: 'ISO-8859-1',
+    });
+  });
+
+  it('reads UTF-16 with a BOM, and without one from its zero-byte pattern', () => {
+    const le = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from('héllo', 'utf16le'))]);
+    expect(decodeText(le, meta('le.txt'))).toMatchObject({ text: 'héllo', encoding: 'UTF-16LE' });
+    const noBom = new Uint8Array(Buffer.from('plain words in utf-16', 'utf16le'));
+    expect(decodeText(noBom, meta('nobom.txt'))).toMatchObject({
+      text: 'plain words in utf-16',
+      encoding: 'UTF-16LE',
+    });
+    const be = new Uint8Array(Buffer.from('big end', 'utf16le').swap16());
+    expect(decodeText(be, meta('be.txt'))).toMatchObject({ text: 'big end', encoding: 'UTF-16BE' });
+    expect(parseTxt(noBom, meta('nobom.txt')).notice).toMatch(/read as UTF-16LE/);
+  });
+
+  it('keeps UTF-8 with a damaged byte as UTF-8 (not mojibake) and says so', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('naïve café crème '), 0xff, 0x21]);
+    const got = decodeText(bytes, meta('damaged.txt'));
+    expect(got.text).toBe('naïve café crème \ufffd!');
+    expect(got.notice).toMatch(/UTF-8 with 1 damaged byte/);
+  });
+
+  it('refuses binary data (INVALID_UTF8), naming the path', async () => {
+    expect(await codeOf(() => parseTxt(fixture('binary.txt'), meta('binary.txt')))).toBe(
       'INVALID_UTF8',
     );
-    try {
-      parseTxt(fixture('bad-utf8.txt'), meta('bad-utf8.txt'));
-    } catch (err) {
-      expect((err as AppError).message).toMatch(
-        /docs\/bad-utf8\.txt.*byte 15.*Re-save it as UTF-8/,
-      );
-    }
+    expect(() => parseTxt(fixture('binary.txt'), meta('binary.txt'))).toThrow(
+      /docs\/binary\.txt" was not imported: it looks like binary data/,
+    );
   });
 
-  it('names UTF-16 files as such', () => {
+  it('refuses a UTF-16 BOM followed by invalid UTF-16', () => {
     const bytes = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0xd8]);
-    expect(() => parseTxt(bytes, meta('u16.txt'))).toThrow(/UTF-16/);
+    expect(() => parseTxt(bytes, meta('u16.txt'))).toThrow(/not valid UTF-16LE/);
   });
 
-  it('finds the first invalid byte, including truncated and overlong sequences', () => {
-    expect(firstInvalidUtf8Offset(new TextEncoder().encode('ok é 😀'))).toBe(-1);
-    expect(firstInvalidUtf8Offset(new Uint8Array([0x61, 0xc0, 0xaf]))).toBe(1); // overlong
-    expect(firstInvalidUtf8Offset(new Uint8Array([0x61, 0x62, 0xf0, 0x9f]))).toBe(2); // truncated
-    expect(firstInvalidUtf8Offset(new Uint8Array([0xed, 0xa0, 0x80]))).toBe(0); // surrogate
+  it('counts multi-byte sequences and invalid bytes', () => {
+    expect(utf8Census(new TextEncoder().encode('ok é 😀'))).toEqual({ multiByte: 2, invalid: 0 });
+    expect(utf8Census(new Uint8Array([0x61, 0xc0, 0xaf]))).toEqual({ multiByte: 0, invalid: 2 }); // overlong
+    expect(utf8Census(new Uint8Array([0x61, 0x62, 0xf0, 0x9f]))).toEqual({
+      multiByte: 0,
+      invalid: 2,
+    }); // truncated
   });
 });
 
@@ -110,9 +149,18 @@ describe('markdown', () => {
     expect(text).toBe('A\n\npara one\n\nquoted\n\nalt words');
   });
 
-  it('rejects invalid UTF-8', async () => {
+  it('reads a non-UTF-8 file like .txt does, with the notice', () => {
+    const parsed = parseMarkdown(
+      new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9]),
+      meta('x.md'),
+    );
+    expect(parsed.title).toBe('Café');
+    expect(parsed.notice).toMatch(/read as ISO-8859-1/);
+  });
+
+  it('refuses binary data', async () => {
     expect(
-      await codeOf(() => parseMarkdown(new Uint8Array([0x23, 0x20, 0xff]), meta('x.md'))),
+      await codeOf(() => parseMarkdown(new Uint8Array([0x23, 0x20, 0x00, 0xff]), meta('x.md'))),
     ).toBe('INVALID_UTF8');
   });
 });

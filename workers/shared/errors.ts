@@ -18,7 +18,8 @@ export const ERROR_CODES = {
     retryable: false,
   },
   INVALID_UTF8: {
-    message: 'The file is not valid UTF-8 text. Re-save it as UTF-8 and import it again.',
+    message:
+      'The file does not look like text (Sift reads UTF-8, UTF-16, Windows-1252 and Latin-1). Import it in a supported format, or convert it to UTF-8 text first.',
     retryable: false,
   },
   PARSE_FAILED: {

@@ -125,6 +125,12 @@ export interface ImportFileFailure {
   message: string;
 }
 
+/** Something a user should know about a file that WAS imported (e.g. the encoding it was read in). */
+export interface ImportFileNote {
+  path: string;
+  message: string;
+}
+
 export interface ImportProgress {
   filesTotal: number;
   filesDone: number;
@@ -134,6 +140,7 @@ export interface ImportProgress {
   unchanged: number;
   duplicate: number;
   failures: ImportFileFailure[];
+  notes: ImportFileNote[];
   current: string | null;
   done: boolean;
   cancelled: boolean;

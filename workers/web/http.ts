@@ -135,6 +135,35 @@ export function keyAllowedFor(url: URL, dest: Destination): boolean {
   return dest.sendKeyToCustomBaseUrl;
 }
 
+/**
+ * Reads a response body as UTF-8 text, chunk by chunk, and stops (cancelling the stream) as soon
+ * as more than `maxBytes` arrived: a body without Content-Length is never buffered past the cap.
+ * Returns null when the cap was passed. `onBytes` hears the running count (for the ledger).
+ */
+export async function readBodyCapped(
+  response: Response,
+  maxBytes: number,
+  onBytes: (n: number) => void = () => undefined,
+): Promise<string | null> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let received = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    onBytes(received);
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 interface Attempt {
   res: HttpResponse | null;
   error: AppError | null;
@@ -234,14 +263,14 @@ export function createHttp(deps: HttpDeps): Http {
           `${label} sent ${Math.round(declared / 1048576)} MB, more than Sift accepts.`,
         );
       }
-      const text = await response.text();
-      received = new TextEncoder().encode(text).length;
-      if (received > maxBytes) {
+      const body = await readBodyCapped(response, maxBytes, (n) => (received = n));
+      if (body === null) {
         throw fail(
           'FILE_TOO_LARGE',
           `${label} sent more than ${Math.round(maxBytes / 1048576)} MB.`,
         );
       }
+      const text = body;
       const res: HttpResponse = { status, headers: response.headers, text, url: url.toString() };
       const outcome = status >= 200 && status < 300 ? 'ok' : `HTTP_${status}`;
       ledger.record({

@@ -20,7 +20,11 @@ export type Scenario =
   | '503-seconds'
   | 'hang'
   | 'slow-body'
-  | 'no-cors';
+  | 'no-cors'
+  | 'huge-chunked';
+
+/** Size of the 'huge-chunked' body: 50 MB, sent chunked (no Content-Length). */
+export const HUGE_CHUNKED_BYTES = 50 * 1024 * 1024;
 
 export interface RecordedRequest {
   provider: string;
@@ -34,6 +38,12 @@ export interface RecordedRequest {
 export interface MockServer {
   url: string;
   requests: RecordedRequest[];
+  /**
+   * Bytes the server had handed to the socket for each 'huge-chunked' response when it ended
+   * (client closed the connection, or the whole body was sent). Written with backpressure, so a
+   * client that stops reading stops the server too.
+   */
+  hugeBytesWritten: number[];
   /** Scenarios served to the next requests of a provider, in order; then 'ok'. */
   queue(provider: string, ...scenarios: Scenario[]): void;
   reset(): void;
@@ -99,6 +109,7 @@ function emptyBody(provider: string): OkBody {
 
 export async function startMockServer(): Promise<MockServer> {
   const requests: RecordedRequest[] = [];
+  const hugeBytesWritten: number[] = [];
   const queues = new Map<string, Scenario[]>();
   const open = new Set<ServerResponse>();
 
@@ -182,7 +193,39 @@ export async function startMockServer(): Promise<MockServer> {
         res.writeHead(200, { 'Content-Type': 'application/json', ...cors });
         res.write('{"results": [');
         return; // the rest never comes
+      case 'huge-chunked':
+        open.add(res);
+        streamHuge(res, cors);
+        return;
     }
+  }
+
+  /** 50 MB of text in 64 KB chunks, honouring backpressure; records how much was written. */
+  function streamHuge(res: ServerResponse, cors: Record<string, string | undefined>): void {
+    res.writeHead(200, { 'Content-Type': 'text/plain', ...cors } as Record<string, string>); // no length: chunked
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let written = 0;
+    let ended = false;
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      hugeBytesWritten.push(written);
+    };
+    const pump = (): void => {
+      while (!ended && written < HUGE_CHUNKED_BYTES) {
+        written += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!ended) {
+        res.end();
+        finish();
+      }
+    };
+    res.on('close', finish);
+    pump();
   }
 
   const server = createServer((req, res) => {
@@ -196,11 +239,13 @@ export async function startMockServer(): Promise<MockServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    hugeBytesWritten,
     queue(provider: ProviderId | 'pages' | string, ...scenarios) {
       queues.set(provider, [...(queues.get(provider) ?? []), ...scenarios]);
     },
     reset() {
       requests.length = 0;
+      hugeBytesWritten.length = 0;
       queues.clear();
     },
     async close() {

@@ -1,0 +1,35 @@
+// The library's link to the LLM worker: holds the connected LlmApi and tells the research service
+// which generator to use, following the backend the user picked in Settings ('none', or no LLM
+// worker connected, means the LLM-free fallbacks). The LlmApi is injected (a Comlink remote).
+import type { LlmApi, LlmBackendKind } from '../shared/llm-api';
+import { llmDepFromApi } from '../research/llm-adapter';
+import type { LlmDep } from '../research/types';
+
+/** What the library needs of the LLM worker. */
+export type LlmWorker = Pick<LlmApi, 'status' | 'generate' | 'cancel'>;
+
+export interface LlmLink {
+  connect(api: LlmWorker): void;
+  /**
+   * Asks the LLM worker for its active backend and calls `onChange` with the generator to use
+   * when it differs from the last one seen (null = the fallbacks).
+   */
+  follow(onChange: (llm: LlmDep | null) => void): Promise<void>;
+}
+
+export function createLlmLink(): LlmLink {
+  let api: LlmWorker | null = null;
+  let kind: LlmBackendKind | null = null;
+  return {
+    connect(next) {
+      api = next;
+    },
+    async follow(onChange) {
+      const current = api;
+      const next = current ? (await current.status()).active.kind : 'none';
+      if (next === kind) return;
+      kind = next;
+      onChange(current && next !== 'none' ? llmDepFromApi(current, next) : null);
+    },
+  };
+}

@@ -1,0 +1,228 @@
+// The library service as the database worker exposes it, over a real in-memory wa-sqlite library:
+// importing and searching, semantic sync over an embed pool (start, pause, resume, switching the
+// model), the query planner following the LLM backend, and another tab's writes clearing the cache.
+// The embed workers are fakes (a bag-of-words embedder that can be held mid-batch); the LLM is the
+// real LLM service with its scripted backend.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createError } from '../shared/errors';
+import type { EmbedModelInfo, EmbedWorkerApi } from '../shared/embed-api';
+import type { LibraryWorkerApi } from '../shared/library-api';
+import type { SemanticStatus } from '../shared/semantic-api';
+import type { DocumentInput } from '../shared/types';
+import { openNodeDatabase } from '../store/open-database-node';
+import type { OpenedDatabase } from '../store/open-database';
+import { jsDotKernel } from '../vector';
+import { createLlmService } from '../llm/service';
+import { bowVector, DIM } from '../research/test-helpers';
+import { createLibraryService, type EmbedWorker, type LibraryServiceDeps } from './service';
+
+const DOCS: Array<[string, string]> = [
+  ['birds/pelicans.txt', 'The coastal pelican colony nests on the cliffs and feeds on fish.'],
+  ['cooking/jam.md', 'Simmer the gooseberries with sugar until the jam sets in warm jars.'],
+  ['space/mars.txt', 'The rover drilled into the red planet rock and sent mineral readings.'],
+  ['finance/rates.txt', 'The central bank raised interest rates to slow housing inflation.'],
+];
+
+function doc(path: string, text: string): DocumentInput {
+  return { path, title: path, mime: 'text/plain', size: text.length, modified: 1_000, text };
+}
+
+/** A fake embed worker: bag-of-words vectors; `hold()` makes the next embedTexts wait. */
+function fakeEmbedWorker(modelId = 'bow-a') {
+  let model: EmbedModelInfo = info(modelId);
+  const pending = new Map<string, (err: Error) => void>();
+  let held: Promise<void> | null = null;
+  let release = () => {};
+  const calls: Array<{ texts: string[]; role: string | undefined; model: string }> = [];
+  const api: Pick<EmbedWorkerApi, 'init' | 'activateModel' | 'embedTexts' | 'cancel'> = {
+    init: async () => model,
+    activateModel: async (id) => (model = info(id)),
+    async embedTexts(texts, jobId, _onProgress, role) {
+      calls.push({ texts, role, model: model.id });
+      if (held) {
+        const wait = held;
+        await new Promise<void>((resolve, reject) => {
+          pending.set(jobId ?? '', reject);
+          void wait.then(resolve);
+        });
+      }
+      return texts.map(bowVector);
+    },
+    cancel: async (jobId) => pending.get(jobId)?.(createError('ABORTED')),
+  };
+  return {
+    worker: api as unknown as EmbedWorker,
+    calls,
+    hold() {
+      held = new Promise<void>((r) => (release = r));
+    },
+    release() {
+      held = null;
+      release();
+    },
+  };
+}
+
+function info(id: string): EmbedModelInfo {
+  return { id, version: `${id}-1`, dim: DIM, maxTokens: 128, canonical: true };
+}
+
+const port = () => ({}) as MessagePort;
+
+function service(
+  db: Promise<OpenedDatabase>,
+  embed = fakeEmbedWorker(),
+  llm = createLlmService({ env: { wasm: WebAssembly }, fetch }),
+  extra: Partial<LibraryServiceDeps> = {},
+): LibraryWorkerApi {
+  return createLibraryService({
+    openDatabase: () => db,
+    dotKernel: async () => jsDotKernel,
+    synonyms: async () => new Map(),
+    wrapEmbedder: () => embed.worker,
+    wrapLlm: () => llm,
+    ...extra,
+  });
+}
+
+/** Polls the semantic status until `done` holds (the backlog runs in the background). */
+async function until(
+  lib: LibraryWorkerApi,
+  done: (s: SemanticStatus) => boolean,
+): Promise<SemanticStatus> {
+  for (let i = 0; i < 2000; i++) {
+    const s = await lib.semanticStatus();
+    if (done(s)) return s;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`semantic status never matched: ${JSON.stringify(await lib.semanticStatus())}`);
+}
+
+const embeddedAll = (s: SemanticStatus) => s.phase === 'ready' && s.embedded === s.total;
+
+let libs: LibraryWorkerApi[] = [];
+afterEach(async () => {
+  for (const lib of libs) await lib.pauseEmbedding();
+  libs = [];
+});
+
+async function library(...args: Parameters<typeof service>): Promise<LibraryWorkerApi> {
+  const lib = service(...args);
+  libs.push(lib);
+  await lib.init();
+  for (const [path, text] of DOCS) await lib.importText(doc(path, text));
+  return lib;
+}
+
+describe('library service', () => {
+  it('imports text and finds it lexically before any model is connected', async () => {
+    const lib = await library(openNodeDatabase());
+    expect((await lib.stats()).documents).toBe(DOCS.length);
+    const { hits } = await lib.search({ query: 'pelican colony', mode: 'lexical' });
+    expect(hits[0]?.path).toBe('birds/pelicans.txt');
+    expect(await lib.semanticStatus()).toMatchObject({ phase: 'starting', model: null });
+    const hybrid = await lib.search({ query: 'pelican colony' });
+    expect(hybrid.hits[0]?.path).toBe('birds/pelicans.txt');
+    expect(hybrid.hits[0]?.ranks.semantic).toBeUndefined();
+  });
+
+  it('embeds the backlog once embed workers connect, and searches semantically', async () => {
+    const embed = fakeEmbedWorker();
+    const lib = await library(openNodeDatabase(), embed);
+    const seen: SemanticStatus[] = [];
+    await lib.watchSemantic((s) => void seen.push(s));
+    await lib.connectEmbedders([port()]);
+    const status = await until(lib, embeddedAll);
+    expect(status.model?.id).toBe('bow-a');
+    expect(status.total).toBeGreaterThanOrEqual(DOCS.length);
+    expect(seen.at(-1)?.phase).toBe('ready');
+    expect(embed.calls.every((c) => c.role === 'passage')).toBe(true);
+
+    const { hits } = await lib.search({ query: 'gooseberries sugar jam', mode: 'semantic' });
+    expect(hits[0]?.path).toBe('cooking/jam.md');
+    expect(embed.calls.at(-1)?.role).toBe('query');
+    // New imports are embedded after the write commits.
+    await lib.importText(doc('birds/gulls.txt', 'Gulls steal chips from tourists on the pier.'));
+    expect((await until(lib, (s) => embeddedAll(s) && s.total > status.total)).embedded).toBe(
+      status.embedded + 1,
+    );
+  });
+
+  it('pauses mid-backlog, keeps what it has, and resumes where it stopped', async () => {
+    const embed = fakeEmbedWorker();
+    embed.hold();
+    const lib = await library(openNodeDatabase(), embed);
+    await lib.connectEmbedders([port()]);
+    await until(lib, () => embed.calls.length > 0);
+    await lib.pauseEmbedding();
+    const paused = await until(lib, (s) => s.phase === 'paused');
+    expect(paused.embedded).toBeLessThan(paused.total);
+
+    embed.release();
+    await lib.resumeEmbedding();
+    const done = await until(lib, embeddedAll);
+    expect(done.embedded).toBe(paused.total);
+  });
+
+  it('switching the model re-embeds the library under the new model only', async () => {
+    const embed = fakeEmbedWorker('bow-a');
+    const lib = await library(openNodeDatabase(), embed);
+    await lib.connectEmbedders([port()]);
+    const before = await until(lib, embeddedAll);
+    embed.calls.length = 0;
+
+    await lib.activateModel('bow-b');
+    const after = await until(lib, (s) => s.model?.id === 'bow-b' && embeddedAll(s));
+    expect(after.embedded).toBe(before.embedded);
+    expect(after.model).toEqual({ id: 'bow-b', version: 'bow-b-1', dim: DIM });
+    // The new model's vectors are its own: reused by text hash only within a model.
+    expect(embed.calls.length).toBeGreaterThan(0);
+    expect(embed.calls.every((c) => c.model === 'bow-b')).toBe(true);
+  });
+
+  it('plans queries with the backend the LLM worker has active', async () => {
+    const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
+    const lib = await library(openNodeDatabase(), fakeEmbedWorker(), llm);
+    const fallback = await lib.planQuery('pelican colony', { techniques: { hyde: false } });
+    expect(fallback.plan.backend).toBe('none');
+    expect(fallback.hits[0]?.path).toBe('birds/pelicans.txt');
+
+    await lib.connectLlm(port());
+    await llm.useScripted();
+    const scripted = await lib.planQuery('pelican colony', { techniques: { hyde: false } });
+    expect(scripted.plan.backend).toBe('scripted');
+
+    await llm.useNone();
+    expect((await lib.planQuery('pelican colony')).plan.backend).toBe('none');
+  });
+
+  it('drops cached answers when another tab wrote to the library', async () => {
+    // Two services over one connection stand in for two tabs over one OPFS file.
+    const db = openNodeDatabase();
+    const mine = await library(db);
+    const other = service(db);
+    libs.push(other);
+    const request = { query: 'pelican colony', mode: 'lexical' as const };
+    expect((await mine.search(request)).hits[0]?.path).toBe('birds/pelicans.txt');
+
+    const pelicans = (await other.listDocuments()).find((d) => d.path === 'birds/pelicans.txt');
+    await other.deleteDocument(pelicans!.id);
+    // This tab's cache still answers from before the other tab's write...
+    expect((await mine.search(request)).hits[0]?.path).toBe('birds/pelicans.txt');
+    await mine.libraryChangedElsewhere();
+    // ...until it is told the library changed elsewhere.
+    expect((await mine.search(request)).hits).toEqual([]);
+  });
+
+  it('hands exported bytes to the transfer hook', async () => {
+    const transferred: Uint8Array[] = [];
+    const lib = service(openNodeDatabase(), undefined, undefined, {
+      transfer: (bytes) => (transferred.push(bytes), bytes),
+    });
+    libs.push(lib);
+    await lib.importText(doc(...DOCS[0]!));
+    const bytes = await lib.exportLibrary();
+    expect(transferred).toEqual([bytes]);
+    expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+});

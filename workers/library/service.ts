@@ -1,0 +1,145 @@
+// The library service the database worker exposes as `LibraryWorkerApi`: the store, the importer,
+// lexical + semantic + hybrid search, semantic sync over the connected embed workers, and the query
+// planner following the LLM backend. Everything outside (the database, the dot kernel, WordNet,
+// worker ports) is injected, so it runs in Node with an in-memory library.
+// May import store, ingest, search, research, vector and shared; never app/ or a *.worker.ts.
+import type { LibraryWorkerApi } from '../shared/library-api';
+import type { OpenedDatabase } from '../store/open-database';
+import { createStore, type Store } from '../store/store';
+import { createLexicalSearch, type LexicalSearch } from '../store/lexical-search';
+import { createChunkLookup } from '../store/chunk-lookup';
+import { createVectorStore } from '../store/vectors';
+import { createIngestApi } from '../ingest/importer';
+import type { IngestApi } from '../shared/ingest-api';
+import { sha256Hex } from '../ingest/hash';
+import { createHybridSearch, type HybridSearch } from '../search/hybrid';
+import { createResearchService, type ResearchService } from '../research/service';
+import type { SynonymIndex } from '../research/wordnet';
+import type { DotKernel } from '../vector';
+import { createLlmLink, type LlmWorker } from './llm-link';
+import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
+
+export type { EmbedWorker } from './semantic-sync';
+export type { LlmWorker } from './llm-link';
+
+export interface LibraryServiceDeps {
+  /** Opens the library (browser: OPFS, else IndexedDB; Node: in memory). Called once, lazily. */
+  openDatabase(): Promise<OpenedDatabase>;
+  /** The dot product for vector search (WASM SIMD, or the JS kernel: the same integers). */
+  dotKernel(): Promise<DotKernel>;
+  /** The WordNet synonym index; asked on first use of WordNet expansion only. */
+  synonyms(): Promise<SynonymIndex>;
+  /** An embed worker behind a port (`Comlink.wrap` in the worker). */
+  wrapEmbedder(port: MessagePort): EmbedWorker;
+  /** The LLM worker behind a port (`Comlink.wrap` in the worker). */
+  wrapLlm(port: MessagePort): LlmWorker;
+  /** Marks an exported database's buffer for transfer (`Comlink.transfer`); default: as is. */
+  transfer?(bytes: Uint8Array): Uint8Array;
+  /** Milliseconds for the query plan's step timings. Default `performance.now`. */
+  now?(): number;
+}
+
+/** The opened library's parts: the one place sub-services are composed. */
+export interface LibraryParts {
+  db: OpenedDatabase;
+  store: Store;
+  lexical: LexicalSearch;
+  ingest: IngestApi;
+  hybrid: HybridSearch;
+  research: ResearchService;
+}
+
+async function openLibrary(
+  deps: LibraryServiceDeps,
+  semantic: SemanticSync,
+): Promise<LibraryParts> {
+  const db = await deps.openDatabase();
+  const store = await createStore(db);
+  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
+  const lookup = createChunkLookup(store.sql);
+  const ingest = createIngestApi({ sink: store });
+  const hybrid = createHybridSearch({
+    lexical,
+    get semantic() {
+      return semantic.side();
+    },
+    allowedChunkIds: lookup.allowedChunkIds,
+    chunkKeys: lookup.chunkKeys,
+    buildHits: lexical.buildHits,
+    // Library writes and index changes (embedding progress) both invalidate cached answers.
+    version: () => store.version() * 1_000_003 + semantic.generation(),
+  }); // fusion: chosen per model (see workers/search/model-fusion.ts)
+  // Every committed write (import, delete, library import) may leave chunks to embed.
+  store.onChange(() => semantic.sync());
+  const research = createResearchService({
+    search: async ({ text, vector, lexicalQuery, limit }) => {
+      const response = await hybrid.retrieve(
+        { query: text, limit },
+        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
+      );
+      return response.hits.map((h) => ({ ...h, id: String(h.chunkId) }));
+    },
+    embed: (texts, options) => semantic.embed(texts, options),
+    lexicalTopK: async (query, k) => {
+      const ranked = await lexical.rankChunks(query, { limit: k });
+      const texts = await lookup.chunkTexts(ranked.map((r) => r.chunkId));
+      return ranked.map((r) => ({
+        id: String(r.chunkId),
+        text: texts.get(r.chunkId) ?? '',
+        score: r.score,
+      }));
+    },
+    synonyms: deps.synonyms,
+    clock: { now: deps.now ?? (() => performance.now()) },
+  });
+  return { db, store, lexical, ingest, hybrid, research };
+}
+
+export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
+  let opened: Promise<LibraryParts> | null = null;
+  const ready = () => (opened ??= openLibrary(deps, semantic));
+  const semantic = createSemanticSync({
+    vectors: async () => createVectorStore((await ready()).store.sql),
+    dotKernel: deps.dotKernel,
+    hash: sha256Hex,
+    onModelChange: async () => (await ready()).hybrid.clearCache(),
+  });
+  const llm = createLlmLink();
+  const transfer = deps.transfer ?? ((bytes: Uint8Array) => bytes);
+
+  return {
+    init: async () => (await ready()).db.info,
+    storageInfo: async () => (await ready()).db.info,
+    listDocuments: async () => (await ready()).store.listDocuments(),
+    getDocument: async (id) => (await ready()).store.getDocument(id),
+    deleteDocument: async (id) => (await ready()).store.deleteDocument(id),
+    stats: async () => (await ready()).store.stats(),
+    exportLibrary: async () => transfer(await (await ready()).store.exportDatabase()),
+    importLibrary: async (bytes) => (await ready()).store.importDatabase(bytes),
+    search: async (request) => (await ready()).hybrid.search(request),
+    setHtmlCleaner: (cleanHtml) =>
+      void ready().then(({ ingest }) => ingest.setHtmlCleaner(cleanHtml)),
+    importFiles: async (files, onProgress) => (await ready()).ingest.importFiles(files, onProgress),
+    cancelImport: () => void ready().then(({ ingest }) => ingest.cancelImport()),
+    importText: async (input) => (await ready()).ingest.importText(input),
+
+    connectEmbedders: (ports) => semantic.connect(ports.map((p) => deps.wrapEmbedder(p))),
+    semanticStatus: async () => semantic.status(),
+    watchSemantic: async (onStatus) => semantic.watch(onStatus),
+    pauseEmbedding: async () => semantic.pause(),
+    resumeEmbedding: async () => semantic.resume(),
+    activateModel: (id) => semantic.activateModel(id),
+    libraryChangedElsewhere: async () => {
+      (await ready()).hybrid.clearCache();
+      semantic.sync();
+    },
+
+    connectLlm: async (port) => llm.connect(deps.wrapLlm(port)),
+    planQuery: async (query, options, requestId) => {
+      const { research } = await ready();
+      await llm.follow((next) => research.setLlm(next));
+      return research.planQuery(query, options, requestId);
+    },
+    cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
+  };
+}
