@@ -9,6 +9,7 @@ import kernelWasmUrl from '../wasm/build/sift-kernels.wasm?url';
 import { installErrorTransfer } from './shared/comlink-errors';
 import type { EmbedWorkerApi } from './shared/embed-api';
 import type { LlmApi } from './shared/llm-api';
+import type { WebApi } from './shared/web-api';
 import { openBrowserDatabase } from './store/open-database';
 import { createKernel } from './embed/kernel';
 import { createWasmDotKernel, jsDotKernel } from './vector';
@@ -32,6 +33,8 @@ const library = createLibraryService({
   synonyms: async () => synonymIndexFromJson(await (await fetch(WORDNET_URL)).json()),
   wrapEmbedder: (port) => Comlink.wrap<EmbedWorkerApi>(port),
   wrapLlm: (port) => Comlink.wrap<LlmApi>(port),
+  wrapWeb: (port) => Comlink.wrap<WebApi>(port),
+  proxy: (fn) => Comlink.proxy(fn),
   transfer: (bytes) => Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]),
 });
 

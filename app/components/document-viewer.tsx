@@ -1,4 +1,5 @@
-// Shows one document as plain text with the hit's chunk highlighted and scrolled into view.
+// Shows one document as plain text with the hit's chunk (or a cited strip's exact character
+// range) highlighted and scrolled into view.
 import { useEffect, useRef } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
 import { useAppStore } from '../state/app-store';
@@ -14,6 +15,13 @@ export function DocumentViewer() {
   const { detail, chunkSeq } = open;
   const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
   const text = detail.text;
+  // A cited strip: its exact offsets (clamped, so a changed document never throws).
+  const range = open.range
+    ? {
+        start: Math.max(0, Math.min(open.range.start, text.length)),
+        end: Math.max(0, Math.min(open.range.end, text.length)),
+      }
+    : null;
   return (
     <aside className="viewer" aria-label={`Document: ${detail.title}`} data-testid="viewer">
       <div className="viewer-head">
@@ -34,7 +42,15 @@ export function DocumentViewer() {
         </button>
       </div>
       <div className="viewer-body" data-testid="viewer-body" tabIndex={0}>
-        {chunk ? (
+        {range ? (
+          <>
+            {text.slice(0, range.start)}
+            <mark ref={mark} className="chunk cited" data-testid="viewer-cited">
+              {text.slice(range.start, range.end)}
+            </mark>
+            {text.slice(range.end)}
+          </>
+        ) : chunk ? (
           <>
             {text.slice(0, chunk.start)}
             <mark ref={mark} className="chunk" data-testid="viewer-chunk">

@@ -2,6 +2,7 @@
 // yes/no entailment judge for the sentence checker. Both ask the active backend one short question
 // per item, read the first word, and give null where the backend failed or answered neither, so
 // the LLM-free score stands. Imports only workers/shared and research's LlmDep type.
+import type { Answer, SupportLabel } from '../shared/answer-api';
 import { isAppError } from '../shared/errors';
 import type { GenerateRequest } from '../shared/llm-api';
 import type { LlmDep } from '../research/types';
@@ -80,5 +81,61 @@ export function createLlmEntail(llm: LlmDep): LlmEntailFn {
     if (evidence.length === 0) return 0;
     const [grade] = await askAll(llm, [entailPrompt(sentence, evidence)], signal);
     return grade ?? null;
+  };
+}
+
+/**
+ * Blends the LLM entailment judge into a generated answer's sentence checks, where the service
+ * has not already (no `llm` component): score = (1 - weight) * lexical + weight * judge, labelled
+ * with the fitted thresholds. Sentences without a citation stay unsupported.
+ */
+export async function applyEntailment(
+  answer: Answer,
+  entail: LlmEntailFn,
+  label: (score: number) => SupportLabel,
+  options: { weight?: number; signal?: AbortSignal; now: () => number },
+): Promise<Answer> {
+  if (answer.sentences.some((s) => 'llm' in s.support.components)) return answer;
+  const weight = options.weight ?? 0.5;
+  const start = options.now();
+  const byId = new Map(answer.strips.map((s) => [s.id, s.text]));
+  const sentences = [];
+  let judged = 0;
+  for (const s of answer.sentences) {
+    const evidence = s.stripIds.flatMap((id) => byId.get(id) ?? []);
+    const lexical = s.support.components.lexical;
+    if (evidence.length === 0 || lexical === undefined || options.signal?.aborted) {
+      sentences.push(s);
+      continue;
+    }
+    const g = await entail(s.text, evidence, options.signal);
+    if (g === null) {
+      sentences.push(s);
+      continue;
+    }
+    judged++;
+    const score = (1 - weight) * lexical + weight * g;
+    sentences.push({
+      ...s,
+      support: {
+        ...s.support,
+        score,
+        label: label(score),
+        components: { ...s.support.components, llm: g },
+      },
+    });
+  }
+  const ms = options.now() - start;
+  return {
+    ...answer,
+    sentences,
+    crag: {
+      ...answer.crag,
+      steps: [
+        ...answer.crag.steps,
+        { kind: 'check', ms, note: `LLM entailment judge: ${judged} sentences` },
+      ],
+      totalMs: answer.crag.totalMs + ms,
+    },
   };
 }

@@ -22,6 +22,11 @@ export interface AnswerSummary {
 /** A kept answer; `id` is its key in the history. */
 export interface StoredAnswer extends Answer {
   id: number;
+  /**
+   * A generated answer cut short (backend died, or Stop while it wrote) comes with the
+   * extractive answer to the same question, shown beside the partial one.
+   */
+  extractive?: Answer;
 }
 
 /** The version of the answers export (`exportAnswers`) and of the stored JSON. */
@@ -72,6 +77,7 @@ export interface AnswerWorkerApi {
     requestId?: string,
     onToken?: (textSoFar: string) => void,
   ): Promise<StoredAnswer>;
+  /** Stops an answer: while a language model writes, only the writing (the partial text is kept). */
   cancelAnswer(requestId: string): Promise<void>;
   /** Newest first. */
   listAnswers(limit?: number): Promise<AnswerSummary[]>;

@@ -6,8 +6,9 @@ import type { LibraryApi } from './store-api';
 import type { PlanOptions, PlannedSearch } from './research-api';
 import type { SemanticStatus } from './semantic-api';
 import type { StorageInfo } from './types';
+import type { AnswerWorkerApi } from './answer-history-api';
 
-export interface LibraryWorkerApi extends LibraryApi, IngestApi {
+export interface LibraryWorkerApi extends LibraryApi, IngestApi, AnswerWorkerApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
