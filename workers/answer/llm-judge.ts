@@ -13,18 +13,21 @@ const PASSAGE_CHARS = 1500;
 /** After this many failures in a row the backend is taken as gone: the rest stay null. */
 const MAX_CONSECUTIVE_FAILURES = 2;
 
+/** One line of text for a prompt field (the judge reads fields line by line). */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /** WSOP's grading prompt (CRAG section 2.1: `Query / Document / Relevant:`), asking for yes or no. */
 export function gradePrompt(question: string, passage: string): string {
   return (
     'Does the document help answer the query? Reply with one word: yes or no.\n\n' +
-    `Query: ${question}\nDocument: ${passage.slice(0, PASSAGE_CHARS)}\nRelevant (yes/no):`
+    `Query: ${oneLine(question)}\nDocument: ${oneLine(passage).slice(0, PASSAGE_CHARS)}\nRelevant (yes/no):`
   );
 }
 
 export function entailPrompt(sentence: string, evidence: string[]): string {
   return (
     'Does the evidence state what the claim says? Reply with one word: yes or no.\n\n' +
-    `Evidence: ${evidence.join(' ').slice(0, PASSAGE_CHARS)}\nClaim: ${sentence}\nSupported (yes/no):`
+    `Evidence: ${oneLine(evidence.join(' ')).slice(0, PASSAGE_CHARS)}\nClaim: ${oneLine(sentence)}\nSupported (yes/no):`
   );
 }
 

@@ -91,7 +91,9 @@ function yesNoScript(p: string): string {
  */
 function citedAnswerScript(p: string): string {
   const first = /^\[1\] \((?:library|web)[^\n]*?\) (.+)$/m.exec(p)?.[1] ?? '';
-  const sentence = /^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first;
+  const found = /^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first.trim();
+  // A heading-like strip has no full stop: add one so the quote stays a sentence of its own.
+  const sentence = found && !/[.!?]$/.test(found) ? `${found}.` : found;
   const madeUp = 'Moreover, it was first demonstrated by lunar astronauts in 1851 [1].';
   return sentence ? `${sentence} [1] ${madeUp}` : 'The sources do not answer the question.';
 }
