@@ -92,10 +92,10 @@ function yesNoScript(p: string): string {
 function citedAnswerScript(p: string): string {
   const first = /^\[1\] \((?:library|web)[^\n]*?\) (.+)$/m.exec(p)?.[1] ?? '';
   const found = /^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first.trim();
-  // A heading-like strip has no full stop: add one so the quote stays a sentence of its own.
-  const sentence = found && !/[.!?]$/.test(found) ? `${found}.` : found;
+  // The marker goes before the full stop (a heading-like strip without one gets one).
+  const sentence = found.replace(/[.!?]$/, '');
   const madeUp = 'Moreover, it was first demonstrated by lunar astronauts in 1851 [1].';
-  return sentence ? `${sentence} [1] ${madeUp}` : 'The sources do not answer the question.';
+  return sentence ? `${sentence} [1]. ${madeUp}` : 'The sources do not answer the question.';
 }
 
 /** Creates the scripted generator. Deterministic: same requests in the same order, same outputs. */
