@@ -47,10 +47,10 @@ async function tfjs422(
   require: NodeJS.Require,
   tokenize: (t: string) => number[],
 ): Promise<TfjsRunner> {
-  /* eslint-disable @typescript-eslint/no-explicit-any -- untyped CommonJS interop in a bench */
-  const tf = require('@tensorflow/tfjs-core') as any;
-  const wasm = require('@tensorflow/tfjs-backend-wasm') as any;
-  const { loadGraphModel } = require('@tensorflow/tfjs-converter') as any;
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return -- untyped CommonJS interop (tfjs) in a bench */
+  const tf = require('@tensorflow/tfjs-core');
+  const wasm = require('@tensorflow/tfjs-backend-wasm');
+  const { loadGraphModel } = require('@tensorflow/tfjs-converter');
   wasm.setWasmPaths(join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm')), '/'));
   await tf.setBackend('wasm');
   await tf.ready();
@@ -85,7 +85,7 @@ async function tfjs422(
   };
   const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? '+simd' : '';
   return { model, backend: `wasm${simd}`, version: tf.version_core };
-  /* eslint-enable @typescript-eslint/no-explicit-any */
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
 }
 
 async function run(argv: string[]): Promise<void> {

@@ -159,7 +159,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         const nat = timeQueries(
           queries,
           (q) =>
-            native!.searchKnn(
+            native.searchKnn(
               Array.from(q, (x) => x / 32767),
               10,
             ).neighbors,

@@ -38,7 +38,10 @@ test('imports the fixtures, reporting each bad file with its reason', async () =
   await expect(failures).toHaveCount(7);
   const codes = await failures.evaluateAll((items) =>
     Object.fromEntries(
-      items.map((li) => [li.querySelector('code')?.textContent, li.getAttribute('data-code')]),
+      items.map(
+        (li) =>
+          [li.querySelector('code')?.textContent ?? '', li.getAttribute('data-code')] as const,
+      ),
     ),
   );
   expect(codes).toEqual({

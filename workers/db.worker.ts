@@ -30,7 +30,10 @@ const library = createLibraryService({
       () => jsDotKernel,
     ),
   // The synonym index (about 4.5 MB of JSON) is fetched on first use only.
-  synonyms: async () => synonymIndexFromJson(await (await fetch(WORDNET_URL)).json()),
+  synonyms: async () =>
+    synonymIndexFromJson(
+      (await (await fetch(WORDNET_URL)).json()) as Parameters<typeof synonymIndexFromJson>[0],
+    ),
   wrapEmbedder: (port) => Comlink.wrap<EmbedWorkerApi>(port),
   wrapLlm: (port) => Comlink.wrap<LlmApi>(port),
   wrapWeb: (port) => Comlink.wrap<WebApi>(port),

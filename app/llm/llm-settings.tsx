@@ -24,8 +24,7 @@ export interface LlmSettingsProps {
 const identity = <T,>(fn: T) => fn;
 
 function errorText(err: unknown): string {
-  if (err && typeof err === 'object' && 'message' in err)
-    return String((err as { message: unknown }).message);
+  if (err && typeof err === 'object' && 'message' in err) return String(err.message);
   return String(err);
 }
 

@@ -162,11 +162,7 @@ async function main(): Promise<void> {
       score(`sim p=${p} rrf`, { kind: 'rrf' }, 20);
       score(`sim p=${p} adaptive default`, { kind: 'adaptive' }, 20);
       for (const g of JSON.parse(args.grid ?? '[]') as Array<Record<string, unknown>>)
-        score(
-          `sim p=${p} adaptive ${JSON.stringify(g)}`,
-          { kind: 'adaptive', ...g } as FusionMethod,
-          20,
-        );
+        score(`sim p=${p} adaptive ${JSON.stringify(g)}`, { kind: 'adaptive', ...g }, 20);
       for (const w of [0.1, 0.3, 0.5])
         score(
           `sim p=${p} weighted-rrf s=${w}`,
@@ -194,8 +190,7 @@ async function main(): Promise<void> {
       score(`minmax s=${w}`, { kind: 'minmax', weights: { semantic: w, lexical: 1 } }, k);
     score('adaptive default', { kind: 'adaptive' }, k);
     const grid = JSON.parse(args.grid ?? '[]') as Array<Record<string, unknown>>;
-    for (const g of grid)
-      score(`adaptive ${JSON.stringify(g)}`, { kind: 'adaptive', ...g } as FusionMethod, k);
+    for (const g of grid) score(`adaptive ${JSON.stringify(g)}`, { kind: 'adaptive', ...g }, k);
   }
 }
 

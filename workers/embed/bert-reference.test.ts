@@ -20,9 +20,7 @@ interface Reference {
 const GOLDEN = join(REPO_ROOT, 'wasm/golden');
 const ref = JSON.parse(readFileSync(join(GOLDEN, 'minilm-reference.json'), 'utf8')) as Reference;
 const f32 = readFileSync(join(GOLDEN, 'minilm-reference.f32'));
-const refVecs = new Float32Array(
-  f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.byteLength) as ArrayBuffer,
-);
+const refVecs = new Float32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.byteLength));
 const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
 if (!haveWeights) {
   console.warn(

@@ -13,7 +13,9 @@ import { createWordPieceTokenizer } from './wordpiece';
 const DIR = join(REPO_ROOT, '../shared/models/all-MiniLM-L6-v2-tokenizer');
 const config = JSON.parse(readFileSync(join(DIR, 'config.json'), 'utf8')) as BertConfig;
 const tokenizer = createWordPieceTokenizer(
-  JSON.parse(readFileSync(join(DIR, 'tokenizer.json'), 'utf8')),
+  JSON.parse(readFileSync(join(DIR, 'tokenizer.json'), 'utf8')) as Parameters<
+    typeof createWordPieceTokenizer
+  >[0],
 );
 
 function randomTensors(seed: number): Map<string, Tensor> {
@@ -245,10 +247,12 @@ describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 with its real weights', () => {
     const real = loadBertFolder(kernel, MINILM_DIR);
     const bytes = readFileSync(join(MINILM_DIR, 'model.safetensors'));
     const T = parseSafetensors(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
     );
     const realTok = createWordPieceTokenizer(
-      JSON.parse(readFileSync(join(MINILM_DIR, 'tokenizer.json'), 'utf8')),
+      JSON.parse(readFileSync(join(MINILM_DIR, 'tokenizer.json'), 'utf8')) as Parameters<
+        typeof createWordPieceTokenizer
+      >[0],
     );
     for (const text of [
       'A man is eating food.',

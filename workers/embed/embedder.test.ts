@@ -106,8 +106,8 @@ describe('embed worker API over a MessageChannel', () => {
         }),
       ),
     );
-    Comlink.expose(api, port1 as unknown as Comlink.Endpoint);
-    const remote = Comlink.wrap<EmbedWorkerApi>(port2 as unknown as Comlink.Endpoint);
+    Comlink.expose(api, port1);
+    const remote = Comlink.wrap<EmbedWorkerApi>(port2);
     const vectors = await remote.embedTexts(['alpha', 'beta']);
     expect(vectors.map((v) => v.length)).toEqual([512, 512]);
     expect(vectors[0]).toBeInstanceOf(Int16Array);
@@ -140,9 +140,9 @@ describe('embedWithPool over several workers', () => {
         deps({ now: () => (t += 60), yieldToEvents: () => new Promise((r) => setTimeout(r, 2)) }),
       ),
     );
-    Comlink.expose(api, port1 as unknown as Comlink.Endpoint);
+    Comlink.expose(api, port1);
     return {
-      remote: Comlink.wrap<EmbedWorkerApi>(port2 as unknown as Comlink.Endpoint),
+      remote: Comlink.wrap<EmbedWorkerApi>(port2),
       close: () => {
         port1.close();
         port2.close();

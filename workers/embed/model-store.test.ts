@@ -24,7 +24,7 @@ function hub(
 ): { fetch: typeof fetch; urls: string[] } {
   const urls: string[] = [];
   const f = (async (input: RequestInfo | URL) => {
-    const url = String(input);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     urls.push(url);
     const name = url.split('/resolve/main/')[1] as keyof BertFolder;
     const bytes = files[name];
@@ -131,9 +131,9 @@ describe('model store: download', () => {
 
   it('reports OFFLINE when the hub cannot be reached', async () => {
     const { s } = store({
-      fetch: (async () => {
+      fetch: async () => {
         throw new TypeError('Failed to fetch');
-      }) as typeof fetch,
+      },
       online: () => false,
     });
     expect(await code(s.download('gte-small'))).toMatch(/^OFFLINE: .*huggingface\.co.*offline/);

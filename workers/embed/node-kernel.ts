@@ -25,7 +25,7 @@ export function readKernelBytes(): ArrayBuffer {
     execFileSync('npm', ['run', '--silent', 'build:wasm'], { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   const buf = readFileSync(WASM_PATH);
-  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
 }
 
 export function createNodeKernel(): Promise<Kernel> {
@@ -35,7 +35,7 @@ export function createNodeKernel(): Promise<Kernel> {
 /** A `fetchBytes` for model.ts that reads USE-lite files from node_modules. */
 export async function readUseLiteFile(name: string): Promise<ArrayBuffer> {
   const buf = readFileSync(join(USE_LITE_DIR, name));
-  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
 }
 
 /**
@@ -62,7 +62,7 @@ export function loadBertFolder(kernel: Kernel, dir: string): BertModel {
     pooling: pooling?.pooling_mode_cls_token ? 'cls' : (known?.pooling ?? 'mean'),
   };
   const tensors = parseSafetensors(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
   );
   return loadBert(kernel, config, tensors, createWordPieceTokenizer(tokenizerJson), profile);
 }

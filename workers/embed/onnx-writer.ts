@@ -132,7 +132,9 @@ function rawBytes(t: OnnxTensor): Uint8Array {
 function tensor(t: OnnxTensor): Message {
   const expected = t.dims.reduce((a, b) => a * b, 1);
   if (expected !== t.data.length) {
-    throw new RangeError(`Tensor ${t.name} has ${t.data.length} values for dims ${t.dims}.`);
+    throw new RangeError(
+      `Tensor ${t.name} has ${t.data.length} values for dims ${t.dims.join(',')}.`,
+    );
   }
   const m = new Message();
   for (const d of t.dims) m.int(1, d);

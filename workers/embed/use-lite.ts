@@ -45,7 +45,7 @@ interface LayerWeights {
   outBias: Ptr;
   /** Layer 0 projects its 256-d input to 512 for the residual (AdjustResidualInput/dense). */
   residual: Linear | null;
-  residualBias: Ptr | 0;
+  residualBias: Ptr; // 0 when there is none
   ffnGamma: Ptr;
   ffnBeta: Ptr;
   ffn1: Linear;

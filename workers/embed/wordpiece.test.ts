@@ -10,7 +10,9 @@ const fixture = JSON.parse(
 ) as { texts: string[]; ids: number[][] };
 
 describe('WordPiece (all-MiniLM-L6-v2 tokenizer.json)', () => {
-  const tok = createWordPieceTokenizer(JSON.parse(readFileSync(TOKENIZER, 'utf8')));
+  const tok = createWordPieceTokenizer(
+    JSON.parse(readFileSync(TOKENIZER, 'utf8')) as Parameters<typeof createWordPieceTokenizer>[0],
+  );
 
   it('gives the ids of the Rust tokenizers reference on every fixture text', () => {
     expect(fixture.texts.length).toBeGreaterThanOrEqual(200);

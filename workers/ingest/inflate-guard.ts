@@ -53,9 +53,7 @@ export async function inflatedSize(
   // Typed loosely: DecompressionStream reads BufferSource and writes Uint8Array chunks.
   let stream = new Blob([data as BlobPart]).stream() as ReadableStream<unknown>;
   for (const stage of stages) {
-    stream = stream.pipeThrough(
-      new DecompressionStream(stage) as unknown as ReadableWritablePair<unknown, unknown>,
-    );
+    stream = stream.pipeThrough(new DecompressionStream(stage));
   }
   const reader = (stream as ReadableStream<Uint8Array>).getReader();
   let total = 0;

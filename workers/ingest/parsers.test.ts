@@ -196,7 +196,7 @@ describe('pdf (real pdfjs, legacy build in Node)', () => {
     const err = await parsePdf(fixture('locked.pdf'), meta('locked.pdf')).catch((e: AppError) => e);
     expect(err).toMatchObject({
       code: 'PARSE_FAILED',
-      message: expect.stringMatching(/password-protected/),
+      message: expect.stringMatching(/password-protected/) as string,
     });
   });
 

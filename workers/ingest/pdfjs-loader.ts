@@ -14,6 +14,7 @@ export async function loadBrowserPdfjs(): Promise<PdfjsLike> {
     import('pdfjs-dist/build/pdf.worker.mjs'),
   ]);
   (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (pdfjs's text items include TextMarkedContent)
   return pdfjs as unknown as PdfjsLike;
 }
 
@@ -24,5 +25,6 @@ export async function loadNodePdfjs(): Promise<PdfjsLike> {
     import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
   ]);
   (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (pdfjs's text items include TextMarkedContent)
   return pdfjs as unknown as PdfjsLike;
 }

@@ -198,7 +198,7 @@ export function createGenerator(backend: StreamingBackend): Generator {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
-      if (failure) throw failure;
+      if (failure) throw failure as Error; // what the stream threw, passed on as it was
     } finally {
       if (!done) ctrl.abort(); // the consumer broke out of the loop
       options.signal?.removeEventListener('abort', onAbort);

@@ -71,7 +71,7 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
       'abort',
       () => {
         clearTimeout(t);
-        reject(signal.reason);
+        reject(signal.reason as Error); // an AbortError DOMException unless the caller chose one
       },
       { once: true },
     );

@@ -116,7 +116,8 @@ export function createScriptedGenerator(options: ScriptedOptions = {}): Scripted
       if (rule && 'fail' in rule) throw createError(rule.fail, { reason: 'Scripted failure.' });
       if (rule && 'hang' in rule) {
         await new Promise<void>((_, reject) => {
-          const onAbort = () => reject(signal.reason ?? createError('ABORTED'));
+          const onAbort = () =>
+            reject((signal.reason as Error | undefined) ?? createError('ABORTED'));
           if (signal.aborted) onAbort();
           signal.addEventListener('abort', onAbort, { once: true });
         });

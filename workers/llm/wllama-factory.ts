@@ -10,5 +10,5 @@ export function createRealWllama(wasmUrl: string): WllamaLike {
   const w = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
   // Default compat mode loads @wllama/wllama-compat from jsDelivr on Safari; we never use a CDN.
   w.setCompat(null);
-  return w as unknown as WllamaLike;
+  return w;
 }

@@ -49,7 +49,9 @@ export async function runLlm(
     const result = await Promise.race([
       llm.generate(asChat(request), { signal: ctrl.signal }),
       new Promise<never>((_, reject) =>
-        ctrl.signal.addEventListener('abort', () => reject(ctrl.signal.reason), { once: true }),
+        ctrl.signal.addEventListener('abort', () => reject(ctrl.signal.reason as Error), {
+          once: true,
+        }),
       ),
     ]);
     const text = result.text.trim();

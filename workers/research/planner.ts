@@ -211,7 +211,9 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
           synonymIndex = await deps.synonyms();
         // One synonym per word, and the original doubled so synonyms weigh half (on SciFact,
         // 2 synonyms appended at full weight lost 3 nDCG@10 points; this setting lost 0.5).
-        const r = expandWithSynonyms(q, synonymIndex ?? new Map(), { maxPerTerm: 1 });
+        const r = expandWithSynonyms(q, synonymIndex ?? new Map<string, string[]>(), {
+          maxPerTerm: 1,
+        });
         const extra = r.added.flatMap((a) => a.synonyms);
         if (extra.length) lexicalQuery = `${lexicalQuery ?? `${q} ${q}`} ${extra.join(' ')}`;
         record('wordnet', 'wordnet', 'WordNet synonyms', start, {

@@ -16,8 +16,8 @@ describe('AppError across a MessageChannel', () => {
         throw new TypeError('boom');
       },
     };
-    Comlink.expose(api, port1 as unknown as Comlink.Endpoint);
-    const remote = Comlink.wrap<typeof api>(port2 as unknown as Comlink.Endpoint);
+    Comlink.expose(api, port1);
+    const remote = Comlink.wrap<typeof api>(port2);
     const err = await remote.fail().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('STORAGE_FULL');

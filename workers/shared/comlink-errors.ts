@@ -38,5 +38,5 @@ export function installErrorTransfer(): void {
       throw deserializeError(data);
     },
   };
-  Comlink.transferHandlers.set('throw', handler as Comlink.TransferHandler<unknown, unknown>);
+  Comlink.transferHandlers.set('throw', handler);
 }

@@ -132,8 +132,8 @@ export interface LedgerEntry {
   bytesReceived: number;
   /** HTTP status, or null when no response arrived. */
   status: number | null;
-  /** ErrorCode when the request failed. */
-  outcome: 'ok' | string;
+  /** 'ok', or the ErrorCode (or HTTP_<status>) when the request failed. */
+  outcome: string;
   durationMs: number;
 }
 
@@ -145,7 +145,7 @@ export interface ExternalLedgerRecord {
   bytesSent?: number;
   bytesReceived?: number;
   status?: number | null;
-  outcome?: 'ok' | string;
+  outcome?: string; // 'ok' or an error code
   time?: number;
   durationMs?: number;
 }

@@ -85,7 +85,7 @@ async function finishOpen(
   const sql = createSql(sqlite3, handle);
   for (const pragma of CONNECTION_PRAGMAS) await sql.exec(pragma);
 
-  const files = memVfs.mapNameToFile;
+  const files = (memVfs as { mapNameToFile: Map<string, MemFile> }).mapNameToFile;
   const key = (n: string) => new URL(n, 'file://').pathname;
   const scratch: ScratchFiles = {
     write(n, bytes) {
@@ -126,7 +126,7 @@ async function finishOpen(
  * @throws AppError DB_ERROR when the WASM cannot be instantiated
  */
 export async function openMemoryDatabase(wasmBinary: Uint8Array): Promise<OpenedDatabase> {
-  const module = await SyncModuleFactory({ wasmBinary });
+  const module: unknown = await SyncModuleFactory({ wasmBinary });
   const sqlite3 = SQLite.Factory(module);
   return finishOpen(asApi(sqlite3) as never, module, ':memory:', undefined, {
     kind: 'memory',
@@ -180,7 +180,7 @@ export interface BrowserOpenOptions {
  * @throws AppError STORAGE_UNAVAILABLE when neither OPFS nor IndexedDB exists; DB_* on open errors
  */
 export async function openBrowserDatabase(options: BrowserOpenOptions): Promise<OpenedDatabase> {
-  const scope = options.scope ?? (globalThis as unknown as StorageScope);
+  const scope = options.scope ?? globalThis;
   const name = options.name ?? DEFAULT_DB_NAME;
   const persisted = async () => {
     try {
@@ -197,7 +197,7 @@ export async function openBrowserDatabase(options: BrowserOpenOptions): Promise<
     let opfs: { sqlite3: unknown; module: unknown } | null = null;
     let failure = '';
     try {
-      const module = await SyncModuleFactory({ locateFile: () => options.syncWasmUrl });
+      const module: unknown = await SyncModuleFactory({ locateFile: () => options.syncWasmUrl });
       const sqlite3 = SQLite.Factory(module);
       const { OPFSCoopSyncVFS } =
         await import('@journeyapps/wa-sqlite/src/examples/OPFSCoopSyncVFS.js');

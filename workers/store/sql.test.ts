@@ -170,7 +170,7 @@ class LockingMemoryVFS extends (MemoryVFS as unknown as new (
 
 describe('two connections (cross-tab writers)', () => {
   async function twoConnections(sleepB: (ms: number) => Promise<void>) {
-    const module = await SyncModuleFactory({ wasmBinary: syncWasmBytes() });
+    const module: unknown = await SyncModuleFactory({ wasmBinary: syncWasmBytes() });
     const sqlite3 = SQLite.Factory(module);
     const vfs = new LockingMemoryVFS('locking-mem', module);
     sqlite3.vfs_register(vfs as never, false);

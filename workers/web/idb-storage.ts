@@ -8,7 +8,7 @@ const STORE = 'kv';
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed.'));
   });
 }
 
@@ -23,13 +23,13 @@ export function createIdbKeyValueStorage(
       const req = idb.open(name, 1);
       req.onupgradeneeded = () => req.result.createObjectStore(STORE);
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error('IndexedDB open failed.'));
     }));
   const tx = async (mode: IDBTransactionMode) =>
     (await open()).transaction(STORE, mode).objectStore(STORE);
   return {
     async get(key) {
-      const value = await request((await tx('readonly')).get(key));
+      const value: unknown = await request((await tx('readonly')).get(key));
       return typeof value === 'string' ? value : null;
     },
     async set(key, value) {

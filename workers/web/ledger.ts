@@ -13,7 +13,7 @@ export interface LedgerInput {
   bytesSent: number;
   bytesReceived: number;
   status: number | null;
-  outcome: 'ok' | string;
+  outcome: string; // 'ok', an ErrorCode or HTTP_<status>
   time: number;
   durationMs: number;
 }

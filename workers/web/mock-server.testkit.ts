@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderId } from '../shared/web-api';
 
 export type Scenario =
   | 'ok'
@@ -240,7 +239,7 @@ export async function startMockServer(): Promise<MockServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     hugeBytesWritten,
-    queue(provider: ProviderId | 'pages' | string, ...scenarios) {
+    queue(provider: string, ...scenarios) {
       queues.set(provider, [...(queues.get(provider) ?? []), ...scenarios]);
     },
     reset() {

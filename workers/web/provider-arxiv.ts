@@ -71,7 +71,7 @@ export const arxiv: ProviderDefinition = {
     }
     const doc: unknown = parser.parse(res.text);
     if (!isRecord(doc) || !isRecord(doc.feed)) malformed(LABEL, 'an Atom feed');
-    const feed = doc.feed as Record<string, unknown>;
+    const feed = doc.feed;
     const entries = Array.isArray(feed.entry) ? (feed.entry as unknown[]) : [];
     const hits: WebHit[] = [];
     for (const e of entries) {

@@ -55,7 +55,7 @@ export function createRedactor(): Redactor {
 
   function redactDeep<T>(value: T): T {
     if (typeof value === 'string') return redact(value) as T;
-    if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+    if (Array.isArray(value)) return (value as unknown[]).map((v) => redactDeep(v)) as T;
     if (value instanceof Error) return redact(value.message) as T;
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};

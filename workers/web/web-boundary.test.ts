@@ -32,8 +32,8 @@ function expose(): Comlink.Remote<WebApi> {
   const { ledger: _l, redactor: _r, ...api } = svc;
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
-  Comlink.expose(api, port1 as unknown as Comlink.Endpoint);
-  return Comlink.wrap<WebApi>(port2 as unknown as Comlink.Endpoint);
+  Comlink.expose(api, port1);
+  return Comlink.wrap<WebApi>(port2);
 }
 
 describe('WebApi across a MessageChannel', () => {

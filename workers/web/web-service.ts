@@ -87,7 +87,7 @@ export function createWebService(deps: WebServiceDeps): WebService {
   const registry: Record<ProviderId, ProviderDefinition> = {
     ...PROVIDERS,
     ...deps.providers,
-  } as Record<ProviderId, ProviderDefinition>;
+  };
   let storage: KeyValueStorage = deps.storage ?? createMemoryStorage();
   let settings: WebSettings = defaultSettings();
   let credibility = createCredibility();
