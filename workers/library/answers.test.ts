@@ -91,7 +91,9 @@ describe('library answers', () => {
     });
     expect((await lib.getAnswer(answer.id)).crag).toEqual(answer.crag);
     expect((await lib.answerDiagnostics()).answers).toBe(1);
-    expect(JSON.parse(await lib.exportAnswers()).answers).toHaveLength(1);
+    expect((JSON.parse(await lib.exportAnswers()) as { answers: unknown[] }).answers).toHaveLength(
+      1,
+    );
   });
 
   it('refuses an empty question with INVALID_QUERY', async () => {
