@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Strip } from '../shared/answer-api';
 import { createScriptedGenerator } from '../llm/scripted';
 import { answerPrompt, createGenerateAnswer } from './generate';
-import { createLlmEntail, createLlmGrade, readYesNo } from './llm-judge';
+import { applyEntailment, createLlmEntail, createLlmGrade, readYesNo } from './llm-judge';
+import { sampleAnswer } from '../shared/answer.testkit';
 import { parseCitations } from './parse-citations';
 
 function strip(id: string, title: string, text: string, web = false): Strip {
@@ -155,5 +156,38 @@ describe('LLM judges', () => {
     expect(await entail('Pelican colonies nest on cliffs.', [STRIPS[0]!.text])).toBe(1);
     expect(await entail('Lunar astronauts demonstrated it in 1851.', [STRIPS[0]!.text])).toBe(0);
     expect(await entail('Anything.', [])).toBe(0);
+  });
+});
+
+describe('applyEntailment', () => {
+  it('blends the judge into each cited sentence and relabels it; uncited ones stay as they are', async () => {
+    const answer = sampleAnswer({
+      mode: 'generated',
+      labels: ['supported', 'supported', 'unsupported'],
+    });
+    answer.strips = [{ ...STRIPS[0]!, id: answer.references[0]!.stripId }];
+    answer.sentences[0]!.text = 'Pelican colonies nest on cliffs.';
+    answer.sentences[1]!.text = 'Lunar astronauts demonstrated it in 1851.';
+    answer.sentences[2]!.stripIds = [];
+    answer.sentences.forEach((s) => (s.support.components = { lexical: 0.7 }));
+    const label = (score: number) =>
+      score >= 0.6 ? 'supported' : score < 0.4 ? 'unsupported' : 'partly';
+    const out = await applyEntailment(answer, createLlmEntail(createScriptedGenerator()), label, {
+      now,
+    });
+    expect(out.sentences.map((s) => [s.support.label, s.support.components.llm])).toEqual([
+      ['supported', 1],
+      ['unsupported', 0],
+      ['unsupported', undefined],
+    ]);
+    expect(out.sentences[1]!.support.score).toBeCloseTo(0.35);
+    expect(out.crag.steps.at(-1)).toMatchObject({
+      kind: 'check',
+      note: 'LLM entailment judge: 2 sentences',
+    });
+    // Already judged by the service: left alone.
+    expect(
+      await applyEntailment(out, createLlmEntail(createScriptedGenerator()), label, { now }),
+    ).toBe(out);
   });
 });
