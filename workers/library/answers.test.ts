@@ -82,7 +82,12 @@ describe('library answers', () => {
     const doc = await lib.getDocument(answer.references[0]!.documentId!);
     const ref = answer.references[0]!;
     expect(answer.sentences[0]?.text).toBe(doc.text.slice(ref.start, ref.end));
-    expect(answer.crag.steps.map((s) => s.kind)).toContain('evaluate');
+    expect(answer.crag.steps.map((s) => s.kind)).toEqual(
+      expect.arrayContaining(['retrieve', 'evaluate', 'correct', 'refine', 'answer', 'check']),
+    );
+    expect(answer.crag.steps.every((s) => Number.isFinite(s.ms) && s.ms >= 0)).toBe(true);
+    expect(['CORRECT', 'AMBIGUOUS', 'INCORRECT']).toContain(answer.crag.decision);
+    expect(answer.crag.evaluator.passages[0]?.components).toBeDefined();
     const [kept] = await lib.listAnswers();
     expect(kept).toMatchObject({
       id: answer.id,
@@ -94,6 +99,16 @@ describe('library answers', () => {
     expect((JSON.parse(await lib.exportAnswers()) as { answers: unknown[] }).answers).toHaveLength(
       1,
     );
+  });
+
+  it('says the library does not seem to hold what is absent, with the closest passages', async () => {
+    const lib = await library();
+    const answer = await lib.ask({ question: 'What is the boiling point of liquid nitrogen?' });
+    expect(answer.crag.decision).toBe('INCORRECT');
+    expect(answer.notFound).toBe(true);
+    expect(answer.sentences).toHaveLength(0);
+    expect(answer.crag.actions.map((a) => a.kind)).toContain('not-found');
+    expect(answer.crag.webUsed).toBe(false);
   });
 
   it('refuses an empty question with INVALID_QUERY', async () => {
