@@ -173,6 +173,19 @@ export default tseslint.config(
     ),
   },
   {
+    // Research projects: collections, provenance, claims, stance, triangulation, audits, exports.
+    files: ['workers/projects/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(
+      [
+        '^\\.\\./(ingest|vector|embed|llm|library)/',
+        'workers/projects may import shared, store, search, research, answer and web; inject the rest.',
+      ],
+      NO_APP,
+      NO_WORKER_ENTRY,
+    ),
+  },
+  {
     files: ['workers/*.worker.ts'],
     rules: restrict(NO_APP),
   },

@@ -14,7 +14,9 @@ export function parseArgs(
       continue;
     }
     const [key, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    out[key] = inline ?? argv[++i] ?? '';
+    // A flag followed by another flag is a switch (`--profile --out f`), not `--profile=--out`.
+    const next = argv[i + 1];
+    out[key] = inline ?? (next !== undefined && !next.startsWith('--') ? argv[++i]! : '');
   }
   return out;
 }

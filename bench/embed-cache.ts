@@ -18,8 +18,14 @@ export function textKey(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function openEmbedCache(modelId: string, version: string, dim: number): EmbedCache {
-  const dir = join(REPO_ROOT, '.cache/embed');
+/** `folder` under .cache/: tasks that embed other texts than the corpus keep their own file. */
+export function openEmbedCache(
+  modelId: string,
+  version: string,
+  dim: number,
+  folder = 'embed',
+): EmbedCache {
+  const dir = join(REPO_ROOT, '.cache', folder);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${modelId}@${version}.bin`);
   const map = new Map<string, Int16Array>();

@@ -5,19 +5,21 @@ import { writeFileSync } from 'node:fs';
 import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { evaluate, type Run } from './eval/metrics';
 import { MODES } from './eval/modes';
+import { TASKS } from './eval/tasks';
 import { parseArgs } from './args';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
+  if (args.task && args.dataset && TASKS[args.task]) return TASKS[args.task]!(args);
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
   const split = args.split ?? 'test';
   const factory = MODES[mode];
-  if (!dataset || !factory) {
+  if (!dataset || !factory || args.task) {
     console.error(
-      `usage: npm run eval -- --dataset <BEIR folder> --mode <${Object.keys(MODES).join('|')}> [--run <file>] [--split test]`,
+      `usage: npm run eval -- --dataset <BEIR folder> --mode <${Object.keys(MODES).join('|')}> [--run <file>] [--split test]\n   or: npm run eval -- --dataset <folder> --task <${Object.keys(TASKS).join('|')}> [--json <file>]`,
     );
     process.exit(2);
   }

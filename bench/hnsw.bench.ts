@@ -17,6 +17,7 @@ import {
   jsDotKernel,
 } from '../workers/vector/index';
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
+import { dequantize } from '../workers/shared/quant';
 import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
 import { parseArgs } from './args';
 
@@ -136,12 +137,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       t = performance.now();
       native = new Native('ip', dim);
       native.initIndex(n, M, efc, 100);
-      data.forEach((v, i) =>
-        native!.addPoint(
-          Array.from(v, (x) => x / 32767),
-          i,
-        ),
-      );
+      data.forEach((v, i) => native!.addPoint(Array.from(dequantize(v)), i));
       const nativeBuildMs = performance.now() - t;
       console.log(
         `  hnswlib-node build ${f(nativeBuildMs / 1000, 1)} s (${Math.round(n / (nativeBuildMs / 1000))} vectors/s); ` +
@@ -158,11 +154,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         native.setEf(ef);
         const nat = timeQueries(
           queries,
-          (q) =>
-            native.searchKnn(
-              Array.from(q, (x) => x / 32767),
-              10,
-            ).neighbors,
+          (q) => native.searchKnn(Array.from(dequantize(q)), 10).neighbors,
         );
         line +=
           `\n  hnswlib-node ef=${String(ef).padEnd(4)} p50 ${f(nat.p50)} ms  p95 ${f(nat.p95)} ms  recall@10 ${f(recall(nat.results, ex.results), 3)}  ` +

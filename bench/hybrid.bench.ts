@@ -12,7 +12,8 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/shared/test-rng';
+import { QUANT_SCALE, quantize } from '../workers/shared/quant';
 import { chunkText } from '../workers/ingest/chunk';
 import { createHybridSearch, type HybridDeps } from '../workers/search/hybrid';
 import type { FusionMethod } from '../workers/search/rrf';
@@ -35,15 +36,10 @@ import { loadNodeEncoder } from './embed-models';
 import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { fusionFromOptions } from './eval/hybrid-mode';
 import { parseArgs } from './args';
+import { percentile, perturb, seedOf } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
@@ -57,21 +53,7 @@ function latency(samples: number[]) {
   };
 }
 
-function seedOf(s: string): number {
-  return createHash('sha256').update(s).digest().readUInt32LE(0);
-}
-
-/** Copy `copy` of a text: every word dropped with probability 0.1 (copy 0 is the original). */
-function perturb(text: string, copy: number, key: string): string {
-  if (copy === 0) return text;
-  const rand = mulberry32(seedOf(`${copy}:${key}`));
-  return text
-    .split(' ')
-    .filter(() => rand() >= 0.1)
-    .join(' ');
-}
-
-/** Original vector + N(0, sigma^2/dim) noise, L2-normalised, scaled by 32767 and rounded. */
+/** Original vector + N(0, sigma^2/dim) noise, L2-normalised and quantised (the canonical rule). */
 function noisy(v: Int16Array, copy: number, key: string, sigma = 0.5): Int16Array {
   if (copy === 0) return v;
   const rand = mulberry32(seedOf(`v${copy}:${key}`));
@@ -81,13 +63,11 @@ function noisy(v: Int16Array, copy: number, key: string, sigma = 0.5): Int16Arra
   for (let i = 0; i < v.length; i++) {
     // Box-Muller from two uniforms (determinism only needs the same PRNG and formula).
     const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-    f[i] = v[i]! / 32767 + s * g;
+    f[i] = v[i]! / QUANT_SCALE + s * g;
     norm += f[i]! * f[i]!;
   }
-  const out = new Int16Array(v.length);
   const inv = 1 / Math.sqrt(norm);
-  for (let i = 0; i < v.length; i++) out[i] = Math.round(f[i]! * inv * 32767);
-  return out;
+  return quantize(f.map((x) => x * inv));
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -84,7 +84,7 @@ test('the library survives closing and reopening the browser', async ({ baseURL 
         executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
         args: CHROMIUM_ARGS,
         headless: true,
-        baseURL,
+        ...(baseURL ? { baseURL } : {}),
       });
     let context = await launch();
     let page = context.pages()[0] ?? (await context.newPage());

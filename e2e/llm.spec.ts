@@ -20,9 +20,11 @@ async function importFixtures(page: Page): Promise<void> {
   });
 }
 
-async function runOptimised(page: Page, query: string): Promise<void> {
+async function runOptimised(page: Page, query: string, techniques: string[] = []): Promise<void> {
   await page.getByTestId('tab-search').click();
   await page.getByTestId('optimise-toggle').check();
+  // The LLM techniques are off by default (measured no gain: technique-evidence.ts).
+  for (const t of techniques) await page.getByTestId(`plan-switch-${t}`).check();
   await page.getByTestId('search-input').fill(query);
   await page.getByTestId('search-input').press('Enter');
   await expect(page.getByTestId('result-meta')).toHaveAttribute('data-query', query, {
@@ -32,7 +34,7 @@ async function runOptimised(page: Page, query: string): Promise<void> {
 
 test('without a model, the plan routes, falls back and still finds results', async ({ page }) => {
   await importFixtures(page);
-  await runOptimised(page, QUESTION);
+  await runOptimised(page, QUESTION, ['hyde', 'fusion', 'rewrite']);
   await expect(page.getByTestId('plan-route')).toContainText('complex');
   const hyde = page.locator('[data-testid^="plan-step-"]').filter({ hasText: 'HyDE hypothetical' });
   await expect(hyde.getByTestId('plan-step-status')).toHaveText('fallback');
@@ -46,7 +48,7 @@ test('the CPU backend loads a GGUF from disk and HyDE runs through it', async ({
   await page.getByTestId('llm-gguf-file').setInputFiles(GGUF);
   await expect(page.getByTestId('llm-active')).toContainText('wllama', { timeout: 60_000 });
   await expect(page.getByTestId('llm-reason')).toContainText('no WebGPU');
-  await runOptimised(page, QUESTION);
+  await runOptimised(page, QUESTION, ['hyde']);
   await expect(page.getByTestId('plan-route')).toContainText('wllama');
   const hyde = page.locator('[data-testid^="plan-step-"]').filter({ hasText: 'HyDE hypothetical' });
   await expect(hyde.getByTestId('plan-step-status')).toHaveText('ok');

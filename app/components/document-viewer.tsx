@@ -1,16 +1,27 @@
 // Shows one document as plain text with the hit's chunk (or a cited strip's exact character
-// range) highlighted and scrolled into view.
-import { useEffect, useRef } from 'react';
+// range) highlighted and scrolled into view, and
+// "More like this" for the whole document or the text the user selected in it.
+import { useEffect, useRef, useState } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
+import { runRelated } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 
 export function DocumentViewer() {
   const open = useAppStore((s) => s.open);
   const setOpen = useAppStore((s) => s.setOpen);
   const mark = useRef<HTMLElement>(null);
+  // The selection belongs to the document it was made in (another document opens without one).
+  const [picked, setPicked] = useState<{ documentId: number; text: string } | null>(null);
   useEffect(() => {
     mark.current?.scrollIntoView({ block: 'center' });
   }, [open]);
+  const selection = picked && picked.documentId === open?.detail.id ? picked.text : '';
+  const readSelection = () =>
+    open &&
+    setPicked({
+      documentId: open.detail.id,
+      text: window.getSelection()?.toString().trim() ?? '',
+    });
   if (!open) return null;
   const { detail, chunkSeq } = open;
   const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
@@ -33,6 +44,21 @@ export function DocumentViewer() {
             {chunk ? ` · chunk ${chunk.seq + 1} of ${detail.chunks.length}` : ''}
           </div>
         </div>
+        <div className="viewer-actions">
+          <button
+            onClick={() =>
+              void runRelated(
+                selection
+                  ? { kind: 'text', text: selection, documentId: detail.id }
+                  : { kind: 'document', documentId: detail.id },
+              )
+            }
+            title="Find passages in other documents like the selected text (or this document)"
+            data-testid="related-selection"
+          >
+            {selection ? 'Find related to the selection' : 'More like this document'}
+          </button>
+        </div>
         <button
           onClick={() => setOpen(null)}
           aria-label="Close document (Esc)"
@@ -41,7 +67,13 @@ export function DocumentViewer() {
           ×
         </button>
       </div>
-      <div className="viewer-body" data-testid="viewer-body" tabIndex={0}>
+      <div
+        className="viewer-body"
+        data-testid="viewer-body"
+        tabIndex={0}
+        onMouseUp={readSelection}
+        onKeyUp={readSelection}
+      >
         {range ? (
           <>
             {text.slice(0, range.start)}

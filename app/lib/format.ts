@@ -1,15 +1,5 @@
 // Small display formatters for sizes, dates and MIME types.
-const UNITS = ['B', 'KB', 'MB', 'GB'];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
-}
+export { formatBytes } from '../../workers/shared/format-bytes';
 
 export function formatDate(ms: number): string {
   if (!Number.isFinite(ms) || ms <= 0) return '—';

@@ -3,6 +3,7 @@
 // OpenAI-compatible endpoint (base URL, optional key, model). Receives the LLM worker's API as a
 // prop; `proxy` must be Comlink.proxy when `api` is a Comlink remote (callbacks cross the boundary).
 import { useCallback, useEffect, useState } from 'react';
+import { formatBytes } from '../../workers/shared/format-bytes';
 import type {
   HttpEndpointConfig,
   LlmApi,
@@ -26,10 +27,6 @@ const identity = <T,>(fn: T) => fn;
 function errorText(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err) return String(err.message);
   return String(err);
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(0)} MB`;
 }
 
 export function LlmSettings({
@@ -101,7 +98,8 @@ export function LlmSettings({
           <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
           {caps.storage && (
             <li>
-              Storage: {mb(caps.storage.usageBytes)} used of {mb(caps.storage.quotaBytes)}
+              Storage: {formatBytes(caps.storage.usageBytes)} used of{' '}
+              {formatBytes(caps.storage.quotaBytes)}
             </li>
           )}
           {caps.notes.map((n) => (
@@ -118,7 +116,7 @@ export function LlmSettings({
         <div data-testid="llm-progress">
           <progress max={1} value={progress.fraction ?? undefined} /> {progress.text}
           {progress.totalBytes
-            ? ` (${mb(progress.loadedBytes)} / ${mb(progress.totalBytes)})`
+            ? ` (${formatBytes(progress.loadedBytes)} / ${formatBytes(progress.totalBytes)})`
             : ''}{' '}
           <button onClick={() => void api.cancelLoad()} data-testid="llm-cancel-load">
             Cancel

@@ -1,7 +1,9 @@
 // The "query plan" panel: the route taken and why, each step with its status, time and the texts
 // it generated (hypothetical document, queries, rewrite, expansion terms), which results each
-// retrieval contributed, and a switch per technique. Pure view: receives the plan as a prop.
+// retrieval contributed, and a switch per technique with the measurement behind its default
+// (workers/shared/technique-evidence.ts). Pure view: receives the plan as a prop.
 import type { PlanStep, QueryPlan, TechniqueSwitches } from '../../workers/shared/research-api';
+import { techniqueReason } from '../../workers/shared/technique-evidence';
 
 export interface QueryPlanPanelProps {
   plan: QueryPlan | null;
@@ -81,6 +83,10 @@ export function QueryPlanPanel({
               }
             />{' '}
             {label}
+            <small className="plan-why" data-testid={`plan-why-${key}`}>
+              {' '}
+              {techniqueReason(key)}
+            </small>
           </label>
         ))}
       </fieldset>

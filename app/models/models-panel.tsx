@@ -11,6 +11,7 @@ import type {
   ModelTransferProgress,
 } from '../../workers/shared/embed-api';
 import { SelfTestResult } from './self-test-result';
+import { formatBytes } from '../../workers/shared/format-bytes';
 
 /** The embed worker methods this panel uses (a Comlink remote fits). */
 export type ModelsApi = Pick<
@@ -40,13 +41,6 @@ export interface ModelsPanelProps {
   onError: (err: unknown) => void;
   /** Navigator online state (injected for tests); default navigator.onLine. */
   online?: boolean;
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} kB`;
-  return `${n} B`;
 }
 
 const DEFAULT_HUB = 'https://huggingface.co';

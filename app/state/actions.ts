@@ -7,6 +7,7 @@ import {
   type PersistTrigger,
   type StoragePersistence,
 } from '../lib/storage-persistence';
+import type { RelatedSource } from '../../workers/shared/search-contract';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
 
@@ -133,22 +134,46 @@ export async function runSearch(): Promise<void> {
   }
 }
 
+/**
+ * "More like this": hits related to a passage, a document or selected text, in the current mode
+ * and filters, the source document left out. Errors (deleted source, empty passage) are notices.
+ */
+export async function runRelated(source: RelatedSource): Promise<void> {
+  const { mode, filters, query } = store();
+  const seq = ++searchSeq;
+  store().setSearching(true);
+  try {
+    const r = await libraryClient().findRelated({ source, mode, filters, limit: 20 });
+    if (seq === searchSeq)
+      store().setResults(r, query, { label: r.sourceLabel, notice: r.sourceNotice });
+  } catch (err) {
+    if (seq === searchSeq) store().notifyError(err);
+  } finally {
+    if (seq === searchSeq) store().setSearching(false);
+  }
+}
+
 let planSeq = 0;
 
 /** Runs the current query through the query planner and shows its plan beside the results. */
 export async function runPlan(): Promise<void> {
-  const { query, techniques } = store();
+  const { query, mode, filters, techniques } = store();
   if (!query.trim()) return;
   const id = `plan-${++planSeq}`;
   store().setSearching(true);
   try {
-    const { plan, hits } = await libraryClient().planQuery(query, { techniques, limit: 20 }, id);
+    // The same scope as a plain search: every retrieval of the plan honours mode and filters.
+    const { plan, hits } = await libraryClient().planQuery(
+      { query, mode, filters },
+      { techniques, limit: 20 },
+      id,
+    );
     if (id !== `plan-${planSeq}`) return;
     // Show the plan's fused score (normalised to the best), not the first retrieval's own score.
     const fused = new Map(plan.results.map((r) => [r.id, r.score]));
     const best = Math.max(0, ...plan.results.map((r) => r.score));
     const scored = hits.map((h) => ({ ...h, score: best > 0 ? (fused.get(h.id) ?? 0) / best : 0 }));
-    store().setResults({ hits: scored, mode: 'hybrid', tookMs: plan.totalMs, terms: [] }, query);
+    store().setResults({ hits: scored, mode, tookMs: plan.totalMs, terms: [] }, query);
     store().setPlan(plan);
   } catch (err) {
     if (id === `plan-${planSeq}`) store().notifyError(err);

@@ -61,6 +61,8 @@ interface AppState {
   optimise: boolean;
   techniques: TechniqueSwitches;
   plan: QueryPlan | null;
+  /** The shown results are "find related" hits: what they are related to, and any notice. */
+  related: { label: string; notice: string | null } | null;
   /** Counts import runs, so per-run UI state (an expanded error list) starts fresh. */
   importRun: number;
   notices: Notice[];
@@ -74,7 +76,8 @@ interface AppState {
   setQuery(query: string): void;
   setMode(mode: SearchMode): void;
   setFilters(filters: SearchFilters): void;
-  setResults(results: SearchResponse | null, query?: string): void;
+  /** Shows results; `related` marks them as "find related" hits (null: a search's). */
+  setResults(results: SearchResponse | null, query?: string, related?: AppState['related']): void;
   setSearching(searching: boolean): void;
   setSelected(index: number): void;
   setOpen(open: OpenDocument | null): void;
@@ -113,6 +116,7 @@ export const useAppStore = create<AppState>((set) => ({
   optimise: false,
   techniques: DEFAULT_TECHNIQUES,
   plan: null,
+  related: null,
   importRun: 0,
   notices: [],
   setView: (view) => set({ view }),
@@ -132,8 +136,8 @@ export const useAppStore = create<AppState>((set) => ({
   setQuery: (query) => set({ query }),
   setMode: (mode) => set({ mode }),
   setFilters: (filters) => set({ filters }),
-  setResults: (results, query) =>
-    set({ results, resultsFor: results ? (query ?? null) : null, selected: 0 }),
+  setResults: (results, query, related = null) =>
+    set({ results, resultsFor: results ? (query ?? null) : null, selected: 0, related }),
   setSearching: (searching) => set({ searching }),
   setSelected: (selected) => set({ selected }),
   setOpen: (open) => set({ open }),

@@ -5,7 +5,7 @@ import { Highlighted } from '../components/highlighted';
 import { DocumentViewer } from '../components/document-viewer';
 import { WebSection } from '../components/web-section';
 import { mimeLabel } from '../lib/format';
-import { openDocument, runPlan, runSearch } from '../state/actions';
+import { openDocument, runPlan, runRelated, runSearch } from '../state/actions';
 import { QueryPlanPanel } from '../llm';
 import { useAppStore } from '../state/app-store';
 import type { SearchFilters } from '../../workers/shared/types';
@@ -26,6 +26,7 @@ export function SearchView() {
   const setOpen = useAppStore((s) => s.setOpen);
   const docCount = useAppStore((s) => s.documents.length);
   const ready = useAppStore((s) => s.ready);
+  const related = useAppStore((s) => s.related);
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
 
@@ -118,6 +119,20 @@ export function SearchView() {
                   : '')
               : ''}
         </div>
+        {related && (
+          <div className="related-head" data-testid="related-head">
+            Related to {related.label}
+            {related.notice && <span className="plan-note"> · {related.notice}</span>}{' '}
+            <button className="link" onClick={() => void runSearch()} data-testid="related-back">
+              Back to search
+            </button>
+          </div>
+        )}
+        {results?.notice && !searching && (
+          <div className="query-notice" role="status" data-testid="query-notice">
+            {results.notice.message}
+          </div>
+        )}
         {ready && docCount === 0 && !query && (
           <div className="empty" data-testid="empty-library">
             <p>
@@ -132,7 +147,11 @@ export function SearchView() {
         )}
         {results && hits.length === 0 && !searching && (
           <div className="empty" data-testid="no-results">
-            No matches for “{query}”. Try fewer or different words, or clear the filters.
+            {related
+              ? Object.keys(filters).length > 0
+                ? 'No related passages in the filtered documents. Clear the filters to look everywhere.'
+                : 'No other document is related to this passage.'
+              : `No matches for “${query}”. Try fewer or different words, or clear the filters.`}
           </div>
         )}
         <ol
@@ -174,6 +193,17 @@ export function SearchView() {
               <p className="snippet" data-testid="result-snippet">
                 <Highlighted value={hit.snippet} />
               </p>
+              <button
+                className="link"
+                data-testid="more-like-this"
+                title="Find passages in other documents like this one"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  void runRelated({ kind: 'chunk', chunkId: hit.chunkId });
+                }}
+              >
+                More like this
+              </button>
             </li>
           ))}
         </ol>
@@ -320,7 +350,8 @@ function OptimisePanel() {
           onChange={(e) => setOptimise(e.currentTarget.checked)}
           data-testid="optimise-toggle"
         />{' '}
-        Optimise the query (press Enter to run): routing, rewrite, HyDE, multi-query fusion
+        Optimise the query (press Enter to run): techniques are off until you switch them on where
+        measurements showed no gain
       </label>
       {optimise && (
         <div data-testid="optimise-panel">

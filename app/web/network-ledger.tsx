@@ -3,17 +3,12 @@
 // query strings are never in the ledger (the worker strips them). Talks only to the WebApi prop.
 import { useCallback, useEffect, useState } from 'react';
 import type { LedgerEntry, WebApi } from '../../workers/shared/web-api';
+import { formatBytes } from '../../workers/shared/format-bytes';
 
 export interface NetworkLedgerProps {
   api: Pick<WebApi, 'getLedger' | 'exportLedger' | 'clearLedger'>;
   /** Refresh interval, default 3000 ms; 0 disables polling. */
   pollMs?: number;
-}
-
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
@@ -51,8 +46,8 @@ export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
       <h3>Network ledger</h3>
       <p className="hint">
         Every request Sift sent from this device since it started: {entries.length} requests,{' '}
-        {bytes(sent)} sent, {bytes(received)} received. API keys and search words are never recorded
-        here.
+        {formatBytes(sent)} sent, {formatBytes(received)} received. API keys and search words are
+        never recorded here.
       </p>
       <div className="actions">
         <button type="button" onClick={refresh}>
@@ -95,8 +90,8 @@ export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
                   {e.method} {e.path}
                 </td>
                 <td>{e.purpose}</td>
-                <td>{bytes(e.bytesSent)}</td>
-                <td>{bytes(e.bytesReceived)}</td>
+                <td>{formatBytes(e.bytesSent)}</td>
+                <td>{formatBytes(e.bytesReceived)}</td>
                 <td>
                   {e.outcome === 'ok'
                     ? (e.status ?? 'ok')

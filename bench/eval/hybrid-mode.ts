@@ -8,13 +8,14 @@
 //          --confidenceMid --confidenceScale --minWeight (adaptive, see workers/search/rrf.ts)
 //          --lexicalK 20 --semanticK 20 (CFS-012 chunk depths)  --index hnsw|exact  --ef 50
 //          --model use-lite|all-MiniLM-L6-v2  --threads N (embedding threads for cache misses)
+//          --docDecay D --docDepth N (document-level evidence; --docDecay 0 = best chunk only)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNodeKernel, REPO_ROOT } from '../../workers/embed/node-kernel';
 import { createLexicalSearch, type LexicalSearch } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
-import { createStore } from '../../workers/store/store';
+import { createStore, type Store } from '../../workers/store/store';
 import {
   fuseHybrid,
   type AdaptiveParams,
@@ -26,15 +27,25 @@ import {
   createHnswIndex,
   createWasmDotKernel,
   deserializeHnsw,
+  type AllowedFilter,
   type DotKernel,
+  type VectorHit,
   type VectorIndex,
 } from '../../workers/vector/index';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
 import { loadNodeEncoder } from '../embed-models';
 import type { BeirDoc } from './beir';
-import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
 import { fusionForModel } from '../../workers/search/model-fusion';
+import { compareRanked } from '../../workers/shared/ranking';
+import {
+  BEST_CHUNK_ONLY,
+  DEFAULT_HYBRID_DOCUMENT_EVIDENCE,
+  evidenceFrom,
+  groupByDocument,
+  type DocumentEvidence,
+} from '../../workers/search/document-evidence';
 
 /** Both chunk lists of one query, best first; `path` is the BEIR document id. */
 export interface HybridLists {
@@ -54,6 +65,22 @@ export interface HybridCore {
   ): Promise<HybridLists>;
   /** Both vector indexes' sizes and the HNSW build/load time, for reports. */
   info(): { hnswMs: number; hnswLoaded: boolean; hnswBytes: number };
+  /**
+   * The app-side parts behind the lists (after `index`), for modes that run the app's own search
+   * modules on them (e.g. `related`): the store, its lexical search, and the semantic side
+   * (query embedding + the HNSW index) shaped as workers/search/hybrid.ts takes it.
+   */
+  parts(): {
+    store: Store;
+    lexical: LexicalSearch;
+    semantic: {
+      embedQuery(text: string): Promise<Int16Array>;
+      search(q: Int16Array, k: number, filter?: AllowedFilter): VectorHit[];
+    };
+    modelId: string;
+    /** A query's vector computed now (no cache): for latency benchmarks. */
+    embedFresh(text: string): Int16Array;
+  };
   close(): Promise<void>;
 }
 
@@ -78,6 +105,16 @@ export async function createHybridCore(options: Record<string, string>): Promise
   const keys = new Map<number, { path: string; seq: number }>();
   let hnswMs = 0;
   let hnswLoaded = false;
+  /** A query's canonical vector (the model's query form), from the cache or embedded once. */
+  const embedQueryCached = (query: string): Int16Array => {
+    const input = encoder.queryText(query);
+    let q = cache.get(input);
+    if (!q) {
+      q = encoder.embed(input);
+      cache.put(input, q);
+    }
+    return q;
+  };
 
   return {
     async index(docs, onProgress) {
@@ -137,12 +174,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
     },
     async lists(query, opts) {
       const lex = await lexical.rankChunks(query, { limit: opts.lexicalK });
-      const input = encoder.queryText(query);
-      let q = cache.get(input);
-      if (!q) {
-        q = encoder.embed(input);
-        cache.put(input, q);
-      }
+      const q = embedQueryCached(query);
       const idx = opts.exact ? exact : hnsw;
       if (!idx) throw new Error('index() first');
       const hits = idx.search(
@@ -153,16 +185,26 @@ export async function createHybridCore(options: Record<string, string>): Promise
       // The app's semantic list order (hybrid.ts): cosine desc, then path asc, then seq asc.
       const sem = hits
         .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-        .sort(
-          (a, b) =>
-            b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-        );
+        .sort(compareRanked);
       return {
         semantic: sem,
         lexical: lex.map((c) => ({ chunkId: c.chunkId, path: c.path, seq: c.seq, score: c.score })),
       };
     },
     info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
+    parts: () => ({
+      store,
+      lexical,
+      semantic: {
+        embedQuery: async (text) => embedQueryCached(text),
+        search: (q, k, filter) => {
+          if (!hnsw) throw new Error('index() first');
+          return hnsw.search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) });
+        },
+      },
+      embedFresh: (text) => encoder.embed(encoder.queryText(text)),
+      modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
+    }),
     async close() {
       await db.close();
     },
@@ -213,15 +255,20 @@ export function fusionFromOptions(options: Record<string, string>): FusionMethod
   }
 }
 
-/** Fused chunks to documents: a document scores its best fused chunk (ties: doc id asc). */
-export function fuseToDocs(lists: HybridLists, method: FusionMethod, k: number): RankedDoc[] {
+/**
+ * Fused chunks to documents by document-level evidence (document-evidence.ts; ties: doc id asc).
+ * Without `evidence`, a document scores its best fused chunk.
+ */
+export function fuseToDocs(
+  lists: HybridLists,
+  method: FusionMethod,
+  k: number,
+  evidence: DocumentEvidence = BEST_CHUNK_ONLY,
+): RankedDoc[] {
   const fused = fuseHybrid(lists.semantic, lists.lexical, method).items;
-  const best = new Map<string, number>();
-  for (const f of fused) if (!best.has(f.path)) best.set(f.path, f.score); // sorted: first = max
-  return [...best]
-    .map(([docId, score]) => ({ docId, score }))
-    .sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0))
-    .slice(0, k);
+  return groupByDocument(fused, evidence)
+    .slice(0, k)
+    .map((g) => ({ docId: g.path, score: g.score }));
 }
 
 /** The hybrid modes' flags: the fusion, and the depth and index of each list. */
@@ -231,19 +278,25 @@ export function hybridSettings(options: Record<string, string>) {
     lexicalK: Number(options.lexicalK ?? 20),
     semanticK: Number(options.semanticK ?? 20),
     exact: (options.index ?? 'hnsw') === 'exact',
+    evidence: evidenceFrom(options, DEFAULT_HYBRID_DOCUMENT_EVIDENCE),
   };
 }
 
 export const createHybridRetriever: RetrieverFactory = async (options) => {
   const core = await createHybridCore(options);
-  const { method, lexicalK, semanticK, exact } = hybridSettings(options);
+  const { method, lexicalK, semanticK, exact, evidence } = hybridSettings(options);
   process.stderr.write(
     `[hybrid] fusion ${JSON.stringify(method)} lexicalK ${lexicalK} semanticK ${semanticK} index ${exact ? 'exact' : 'hnsw'}\n`,
   );
   const retriever: Retriever = {
     index: (docs, onProgress) => core.index(docs, onProgress),
     async search(query, k) {
-      return fuseToDocs(await core.lists(query, { lexicalK, semanticK, exact }), method, k);
+      return fuseToDocs(
+        await core.lists(query, { lexicalK, semanticK, exact }),
+        method,
+        k,
+        evidence,
+      );
     },
     close: () => core.close(),
   };

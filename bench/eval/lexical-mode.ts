@@ -1,10 +1,16 @@
 // The `lexical` eval mode: the app's own store + lexical search on wa-sqlite in Node, with the
-// ingest chunker. Chunk hits become document hits by the MAX chunk score of each document.
+// ingest chunker. Chunk hits become document hits by document-level evidence (best chunk plus a
+// damped sum of the next ones; --docDecay 0 = best chunk only; see document-evidence.ts).
 import { createLexicalSearch, type Bm25Params } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
 import { createStore } from '../../workers/store/store';
-import type { Retriever, RetrieverFactory } from './modes';
+import type { Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
+import {
+  DEFAULT_DOCUMENT_EVIDENCE,
+  evidenceFrom,
+  groupByDocument,
+} from '../../workers/search/document-evidence';
 
 /** How many chunks are ranked per query before aggregating to documents. */
 const CHUNK_DEPTH = 1000;
@@ -25,6 +31,7 @@ export const createLexicalRetriever: RetrieverFactory = async (options) => {
     bm25: bm25Overrides(options),
     version: store.version,
   });
+  const evidence = evidenceFrom(options, DEFAULT_DOCUMENT_EVIDENCE);
   const retriever: Retriever = {
     async index(docs, onProgress) {
       let chunks = 0;
@@ -38,9 +45,9 @@ export const createLexicalRetriever: RetrieverFactory = async (options) => {
     },
     async search(query, k) {
       const chunks = await search.rankChunks(query, { limit: CHUNK_DEPTH });
-      const best = new Map<string, number>();
-      for (const c of chunks) if (!best.has(c.path)) best.set(c.path, c.score); // ranked: first is max
-      return [...best].slice(0, k).map(([docId, score]) => ({ docId, score }));
+      return groupByDocument(chunks, evidence)
+        .slice(0, k)
+        .map((g) => ({ docId: g.path, score: g.score }));
     },
     async close() {
       await db.close();

@@ -1,36 +1,15 @@
-// Registry of retrieval modes for `npm run eval -- --mode <name>` and the benchmarks.
-// A later issue adds a mode with one line here and one module implementing `Retriever`.
-import type { BeirDoc } from './beir';
+// Registry of retrieval modes for `npm run eval -- --mode <name>` and the benchmarks: a mode is
+// one module implementing `Retriever` (bench/eval/retriever.ts) and one line here. Mode modules
+// never import this file.
 import { createLexicalRetriever } from './lexical-mode';
 import { createSemanticRetriever } from './semantic-mode';
 import { createHybridRetriever } from './hybrid-mode';
 import { createPlannableHybrid } from './research-hybrid';
 import { plannedMode } from './research-modes';
+import { createRelatedRetriever } from './related-mode';
 
-export interface RankedDoc {
-  docId: string;
-  score: number;
-}
-
-export interface IndexReport {
-  documents: number;
-  chunks: number;
-}
-
-/**
- * A retriever under evaluation. Lifecycle: `index` once with the whole corpus, then `search`
- * any number of times, then `close`.
- */
-export interface Retriever {
-  /** Indexes the corpus; `onProgress(done, total)` may be called as documents are stored. */
-  index(docs: BeirDoc[], onProgress?: (done: number, total: number) => void): Promise<IndexReport>;
-  /** The top `k` documents for a query, best first (document-level, not chunk-level). */
-  search(query: string, k: number): Promise<RankedDoc[]>;
-  close(): Promise<void>;
-}
-
-/** Options from the command line (`--key value`), passed through untouched. */
-export type RetrieverFactory = (options: Record<string, string>) => Promise<Retriever>;
+export type { IndexReport, RankedDoc, Retriever, RetrieverFactory } from './retriever';
+import type { RetrieverFactory } from './retriever';
 
 export const MODES: Record<string, RetrieverFactory> = {
   lexical: createLexicalRetriever,
@@ -45,4 +24,6 @@ export const MODES: Record<string, RetrieverFactory> = {
   hyde: plannedMode(createPlannableHybrid, 'hyde'),
   fusion: plannedMode(createPlannableHybrid, 'fusion'),
   routed: plannedMode(createPlannableHybrid, 'routed'),
+  // Find related (More like this): the query text is the passage (workers/search/related.ts).
+  related: createRelatedRetriever,
 };

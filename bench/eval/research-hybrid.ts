@@ -3,7 +3,7 @@
 // text — the lexical side RM3/WordNet's expanded query, the semantic side HyDE's hypothetical
 // document (HyDE embeds the document on the canonical path instead of the query).
 import { createHybridCore, fuseToDocs, hybridSettings } from './hybrid-mode';
-import type { RetrieverFactory } from './modes';
+import type { RetrieverFactory } from './retriever';
 import type { RequestRetriever } from './research-modes';
 
 export const createPlannableHybrid: RetrieverFactory = async (options) => {

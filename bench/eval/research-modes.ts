@@ -11,7 +11,7 @@ import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { createQueryPlanner } from '../../workers/research/planner';
 import type { EmbedFn, LlmDep, RetrievalRequest } from '../../workers/research/types';
 import { loadSynonymIndex } from '../../workers/research/wordnet-node';
-import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 
 /** A base retriever that can take the planner's full request (optional). */
 export interface RequestRetriever extends Retriever {
@@ -144,24 +144,12 @@ export function plannedMode(base: RetrieverFactory, preset: Preset): RetrieverFa
       },
       async search(query, k) {
         lastHyde = null;
-        const { hits } = await planner.plan(query, { ...planOptions, limit: k });
-        return hits.map((h) => ({ docId: h.id, score: h.score }));
+        const { plan } = await planner.plan(query, { ...planOptions, limit: k });
+        // The plan's scores (RRF when lists were fused), not each hit's score in the list it
+        // came from: metrics order a run by score, so list scores would undo the fusion.
+        return plan.results.map((r) => ({ docId: r.id, score: r.score }));
       },
       close: () => inner.close(),
     };
-  };
-}
-
-/**
- * Same as plannedMode, with the base looked up by name in MODES when the mode is created (a
- * dynamic import, so modes.ts can register e.g. `'hybrid+rm3': plannedModeOn('hybrid', 'rm3')`
- * without an import cycle).
- */
-export function plannedModeOn(baseName: string, preset: Preset): RetrieverFactory {
-  return async (options) => {
-    const { MODES } = await import('./modes');
-    const base = MODES[baseName];
-    if (!base) throw new Error(`Mode "${baseName}" is not registered in bench/eval/modes.ts.`);
-    return plannedMode(base, preset)(options);
   };
 }

@@ -10,7 +10,7 @@ import { chunkText } from '../../workers/ingest/chunk';
 import { createNodeKernel } from '../../workers/embed/node-kernel';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
 import { loadNodeEncoder, type NodeEncoder } from '../embed-models';
-import type { RankedDoc, Retriever, RetrieverFactory } from './modes';
+import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 
 export const createSemanticRetriever: RetrieverFactory = async (options) => {
   const modelSpec = options.model ?? 'use-lite';

@@ -218,10 +218,10 @@ export function matmul(a: usize, b: usize, bias: usize, c: usize, m: i32, k: i32
         const b0 = v128.load(bp);
         const b1 = v128.load(bp, 16);
         const off = (<usize>kk) << 2;
-        const x0 = f32x4.splat(load<f32>(a0 + off));
-        const x1 = f32x4.splat(load<f32>(a1 + off));
-        const x2 = f32x4.splat(load<f32>(a2 + off));
-        const x3 = f32x4.splat(load<f32>(a3 + off));
+        const x0 = v128.load32_splat(a0 + off);
+        const x1 = v128.load32_splat(a1 + off);
+        const x2 = v128.load32_splat(a2 + off);
+        const x3 = v128.load32_splat(a3 + off);
         c00 = f32x4.add(c00, f32x4.mul(x0, b0));
         c01 = f32x4.add(c01, f32x4.mul(x0, b1));
         c10 = f32x4.add(c10, f32x4.mul(x1, b0));
@@ -283,10 +283,7 @@ function matmulRowTail(
     let acc = f32x4.splat(0);
     let bp = b + ((<usize>j) << 2);
     for (let kk = 0; kk < k; kk++) {
-      acc = f32x4.add(
-        acc,
-        f32x4.mul(f32x4.splat(load<f32>(ar + ((<usize>kk) << 2))), v128.load(bp)),
-      );
+      acc = f32x4.add(acc, f32x4.mul(v128.load32_splat(ar + ((<usize>kk) << 2)), v128.load(bp)));
       bp += rowB;
     }
     if (bias != 0) acc = f32x4.add(acc, v128.load(bias + ((<usize>j) << 2)));
@@ -325,9 +322,11 @@ export function packB(b: usize, k: i32, n: i32, out: usize): i32 {
 }
 
 /**
- * C[M,N] = A[M,K] @ B (+ bias) with B packed by packB (N a multiple of 8). Blocks of 6 rows x 8
- * columns (12 accumulators fit the 16 SIMD registers), then single rows. Per-element order is
- * k = 0..K-1 exactly as in matmul, so both kernels give identical bits.
+ * C[M,N] = A[M,K] @ B (+ bias) with B packed by packB (N a multiple of 8). Blocks of 4 rows x 8
+ * columns (8 accumulators, 2 B vectors and one broadcast A value stay in registers: 6- and
+ * 12-accumulator tiles spill on V8 and ran 1.5x slower), A values broadcast by load32_splat,
+ * then single rows. Per-element order is k = 0..K-1 exactly as in matmul, so both kernels give
+ * identical bits.
  */
 export function matmulPacked(
   a: usize,
@@ -342,7 +341,7 @@ export function matmulPacked(
   const rowA = (<usize>k) << 2;
   const rowC = (<usize>n) << 2;
   const panelBytes = (<usize>k) << 5;
-  const m6 = m - (m % 6);
+  const m4 = m & ~3;
   for (let j = 0; j < n; j += 8) {
     const panel = bp + <usize>(j >> 3) * panelBytes;
     let bb0 = f32x4.splat(0);
@@ -351,8 +350,7 @@ export function matmulPacked(
       bb0 = v128.load(bias + ((<usize>j) << 2));
       bb1 = v128.load(bias + ((<usize>j) << 2), 16);
     }
-    for (let i = 0; i < m6; i += 6) {
-      const a0 = a + <usize>i * rowA;
+    for (let i = 0; i < m4; i += 4) {
       let c00 = f32x4.splat(0),
         c01 = f32x4.splat(0);
       let c10 = f32x4.splat(0),
@@ -361,33 +359,24 @@ export function matmulPacked(
         c21 = f32x4.splat(0);
       let c30 = f32x4.splat(0),
         c31 = f32x4.splat(0);
-      let c40 = f32x4.splat(0),
-        c41 = f32x4.splat(0);
-      let c50 = f32x4.splat(0),
-        c51 = f32x4.splat(0);
       let p = panel;
-      let ap = a0;
-      for (let kk = 0; kk < k; kk++) {
+      let ap = a + <usize>i * rowA;
+      const end = ap + rowA;
+      while (ap < end) {
         const b0 = v128.load(p);
         const b1 = v128.load(p, 16);
-        let x = f32x4.splat(load<f32>(ap));
+        let x = v128.load32_splat(ap);
         c00 = f32x4.add(c00, f32x4.mul(x, b0));
         c01 = f32x4.add(c01, f32x4.mul(x, b1));
-        x = f32x4.splat(load<f32>(ap + rowA));
+        x = v128.load32_splat(ap + rowA);
         c10 = f32x4.add(c10, f32x4.mul(x, b0));
         c11 = f32x4.add(c11, f32x4.mul(x, b1));
-        x = f32x4.splat(load<f32>(ap + 2 * rowA));
+        x = v128.load32_splat(ap + 2 * rowA);
         c20 = f32x4.add(c20, f32x4.mul(x, b0));
         c21 = f32x4.add(c21, f32x4.mul(x, b1));
-        x = f32x4.splat(load<f32>(ap + 3 * rowA));
+        x = v128.load32_splat(ap + 3 * rowA);
         c30 = f32x4.add(c30, f32x4.mul(x, b0));
         c31 = f32x4.add(c31, f32x4.mul(x, b1));
-        x = f32x4.splat(load<f32>(ap + 4 * rowA));
-        c40 = f32x4.add(c40, f32x4.mul(x, b0));
-        c41 = f32x4.add(c41, f32x4.mul(x, b1));
-        x = f32x4.splat(load<f32>(ap + 5 * rowA));
-        c50 = f32x4.add(c50, f32x4.mul(x, b0));
-        c51 = f32x4.add(c51, f32x4.mul(x, b1));
         p += 32;
         ap += 4;
       }
@@ -400,10 +389,6 @@ export function matmulPacked(
         c21 = f32x4.add(c21, bb1);
         c30 = f32x4.add(c30, bb0);
         c31 = f32x4.add(c31, bb1);
-        c40 = f32x4.add(c40, bb0);
-        c41 = f32x4.add(c41, bb1);
-        c50 = f32x4.add(c50, bb0);
-        c51 = f32x4.add(c51, bb1);
       }
       const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       v128.store(cp, c00);
@@ -414,18 +399,14 @@ export function matmulPacked(
       v128.store(cp + 2 * rowC, c21, 16);
       v128.store(cp + 3 * rowC, c30);
       v128.store(cp + 3 * rowC, c31, 16);
-      v128.store(cp + 4 * rowC, c40);
-      v128.store(cp + 4 * rowC, c41, 16);
-      v128.store(cp + 5 * rowC, c50);
-      v128.store(cp + 5 * rowC, c51, 16);
     }
-    for (let i = m6; i < m; i++) {
+    for (let i = m4; i < m; i++) {
       let c0 = f32x4.splat(0);
       let c1 = f32x4.splat(0);
       let p = panel;
       let ap = a + <usize>i * rowA;
       for (let kk = 0; kk < k; kk++) {
-        const x = f32x4.splat(load<f32>(ap));
+        const x = v128.load32_splat(ap);
         c0 = f32x4.add(c0, f32x4.mul(x, v128.load(p)));
         c1 = f32x4.add(c1, f32x4.mul(x, v128.load(p, 16)));
         p += 32;
@@ -594,7 +575,7 @@ function storeI8Block(
   c: usize,
   n: i32,
 ): void {
-  const s = f32x4.splat(load<f32>(sa + ((<usize>i) << 2)));
+  const s = v128.load32_splat(sa + ((<usize>i) << 2));
   const cp = c + ((<usize>i * <usize>n + <usize>j) << 2);
   let r0 = f32x4.mul(f32x4.convert_i32x4_s(acc0), f32x4.mul(s, v128.load(sw + ((<usize>j) << 2))));
   if (bias != 0) r0 = f32x4.add(r0, v128.load(bias + ((<usize>j) << 2)));
@@ -637,13 +618,102 @@ export function relu(x: usize, len: i32): void {
   }
 }
 
-/** In-place GELU, erf form: 0.5 * x * (1 + erf(x / sqrt(2))). */
-export function gelu(x: usize, len: i32): void {
+/**
+ * In-place GELU, erf form, one element at a time: 0.5 * x * (1 + erf(x / sqrt(2))). The
+ * definition of the bytes; `gelu` computes the same bits faster (tests compare the two).
+ */
+export function geluScalar(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
     const o = (<usize>i) << 2;
     const v = <f64>load<f32>(x + o);
     store<f32>(x + o, <f32>(0.5 * v * (1.0 + derf(v * 0.7071067811865475244))));
   }
+}
+
+const TWO_POW_M55: f64 = 2.77555756156289135106e-17;
+
+/**
+ * In-place GELU with exactly geluScalar's bits, 4 elements at a time: derf's Maclaurin series
+ * (the |x| <= 2.5 branch) runs in two f64x2 vectors with the very same IEEE operations per lane
+ * (mul, div, add are correctly rounded, so lanes equal the scalar code), and stops once adding
+ * more terms provably cannot change the sum: from n >= 7 > x^2 the computed terms t_n shrink
+ * monotonically, and |t_n| < |sum| * 2^-55 (less than half the spacing of f64 around sum) means
+ * sum + t_m rounds back to sum for every later m. Lanes outside the series range (|x| > 2.5, NaN)
+ * are recomputed by geluScalar.
+ */
+export function gelu(x: usize, len: i32): void {
+  let i = 0;
+  for (; i + 4 <= len; i += 4) geluSeries4(x + ((<usize>i) << 2));
+  if (i < len) geluScalar(x + ((<usize>i) << 2), len - i);
+}
+
+function geluSeries4(p: usize): void {
+  const c = f64x2.splat(0.7071067811865475244);
+  const lim = f64x2.splat(2.5);
+  const one = f64x2.splat(1.0);
+  const va = f64x2.promote_low_f32x4(v128.load64_zero(p));
+  const vb = f64x2.promote_low_f32x4(v128.load64_zero(p, 8));
+  const xa = f64x2.mul(va, c);
+  const xb = f64x2.mul(vb, c);
+  const oka = f64x2.le(f64x2.abs(xa), lim);
+  const okb = f64x2.le(f64x2.abs(xb), lim);
+  // Lanes the series must not handle run it on 1.0 (converges fast); they are redone below.
+  const aa = v128.bitselect(f64x2.abs(xa), one, oka);
+  const ab = v128.bitselect(f64x2.abs(xb), one, okb);
+  const x2a = f64x2.mul(aa, aa);
+  const x2b = f64x2.mul(ab, ab);
+  const tiny = f64x2.splat(TWO_POW_M55);
+  let ta = aa;
+  let tb = ab;
+  let sa = aa;
+  let sb = ab;
+  for (let n = 1; n < 60; n++) {
+    const fn = f64x2.splat(<f64>n);
+    const fd = f64x2.splat(<f64>(2 * n + 1));
+    ta = f64x2.div(f64x2.mul(f64x2.neg(ta), x2a), fn);
+    tb = f64x2.div(f64x2.mul(f64x2.neg(tb), x2b), fn);
+    const qa = f64x2.div(ta, fd);
+    const qb = f64x2.div(tb, fd);
+    sa = f64x2.add(sa, qa);
+    sb = f64x2.add(sb, qb);
+    if (n >= 7) {
+      const da = f64x2.lt(f64x2.abs(qa), f64x2.mul(f64x2.abs(sa), tiny));
+      const db = f64x2.lt(f64x2.abs(qb), f64x2.mul(f64x2.abs(sb), tiny));
+      if (i64x2.all_true(v128.and(da, db))) break;
+    }
+  }
+  const k = f64x2.splat(TWO_OVER_SQRT_PI);
+  const zero = f64x2.splat(0);
+  let ya = f64x2.mul(k, sa);
+  let yb = f64x2.mul(k, sb);
+  ya = v128.bitselect(f64x2.neg(ya), ya, f64x2.lt(xa, zero));
+  yb = v128.bitselect(f64x2.neg(yb), yb, f64x2.lt(xb, zero));
+  const half = f64x2.splat(0.5);
+  const ga = f64x2.mul(f64x2.mul(half, va), f64x2.add(one, ya));
+  const gb = f64x2.mul(f64x2.mul(half, vb), f64x2.add(one, yb));
+  const lanesOk = v128.and(oka, okb);
+  const out = v128.shuffle<i32>(
+    f32x4.demote_f64x2_zero(ga),
+    f32x4.demote_f64x2_zero(gb),
+    0,
+    1,
+    4,
+    5,
+  );
+  if (i64x2.all_true(lanesOk)) {
+    v128.store(p, out);
+    return;
+  }
+  // Some lane is outside the series range: keep the series lanes, redo the others one by one.
+  const keep = v128.shuffle<i32>(oka, okb, 0, 2, 4, 6);
+  if (i32x4.extract_lane(keep, 0) != 0) store<f32>(p, f32x4.extract_lane(out, 0));
+  else geluScalar(p, 1);
+  if (i32x4.extract_lane(keep, 1) != 0) store<f32>(p + 4, f32x4.extract_lane(out, 1));
+  else geluScalar(p + 4, 1);
+  if (i32x4.extract_lane(keep, 2) != 0) store<f32>(p + 8, f32x4.extract_lane(out, 2));
+  else geluScalar(p + 8, 1);
+  if (i32x4.extract_lane(keep, 3) != 0) store<f32>(p + 12, f32x4.extract_lane(out, 3));
+  else geluScalar(p + 12, 1);
 }
 
 /** In-place tanh. */

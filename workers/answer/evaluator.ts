@@ -44,7 +44,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
         title: p.title,
         rank: p.rank,
         score: scores[i]!,
-        ...(llm?.grades[i] != null ? { llmScore: llm.grades[i]! } : {}),
+        ...(llm?.grades[i] != null ? { llmScore: llm.grades[i] } : {}),
         finalScore: finals[i]!,
         components: features[i]!,
       }));

@@ -75,7 +75,7 @@ export function passageStrips(
         lenLog: Math.log(1 + st.length),
         bestInPassage: 0,
         orderInPassage: 0,
-      } as Record<string, number>,
+      },
     };
   });
   const best = Math.max(0, ...rows.map((r) => r.cov.weighted));

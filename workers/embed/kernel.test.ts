@@ -3,7 +3,8 @@ import { AppError } from '../shared/errors';
 import type { Kernel } from './kernel';
 import { createKernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { cosineFromDot, dequantizeRef, dotI16Ref, quantizeRef, roundHalfToEven } from './quant';
+import { dequantize, dotToCosine, quantize, roundHalfToEven } from '../shared/quant';
+import { jsDotKernel } from '../vector';
 import { fuzzSeed, mulberry32 } from './test-rng';
 
 let K: Kernel;
@@ -83,6 +84,74 @@ describe('kernel: f32 kernels', () => {
     expect(Array.from(K.f32(c2, m * n))).toEqual(Array.from(K.f32(c1, m * n)));
     expect(() => K.packB(pb, k, n + 1, packed)).toThrow(/rejected/);
     K.release(mk);
+  });
+
+  it.each([
+    [108, 384, 384],
+    [57, 1536, 48],
+    [3, 40, 8],
+  ])('matmulPacked %ix%ix%i (model shapes, row tails) matches matmul bit for bit', (m, k, n) => {
+    const rand = mulberry32(m * 131 + k + n * 7);
+    const mk = K.mark();
+    const pa = K.putF32(randomF32(rand, m * k, 3));
+    const pb = K.putF32(randomF32(rand, k * n, 0.1));
+    const pbias = K.putF32(randomF32(rand, n));
+    const packed = K.alloc(k * n * 4);
+    K.packB(pb, k, n, packed);
+    const c1 = K.alloc(m * n * 4);
+    const c2 = K.alloc(m * n * 4);
+    for (const bias of [pbias, 0]) {
+      K.matmul(pa, pb, bias, c1, m, k, n);
+      K.matmulPacked(pa, packed, bias, c2, m, k, n);
+      expect(new Uint32Array(K.f32(c2, m * n).slice().buffer)).toEqual(
+        new Uint32Array(K.f32(c1, m * n).slice().buffer),
+      );
+    }
+    K.release(mk);
+  });
+
+  it('gelu gives exactly the bits of geluScalar (series early exit, SIMD lanes, tails)', () => {
+    const rand = mulberry32(4242);
+    const values: number[] = [
+      0,
+      -0,
+      1e-30,
+      -1e-30,
+      2.5 * Math.SQRT2,
+      -2.5 * Math.SQRT2,
+      3.5,
+      -3.5,
+      8.49,
+      -8.49,
+      9,
+      -9,
+      100,
+      -100,
+      Infinity,
+      -Infinity,
+      NaN,
+      1.401298464324817e-45,
+    ];
+    // Dense sweep of the whole series range and beyond, plus random f32 bit patterns.
+    for (let i = 0; i < 40000; i++) values.push((rand() * 2 - 1) * 6);
+    for (let i = 0; i < 20000; i++) values.push((rand() * 2 - 1) * 0.01);
+    const bits = new Uint32Array(20000);
+    for (let i = 0; i < bits.length; i++) bits[i] = Math.floor(rand() * 2 ** 32);
+    values.push(...new Float32Array(bits.buffer));
+    const input = Float32Array.from(values);
+    for (const len of [input.length, input.length - 1, 3]) {
+      const mk = K.mark();
+      const a = K.putF32(input.subarray(0, len));
+      const b = K.putF32(input.subarray(0, len));
+      K.gelu(a, len);
+      K.geluScalar(b, len);
+      const fast = new Uint32Array(K.f32(a, len).slice().buffer);
+      const slow = new Uint32Array(K.f32(b, len).slice().buffer);
+      let diff = 0;
+      for (let i = 0; i < len; i++) if (fast[i] !== slow[i]) diff++;
+      expect(diff).toBe(0);
+      K.release(mk);
+    }
   });
 
   it('matmulI8 (int8 weights, int16 activations, int32 sums) approximates matmul', () => {
@@ -262,13 +331,13 @@ describe('kernel: int16 quantisation and dot (seeded fuzz against the JS referen
                   ? (rand() * 2 - 1) * 3
                   : [1, -1, 0, -0][Math.floor(rand() * 4)]!;
         }
-        const ref = quantizeRef(x);
+        const ref = quantize(x);
         const mk = K.mark();
         const px = K.putF32(x);
         const pq = K.alloc(n * 2);
         K.quantize(px, pq, n);
         expect(Array.from(K.i16(pq, n))).toEqual(Array.from(ref));
-        const back = dequantizeRef(ref);
+        const back = dequantize(ref);
         for (let i = 0; i < n; i++) {
           const xi = x[i]!;
           expect(ref[i]!).toBeGreaterThanOrEqual(-32767);
@@ -294,21 +363,21 @@ describe('kernel: int16 quantisation and dot (seeded fuzz against the JS referen
           w[i] = w[i]! / Math.sqrt(nw);
         }
         for (let i = 0; i < n; i++) cos += u[i]! * w[i]!;
-        const qu = quantizeRef(u);
-        const qw = quantizeRef(w);
+        const qu = quantize(u);
+        const qw = quantize(w);
         const pu = K.putI16(qu);
         const pw = K.putI16(qw);
         const dot = K.dotI16(pu, pw, n);
-        expect(dot).toBe(dotI16Ref(qu, qw));
+        expect(dot).toBe(jsDotKernel.dot(qu, 0, qw, 0, n));
         // |cos_q - cos| <= (|u|_1 + |w|_1) * 0.5/S + n * (0.5/S)^2 <= sqrt(n)/S + n/(4 S^2)
-        expect(Math.abs(cosineFromDot(dot) - cos)).toBeLessThanOrEqual(
+        expect(Math.abs(dotToCosine(dot) - cos)).toBeLessThanOrEqual(
           Math.sqrt(n) / 32767 + n / (4 * 32767 ** 2) + 1e-9,
         );
         // dotI16Many gives the same scores row by row
         const scores = K.alloc(8);
         const mat = K.putI16(Int16Array.from([...qw, ...qu]));
         K.dotI16Many(pu, mat, 2, n, scores);
-        expect(Array.from(K.i32(scores, 2))).toEqual([dot, dotI16Ref(qu, qu)]);
+        expect(Array.from(K.i32(scores, 2))).toEqual([dot, jsDotKernel.dot(qu, 0, qu, 0, n)]);
         K.release(mk);
       }
     } catch (e) {

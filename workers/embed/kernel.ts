@@ -45,6 +45,7 @@ interface KernelExports {
   add(x: number, y: number, out: number, len: number): void;
   relu(x: number, len: number): void;
   gelu(x: number, len: number): void;
+  geluScalar(x: number, len: number): void;
   tanhInPlace(x: number, len: number): void;
   scale(x: number, len: number, s: number): void;
   layerNorm(
@@ -131,7 +132,10 @@ export interface Kernel {
   matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
   relu(x: Ptr, len: number): void;
+  /** In-place GELU (erf form); bit-identical to geluScalar, several times faster. */
   gelu(x: Ptr, len: number): void;
+  /** The element-at-a-time GELU that defines the bytes (tests compare gelu against it). */
+  geluScalar(x: Ptr, len: number): void;
   tanh(x: Ptr, len: number): void;
   scale(x: Ptr, len: number, s: number): void;
   layerNorm(x: Ptr, out: Ptr, rows: number, n: number, gamma: Ptr, beta: Ptr, eps: number): void;
@@ -274,6 +278,7 @@ function wrap(ex: KernelExports): Kernel {
     add: (x, y, out, len) => ex.add(x, y, out, len),
     relu: (x, len) => ex.relu(x, len),
     gelu: (x, len) => ex.gelu(x, len),
+    geluScalar: (x, len) => ex.geluScalar(x, len),
     tanh: (x, len) => ex.tanhInPlace(x, len),
     scale: (x, len, s) => ex.scale(x, len, s),
     layerNorm: (x, out, rows, n, gamma, beta, eps) =>

@@ -16,10 +16,12 @@ import {
 import { bertFolder, minilmConfig, seededSafetensors, type BertFolder } from './test-bert-weights';
 
 const folder = bertFolder(7);
+/** Some of a model folder's files; a file set to undefined is missing. */
+type SomeFiles = { [K in keyof BertFolder]?: BertFolder[K] | undefined };
 
 /** A fake hub: serves `files` under /<repo>/resolve/main/ in 64 KiB chunks. */
 function hub(
-  files: Partial<BertFolder>,
+  files: SomeFiles,
   opts: { onChunk?: (file: string, i: number) => void } = {},
 ): { fetch: typeof fetch; urls: string[] } {
   const urls: string[] = [];
@@ -179,7 +181,7 @@ describe('model store: download', () => {
 });
 
 describe('model store: import and validation', () => {
-  const blobs = (f: Partial<BertFolder>, dir = 'my-model') =>
+  const blobs = (f: SomeFiles, dir = 'my-model') =>
     Object.entries(f)
       .filter(([, v]) => v)
       .map(([name, v]) => ({ name: `${dir}/${name}`, data: new Blob([v as BlobPart]) }));

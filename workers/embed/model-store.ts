@@ -6,6 +6,7 @@
 // Must not import Node modules, `self` or Comlink.
 import type { CatalogueEntry, ModelTransferProgress } from '../shared/embed-api';
 import { createError, isAppError } from '../shared/errors';
+import { formatBytes } from '../shared/format-bytes';
 import type { BertConfig } from './bert';
 import { BERT_FILES, validateBertFiles, type BertFileName } from './bert-files';
 import { BERT_CATALOGUE, BERT_PROFILES } from './model-profiles';
@@ -91,7 +92,6 @@ export function quotaNeeded(bytes: number): number {
 }
 const MANIFEST = 'manifest.json';
 const SETTINGS = 'settings.json';
-const MB = (n: number) => `${(n / 1_000_000).toFixed(1)} MB`;
 
 export async function sha256HexOf(data: ArrayBuffer): Promise<string> {
   const d = await globalThis.crypto.subtle.digest('SHA-256', data);
@@ -138,7 +138,7 @@ export function createModelStore(deps: ModelStoreDeps): ModelStore {
     const need = quotaNeeded(bytes);
     if (free < need) {
       throw createError('QUOTA_INSUFFICIENT', {
-        reason: `This model needs about ${MB(need)} of storage (with room to spare) but only ${MB(free)} is free for Sift. Free space or choose a smaller model.`,
+        reason: `This model needs about ${formatBytes(need)} of storage (with room to spare) but only ${formatBytes(free)} is free for Sift. Free space or choose a smaller model.`,
       });
     }
   }

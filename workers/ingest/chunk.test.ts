@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from './chunk';
 import type { ChunkInput } from '../shared/types';
+import { mulberry32 } from '../shared/test-rng';
 
 const WS = /\s/;
-
-/** Small deterministic PRNG (mulberry32) so a failing fuzz case can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** For each index, the length of the maximal non-whitespace run containing it (0 on whitespace). */
 function wordLengths(text: string): Uint32Array {

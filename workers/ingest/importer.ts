@@ -4,6 +4,7 @@
 // (both injected; in the app the cleaner is a Comlink proxy to the UI thread).
 import { createError, isAppError, toAppError, type AppError } from '../shared/errors';
 import type { CleanHtml, IngestApi } from '../shared/ingest-api';
+import { formatBytes } from '../shared/format-bytes';
 import {
   SUPPORTED_MIME,
   type ChunkInput,
@@ -112,10 +113,6 @@ export function detectKind(name: string, mime: string): DocumentKind | null {
   if (ext && EXTENSIONS[ext]) return EXTENSIONS[ext];
   const type = mime.split(';')[0]?.trim().toLowerCase() ?? '';
   return MIME_TYPES[type] ?? null;
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
 }
 
 /**

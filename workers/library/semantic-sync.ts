@@ -78,6 +78,8 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
         if (!vector) throw new Error('The embedder returned no vector.');
         return vector;
       },
+      // A query plan's variants: one pool call, spread over the embed workers.
+      embedQueries: (texts, signal) => embedWithPool(pool, texts, { signal, role: 'query' }),
       hash: deps.hash,
       createIndex: () => createHnswIndex({ dim: info.dim }, { kernel: dot }),
       kernel: dot,
@@ -89,6 +91,8 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const side: NonNullable<HybridDeps['semantic']> = {
     embedQuery: (text) => semantic?.embedQuery(text) ?? Promise.reject(new Error('no model')),
     search: (q, k, filter) => semantic?.search(q, k, filter) ?? null,
+    embedQueries: (texts) => semantic?.embedQueries(texts) ?? Promise.reject(new Error('no model')),
+    storedVectors: (ids) => semantic?.storedVectors(ids) ?? Promise.resolve(new Map()),
     // The fusion follows the model (workers/search/model-fusion.ts).
     get modelId() {
       return semantic?.status().model?.id;

@@ -183,17 +183,23 @@ describe('library service', () => {
   it('plans queries with the backend the LLM worker has active', async () => {
     const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
     const lib = await library(openNodeDatabase(), fakeEmbedWorker(), llm);
-    const fallback = await lib.planQuery('pelican colony', { techniques: { hyde: false } });
+    const fallback = await lib.planQuery(
+      { query: 'pelican colony' },
+      { techniques: { hyde: false } },
+    );
     expect(fallback.plan.backend).toBe('none');
     expect(fallback.hits[0]?.path).toBe('birds/pelicans.txt');
 
     await lib.connectLlm(port());
     await llm.useScripted();
-    const scripted = await lib.planQuery('pelican colony', { techniques: { hyde: false } });
+    const scripted = await lib.planQuery(
+      { query: 'pelican colony' },
+      { techniques: { hyde: false } },
+    );
     expect(scripted.plan.backend).toBe('scripted');
 
     await llm.useNone();
-    expect((await lib.planQuery('pelican colony')).plan.backend).toBe('none');
+    expect((await lib.planQuery({ query: 'pelican colony' })).plan.backend).toBe('none');
   });
 
   it('drops cached answers when another tab wrote to the library', async () => {

@@ -17,7 +17,9 @@ import { createResearchService, type ResearchService } from '../research/service
 import type { SynonymIndex } from '../research/wordnet';
 import type { LexicalTopKFn } from '../research/types';
 import type { DotKernel } from '../vector';
+import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import { createLlmLink, type LlmWorker } from './llm-link';
+import { planSearchDeps, relatedSearch } from './search-paths';
 import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
 import { createAnswerLink, type WebWorker } from './answers';
 
@@ -58,6 +60,8 @@ export interface LibraryParts {
   research: ResearchService;
   /** The k best chunks by BM25 with their texts (RM3's feedback documents). */
   lexicalTopK: LexicalTopKFn;
+  related: ReturnType<typeof relatedSearch>;
+  projects: ProjectStore;
 }
 
 async function openLibrary(
@@ -91,20 +95,17 @@ async function openLibrary(
       score: r.score,
     }));
   };
+  // Every search path over the one hybrid search: the same scope (mode, filters) everywhere.
+  const paths = { hybrid, lexical, lookup, store };
   const research = createResearchService({
-    search: async ({ text, vector, lexicalQuery, limit }) => {
-      const response = await hybrid.retrieve(
-        { query: text, limit },
-        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
-      );
-      return response.hits.map((h) => ({ ...h, id: String(h.chunkId) }));
-    },
+    ...planSearchDeps(paths),
     embed: (texts, options) => semantic.embed(texts, options),
-    lexicalTopK,
     synonyms: deps.synonyms,
     clock: { now: deps.now ?? (() => performance.now()) },
   });
-  return { db, store, lexical, ingest, hybrid, research, lexicalTopK };
+  const related = relatedSearch(paths);
+  const projects = createProjectStore(store.sql);
+  return { db, store, lexical, ingest, hybrid, research, lexicalTopK, related, projects };
 }
 
 export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
@@ -165,12 +166,41 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     },
 
     connectLlm: async (port) => llm.connect(deps.wrapLlm(port)),
-    planQuery: async (query, options, requestId) => {
+    planQuery: async (request, options, requestId) => {
       const { research } = await ready();
-      await followLlm();
-      return research.planQuery(query, options, requestId);
+      await llm.follow((next) => research.setLlm(next));
+      return research.planQuery(request, options, requestId);
     },
+    findRelated: async (request) => (await ready()).related.find(request),
     cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
     ...answers,
+
+    // Research projects. Membership changes alter project-scoped results without a store write,
+    // so they drop cached answers themselves.
+    createProject: async (name, question) => (await ready()).projects.create(name, question),
+    listProjects: async () => (await ready()).projects.list(),
+    updateProject: async (id, patch) => (await ready()).projects.update(id, patch),
+    deleteProject: async (id) => {
+      const { projects, hybrid } = await ready();
+      await projects.remove(id);
+      hybrid.clearCache();
+    },
+    addToProject: async (id, documentIds) => {
+      const { projects, hybrid } = await ready();
+      const n = await projects.addDocuments(id, documentIds);
+      hybrid.clearCache();
+      return n;
+    },
+    removeFromProject: async (id, documentIds) => {
+      const { projects, hybrid } = await ready();
+      const n = await projects.removeDocuments(id, documentIds);
+      hybrid.clearCache();
+      return n;
+    },
+    projectDocuments: async (id) => (await ready()).projects.documentIds(id),
+    projectsOfDocument: async (documentId) => (await ready()).projects.projectsOf(documentId),
+    projectStats: async (id) => (await ready()).projects.stats(id),
+    setProjectClaims: async (id, claims) => (await ready()).projects.setClaims(id, claims),
+    projectClaims: async (id) => (await ready()).projects.claims(id),
   };
 }

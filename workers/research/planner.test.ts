@@ -6,6 +6,9 @@ import { createBowEmbed, createToySearch, manualClock } from './test-helpers';
 import type { FuseFn, LlmDep, RankedHit, RetrievalRequest } from './types';
 import { loadSynonymIndex } from './wordnet-node';
 
+/** The LLM techniques the defaults leave off (technique-evidence.ts), switched on to test them. */
+const ON = { techniques: { rewrite: true, hyde: true, fusion: true, keyphrases: true } };
+
 function setup(opts: { llm?: 'scripted' | 'none' | 'failing'; clockStepPerCall?: number } = {}) {
   const clock = manualClock();
   const g = createScriptedGenerator(
@@ -42,7 +45,7 @@ function setup(opts: { llm?: 'scripted' | 'none' | 'failing'; clockStepPerCall?:
 describe('query planner', () => {
   it('WSOP-001: a simple query skips expansion (HyDE never called) and runs one retrieval', async () => {
     const { planner, g, searches, embedded } = setup();
-    const { plan, hits } = await planner.plan('What year was Python created?');
+    const { plan, hits } = await planner.plan('What year was Python created?', ON);
     expect(plan.complexity).toBe('simple');
     expect(g.calls).toHaveLength(0);
     expect(embedded).toHaveLength(0);
@@ -58,7 +61,7 @@ describe('query planner', () => {
 
   it('moderate: HyDE + a single retrieval with the hypothetical document vector', async () => {
     const { planner, g, searches } = setup();
-    const { plan } = await planner.plan('What is RAG in NLP?');
+    const { plan } = await planner.plan('What is RAG in NLP?', ON);
     expect(plan.complexity).toBe('moderate');
     expect(g.calls).toHaveLength(1);
     expect(g.calls[0]?.messages?.[0]?.content).toContain(
@@ -75,7 +78,10 @@ describe('query planner', () => {
 
   it('WSOP-002 / WSOP-008: a complex query engages rewrite, HyDE, multi-query and RRF fusion', async () => {
     const { planner, g, searches } = setup();
-    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const { plan, hits } = await planner.plan(
+      'Compare RAPTOR and HyDE for multi-hop reasoning',
+      ON,
+    );
     expect(plan.complexity).toBe('complex');
     for (const id of ['rewrite', 'hyde', 'multi-query', 'fuse'])
       expect(plan.steps.find((s) => s.id === id)?.status).toBe('ok');
@@ -114,7 +120,7 @@ describe('query planner', () => {
       llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
       clock,
     });
-    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', ON);
     expect(maxConcurrent).toBe(8);
   });
 
@@ -132,13 +138,16 @@ describe('query planner', () => {
       clock: manualClock(),
       fuse,
     });
-    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', ON);
     expect(called).toBe(1);
   });
 
   it('works with no LLM at all: fallbacks, keyphrase variants and LLM-free rewrite still fuse', async () => {
     const { planner, searches } = setup({ llm: 'none' });
-    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const { plan, hits } = await planner.plan(
+      'Compare RAPTOR and HyDE for multi-hop reasoning',
+      ON,
+    );
     expect(plan.backend).toBe('none');
     expect(plan.steps.find((s) => s.id === 'hyde')).toMatchObject({
       status: 'fallback',
@@ -159,7 +168,10 @@ describe('query planner', () => {
 
   it('falls back on backend errors without failing the search', async () => {
     const { planner } = setup({ llm: 'failing' });
-    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const { plan, hits } = await planner.plan(
+      'Compare RAPTOR and HyDE for multi-hop reasoning',
+      ON,
+    );
     expect(plan.steps.find((s) => s.id === 'hyde')?.errorCode).toBe('PROVIDER_ERROR');
     expect(hits.length).toBeGreaterThan(0);
   });
@@ -193,7 +205,7 @@ describe('query planner', () => {
 
   it('records time per step from the injected clock', async () => {
     const { planner } = setup({ clockStepPerCall: 250 });
-    const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', ON);
     expect(
       plan.steps
         .filter((s) => ['rewrite', 'hyde', 'multi-query'].includes(s.id))
@@ -213,7 +225,7 @@ describe('query planner', () => {
       },
       clock: manualClock(),
     });
-    const p = planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', {}, ctrl.signal);
+    const p = planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', ON, ctrl.signal);
     setTimeout(() => ctrl.abort(), 1);
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
     await expect(planner.plan('  ')).rejects.toMatchObject({ code: 'INVALID_QUERY' });
@@ -230,14 +242,78 @@ describe('query planner', () => {
       llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
       clock: manualClock(),
     });
-    const { plan } = await flaky.plan('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const { plan } = await flaky.plan('Compare RAPTOR and HyDE for multi-hop reasoning', ON);
     expect(plan.steps.find((s) => s.id === 'retrieve:hyde')?.status).toBe('fallback');
     const broken = createQueryPlanner({
       search: async () => Promise.reject(new Error('db')),
       embed: createBowEmbed(),
       clock: manualClock(),
     });
-    await expect(broken.plan('vitamin D')).rejects.toThrow('db');
+    await expect(broken.plan('vitamin D', ON)).rejects.toThrow('db');
+  });
+});
+
+describe('planner defaults, scope and batching (issue 15)', () => {
+  it('with the measured defaults every route is one plain retrieval: nothing generated', async () => {
+    for (const q of [
+      'What year was Python created?',
+      'What is RAG in NLP?',
+      'Compare RAPTOR and HyDE for multi-hop reasoning',
+    ]) {
+      const { planner, g, searches, embedded } = setup();
+      const { plan } = await planner.plan(q);
+      expect(g.calls).toHaveLength(0);
+      expect(embedded).toHaveLength(0);
+      expect(searches).toEqual([{ text: q, limit: 10 }]);
+      for (const k of ['rewrite', 'hyde', 'multi-query', 'keyphrases', 'rm3', 'wordnet'])
+        expect(plan.steps.find((s) => s.kind === k)?.note).toBe('switched off');
+    }
+  });
+
+  it('every retrieval and the RM3 first pass search in the request mode and filters', async () => {
+    const feedback: unknown[] = [];
+    const searches: RetrievalRequest[] = [];
+    const toy = createToySearch(searches);
+    const planner = createQueryPlanner({
+      search: toy,
+      embed: createBowEmbed(),
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock: manualClock(),
+      lexicalTopK: async (q, k, _signal, filters) => {
+        feedback.push(filters);
+        return (await toy({ text: q, limit: k })).map((h) => ({ ...h }));
+      },
+    });
+    const filters = { pathGlob: 'notes/**' };
+    await planner.plan(
+      { query: 'Compare RAPTOR and HyDE for multi-hop reasoning', mode: 'hybrid', filters },
+      { techniques: { ...ON.techniques, routing: false, rm3: true } },
+    );
+    expect(searches.length).toBeGreaterThan(4);
+    for (const r of searches.slice(1)) expect(r).toMatchObject({ mode: 'hybrid', filters });
+    expect(feedback).toEqual([filters]);
+  });
+
+  it('embeds every variant query in one call before retrieving; none in keyword mode', async () => {
+    const batches: string[][] = [];
+    const searches: RetrievalRequest[] = [];
+    const planner = createQueryPlanner({
+      search: createToySearch(searches),
+      embed: createBowEmbed(),
+      embedQueries: createBowEmbed(batches),
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock: manualClock(),
+    });
+    const opts = { techniques: { fusion: true, routing: false } };
+    const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', opts);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toEqual(searches.map((r) => r.text));
+    expect(searches.every((r) => r.vector instanceof Int16Array)).toBe(true);
+    expect(plan.steps.find((s) => s.id === 'embed')?.note).toBe('5 queries embedded in one call');
+    searches.length = 0;
+    await planner.plan({ query: 'Compare RAPTOR and HyDE', mode: 'lexical' }, opts);
+    expect(batches).toHaveLength(1);
+    expect(searches.every((r) => r.vector === undefined)).toBe(true);
   });
 });
 
@@ -284,17 +360,21 @@ describe('research service', () => {
     });
     const svc = createResearchService({
       search: async () => [hit(1, 'a.txt'), hit(2, 'b.txt')],
+      present: async (_q, hits) => hits,
       embed: createBowEmbed(),
       clock: manualClock(),
     });
-    const r1 = await svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning');
+    const r1 = await svc.planQuery(
+      { query: 'Compare RAPTOR and HyDE for multi-hop reasoning' },
+      ON,
+    );
     expect(r1.plan.backend).toBe('none');
     expect(r1.hits.map((h) => h.path)).toEqual(['a.txt', 'b.txt']);
     svc.setLlm({
       kind: 'scripted',
       generate: createScriptedGenerator({ rules: [{ match: /./, hang: true }] }).generate,
     });
-    const p = svc.planQuery('Compare RAPTOR and HyDE for multi-hop reasoning', {}, 'r2');
+    const p = svc.planQuery({ query: 'Compare RAPTOR and HyDE for multi-hop reasoning' }, ON, 'r2');
     setTimeout(() => void svc.cancel('r2'), 1);
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
   });

@@ -1,11 +1,13 @@
 // The research service a worker exposes as ResearchApi: one query planner over injected
 // search/embed/LLM, cancellable by request id (AbortSignal does not cross Comlink), with the LLM
-// dependency swappable when the user changes backend. Imports only workers/shared and ./.
+// dependency swappable when the user changes backend. Retrievals rank only; full hits (snippets)
+// are built once, for the fused list (`present`). Imports only workers/shared and ./.
 import { createError } from '../shared/errors';
 import type { PlanOptions, PlannedSearch, ResearchApi } from '../shared/research-api';
+import type { SearchQuery } from '../shared/search-contract';
 import type { SearchHit } from '../shared/types';
 import { createQueryPlanner, type PlannerDeps } from './planner';
-import type { LlmDep } from './types';
+import type { LlmDep, RankedHit } from './types';
 
 export type ResearchHit = SearchHit & { id: string };
 
@@ -14,8 +16,14 @@ export interface ResearchService extends ResearchApi {
   setLlm(llm: LlmDep | null): void;
 }
 
-export function createResearchService(
-  deps: Omit<PlannerDeps<ResearchHit>, 'llm'> & { llm?: LlmDep | null },
+export type ResearchServiceDeps<H extends RankedHit> = Omit<PlannerDeps<H>, 'llm'> & {
+  llm?: LlmDep | null;
+  /** Full hits for the plan's fused list, in order (`query` = the user's query). */
+  present(query: string, hits: H[]): Promise<ResearchHit[]>;
+};
+
+export function createResearchService<H extends RankedHit>(
+  deps: ResearchServiceDeps<H>,
 ): ResearchService {
   let llm = deps.llm ?? null;
   let planner = createQueryPlanner({ ...deps, llm });
@@ -28,7 +36,7 @@ export function createResearchService(
       planner = createQueryPlanner({ ...deps, llm });
     },
     async planQuery(
-      query: string,
+      request: SearchQuery,
       options?: PlanOptions,
       requestId?: string,
     ): Promise<PlannedSearch> {
@@ -38,7 +46,8 @@ export function createResearchService(
       const ctrl = new AbortController();
       inflight.set(id, ctrl);
       try {
-        return await planner.plan(query, options ?? {}, ctrl.signal);
+        const { plan, hits } = await planner.plan(request, options ?? {}, ctrl.signal);
+        return { plan, hits: await deps.present(plan.query, hits) };
       } finally {
         inflight.delete(id);
       }

@@ -3,7 +3,8 @@
 // Only imported by *.test.ts and bench code.
 import { contentTokens } from './text';
 import type { EmbedFn, RankedHit, RetrievalRequest, SearchFn } from './types';
-import { cosine, quantise } from './vectors';
+import { quantizeUnit } from '../shared/quant';
+import { cosine } from './vectors';
 
 export const DIM = 128;
 
@@ -19,10 +20,7 @@ export function bowVector(text: string): Int16Array {
     const h = hashToken(t);
     v[h % DIM] = (v[h % DIM] ?? 0) + ((h >>> 16) & 1 ? 1 : -1);
   }
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n) || 1;
-  return quantise(Array.from(v, (x) => x / n));
+  return quantizeUnit(v);
 }
 
 export function createBowEmbed(log?: string[][]): EmbedFn {

@@ -2,6 +2,7 @@
 // the LLM worker, the canonical embedder and hybrid search; tests pass scripted fakes.
 // Defined here on purpose: research must not import search/embed implementations.
 import type { GenerateRequest, GenerateResult, LlmBackendKind } from '../shared/llm-api';
+import type { SearchFilters, SearchMode } from '../shared/types';
 
 /** Generation (Generator.generate or a Comlink LlmApi adapter). Absent = no backend. */
 export type GenerateFn = (
@@ -33,6 +34,9 @@ export interface RetrievalRequest {
   vector?: Int16Array;
   /** Replaces the text on the lexical side (RM3 / WordNet expansion). */
   lexicalQuery?: string;
+  /** The user's mode and filters: every retrieval of a plan honours them (issue 15). */
+  mode?: SearchMode;
+  filters?: SearchFilters;
   limit: number;
   signal?: AbortSignal;
 }
@@ -50,6 +54,8 @@ export type LexicalTopKFn = (
   query: string,
   k: number,
   signal?: AbortSignal,
+  /** The plan's filters: feedback comes from the documents the user searches in. */
+  filters?: SearchFilters,
 ) => Promise<Array<{ id: string; text: string; score: number }>>;
 
 export interface Clock {

@@ -1,17 +1,7 @@
 // int16 vector arithmetic for HyDE: dequantise, average, re-normalise and re-quantise with the
-// canonical scale S = 32767 (CFS-012; values stay within [-32767, 32767] so the SIMD dot never
-// wraps). Pure; imports nothing.
-
-export const QUANT_SCALE = 32767;
-
-export function quantise(v: Float64Array | number[]): Int16Array {
-  const out = new Int16Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const q = Math.round((v[i] ?? 0) * QUANT_SCALE);
-    out[i] = Math.max(-QUANT_SCALE, Math.min(QUANT_SCALE, q));
-  }
-  return out;
-}
+// canonical rule (workers/shared/quant.ts: S = 32767, round half to even, clamp; values stay
+// within [-32767, 32767] so the SIMD dot never wraps). Pure; imports only workers/shared.
+import { QUANT_SCALE, quantizeUnit } from '../shared/quant';
 
 /** Mean of the dequantised vectors, L2-normalised, re-quantised. @throws Error on empty/mismatched input. */
 export function averageUnit(vectors: Int16Array[]): Int16Array {
@@ -22,12 +12,7 @@ export function averageUnit(vectors: Int16Array[]): Int16Array {
     if (v.length !== first.length) throw new Error('vector dimensions differ');
     for (let i = 0; i < v.length; i++) sum[i] = (sum[i] ?? 0) + (v[i] ?? 0) / QUANT_SCALE;
   }
-  let norm = 0;
-  for (const x of sum) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm === 0) return new Int16Array(first.length);
-  for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] ?? 0) / norm;
-  return quantise(sum);
+  return quantizeUnit(sum);
 }
 
 /** Cosine similarity of two int16 vectors. */

@@ -3,8 +3,10 @@
 // deterministic ordering and a query cache invalidated by library writes.
 // Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
 import { createError } from '../shared/errors';
+import { compareRanked } from '../shared/ranking';
 import { fusionForModel } from './model-fusion';
 import type {
+  QueryNotice,
   SearchFilters,
   SearchHit,
   SearchMode,
@@ -22,21 +24,31 @@ export interface RankedChunk {
   ranks: SearchHit['ranks'];
 }
 
+type LexicalChunk = { chunkId: number; path: string; seq: number; score: number };
+
 export interface HybridDeps {
   /** BM25 over FTS5 with the filters applied inside the query. */
   lexical: {
     search(request: SearchRequest): Promise<SearchResponse>;
-    rankChunks(
+    /** The ranking and its notice (what a very long query left out). */
+    rank(
       query: string,
       options: { filters?: SearchFilters; limit: number },
-    ): Promise<Array<{ chunkId: number; path: string; seq: number; score: number }>>;
+    ): Promise<{
+      chunks: LexicalChunk[];
+      notice: QueryNotice | null;
+    }>;
   };
   /** The semantic side, or null while no model is available. */
   semantic: {
     embedQuery(text: string): Promise<Int16Array>;
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
     /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
-    modelId?: string;
+    modelId?: string | undefined;
+    /** Several queries in one embedder call (a plan's variants); default: one call each. */
+    embedQueries?(texts: string[]): Promise<Int16Array[]>;
+    /** The stored vectors of chunks for the active model (find related); missing = not embedded. */
+    storedVectors?(chunkIds: number[]): Promise<Map<number, Int16Array>>;
   } | null;
   /** Chunk ids allowed by the filters (null: no filter); computed in SQL before retrieval. */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
@@ -74,6 +86,17 @@ export interface HybridSearch {
    * retrieval evaluator, which reads those signals. Not cached.
    */
   fusedLists(request: SearchRequest, override?: RetrievalOverride): Promise<FusedLists>;
+  /**
+   * The ranking of `retrieve` without building hits (no snippets): a query plan ranks each of its
+   * retrievals this way and builds hits once, for the fused list only (`present`).
+   */
+  rank(request: SearchRequest, override?: RetrievalOverride): Promise<RankedChunk[]>;
+  /** Full hits (title, snippet with `query`'s terms highlighted) for ranked chunks, in order. */
+  present(query: string, ranked: RankedChunk[]): Promise<SearchHit[]>;
+  /** Query vectors for several texts in one embedder call; null without a model. */
+  embedQueries(texts: string[]): Promise<Int16Array[]> | null;
+  /** Stored vectors of chunks for the active model; empty without a model. */
+  storedVectors(chunkIds: number[]): Promise<Map<number, Int16Array>>;
   clearCache(): void;
 }
 
@@ -87,6 +110,30 @@ export interface RetrievalOverride {
   vector?: Int16Array;
   /** Replaces the query text on the lexical side. */
   lexicalQuery?: string;
+  /**
+   * Chunks left out of every list (find related: the source document's chunks). Each list is read
+   * that much deeper first, so it still holds its full depth of other chunks.
+   */
+  excludeChunkIds?: ReadonlySet<number>;
+}
+
+/**
+ * The top `k` by cosine plus every chunk tied with the k-th: the index breaks ties by its own
+ * (chunk id) order, and which tied chunks make the cut must follow path and sequence
+ * (compareRanked) instead, or a library with other ids ranks differently.
+ */
+function tiesAtTheCut(
+  semantic: NonNullable<HybridDeps['semantic']>,
+  vector: Int16Array,
+  k: number,
+  allowed: AllowedFilter | undefined,
+): VectorHit[] {
+  for (let want = k; ; want *= 2) {
+    const hits = semantic.search(vector, want + 1, allowed) ?? [];
+    const kth = hits[k - 1]?.cosine;
+    if (hits.length <= want || kth === undefined || hits[want]!.cosine < kth || want > 8192)
+      return hits;
+  }
 }
 
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
@@ -105,6 +152,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     k: number,
     queryVector?: Int16Array,
+    exclude?: ReadonlySet<number>,
   ) {
     if (!deps.semantic) {
       throw createError('MODEL_LOAD_FAILED', {
@@ -113,15 +161,71 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
     const vector = queryVector ?? (await deps.semantic.embedQuery(query));
-    const hits = deps.semantic.search(vector, k, allowed ?? undefined) ?? [];
-    const keys = await deps.chunkKeys(hits.map((h) => h.id));
-    return hits
+    // Read deeper by the excluded count, keeping every chunk tied with the k-th (tiesAtTheCut).
+    const want = k + (exclude?.size ?? 0);
+    const hits = tiesAtTheCut(deps.semantic, vector, want, allowed ?? undefined);
+    const kept = exclude ? hits.filter((h) => !exclude.has(h.id)) : hits;
+    const keys = await deps.chunkKeys(kept.map((h) => h.id));
+    return kept
       .filter((h) => keys.has(h.id)) // a chunk deleted since the index last synced
       .map((h) => ({ chunkId: h.id, score: h.cosine, ...keys.get(h.id)! }))
-      .sort(
-        (a, b) =>
-          b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.seq - b.seq,
-      );
+      .sort(compareRanked)
+      .slice(0, k);
+  }
+
+  /** Lexical top `k` chunks, `exclude` left out (read deeper by its size), with the query's notice. */
+  async function lexicalList(
+    text: string,
+    filters: SearchFilters | undefined,
+    k: number,
+    exclude?: ReadonlySet<number>,
+  ): Promise<{ chunks: LexicalChunk[]; notice: QueryNotice | null }> {
+    const { chunks, notice } = await deps.lexical.rank(text, {
+      ...(filters ? { filters } : {}),
+      limit: k + (exclude?.size ?? 0),
+    });
+    const kept = exclude ? chunks.filter((c) => !exclude.has(c.chunkId)).slice(0, k) : chunks;
+    return { chunks: kept, notice };
+  }
+
+  /** The ranked chunks of a semantic or hybrid query (no hits built). */
+  async function rankDense(
+    query: string,
+    request: SearchRequest,
+    mode: 'semantic' | 'hybrid',
+    topK: number,
+    override: RetrievalOverride,
+  ): Promise<{ ranked: RankedChunk[]; notice: QueryNotice | null }> {
+    const exclude = override.excludeChunkIds;
+    if (mode === 'semantic') {
+      const k = Math.max(topK, semanticK);
+      const list = await semanticList(query, request.filters, k, override.vector, exclude);
+      const ranked = list.slice(0, topK).map((c, i) => ({
+        chunkId: c.chunkId,
+        score: Math.max(0, Math.min(1, c.score)),
+        ranks: { semantic: i + 1 },
+      }));
+      return { ranked, notice: null };
+    }
+    const [semantic, lexical] = await Promise.all([
+      semanticList(query, request.filters, semanticK, override.vector, exclude),
+      lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
+    ]);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
+      0,
+      topK,
+    );
+    const best = fused[0]?.score ?? 1;
+    const ranked = fused.map((f) => ({
+      chunkId: f.chunkId,
+      // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
+      score: best > 0 ? f.score / best : 0,
+      ranks: {
+        ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
+        ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
+      },
+    }));
+    return { ranked, notice: lexical.notice };
   }
 
   async function fuse(
@@ -129,10 +233,9 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     override: RetrievalOverride,
   ): Promise<FusedLists> {
-    const lexicalSide = deps.lexical.rankChunks(override.lexicalQuery ?? query, {
-      ...(filters ? { filters } : {}),
-      limit: lexicalK,
-    });
+    const lexicalSide = lexicalList(override.lexicalQuery ?? query, filters, lexicalK).then(
+      (l) => l.chunks,
+    );
     if (!deps.semantic) {
       // One list: RRF keeps its order and records its ranks and scores.
       const lexical = await lexicalSide;
@@ -158,38 +261,48 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     // Without a loaded model (first start, or no WASM), every mode answers lexically and says so.
     if (mode === 'lexical' || !deps.semantic) {
       const text = override.lexicalQuery ?? request.query;
-      return deps.lexical.search({ ...request, query: text, limit: topK });
+      const exclude = override.excludeChunkIds;
+      const response = await deps.lexical.search({
+        ...request,
+        query: text,
+        limit: topK + (exclude?.size ?? 0),
+      });
+      if (!exclude) return response;
+      return {
+        ...response,
+        hits: response.hits.filter((h) => !exclude.has(h.chunkId)).slice(0, topK),
+      };
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
-    let ranked: RankedChunk[];
-    if (mode === 'semantic') {
-      const list = await semanticList(
-        query,
+    const { ranked, notice } = await rankDense(query, request, mode, topK, override);
+    const hits = await deps.buildHits(query, ranked);
+    const terms = query.split(/\s+/).filter(Boolean);
+    return { hits, mode, tookMs: now() - started, terms, ...(notice ? { notice } : {}) };
+  }
+
+  async function rank(
+    request: SearchRequest,
+    override: RetrievalOverride = {},
+  ): Promise<RankedChunk[]> {
+    const mode: SearchMode = request.mode ?? (deps.semantic ? 'hybrid' : 'lexical');
+    const topK = request.limit ?? options.topK ?? 10;
+    if (mode === 'lexical' || !deps.semantic) {
+      const { chunks: list } = await lexicalList(
+        override.lexicalQuery ?? request.query,
         request.filters,
-        Math.max(topK, semanticK),
-        override.vector,
+        topK,
+        override.excludeChunkIds,
       );
-      ranked = list.slice(0, topK).map((c, i) => ({
+      const best = list[0]?.score ?? 1;
+      return list.map((c, i) => ({
         chunkId: c.chunkId,
-        score: Math.max(0, Math.min(1, c.score)),
-        ranks: { semantic: i + 1 },
-      }));
-    } else {
-      const fused = (await fuse(query, request.filters, override)).fused.slice(0, topK);
-      const best = fused[0]?.score ?? 1;
-      ranked = fused.map((f) => ({
-        chunkId: f.chunkId,
-        // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
-        score: best > 0 ? f.score / best : 0,
-        ranks: {
-          ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
-          ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
-        },
+        score: best > 0 ? c.score / best : 0,
+        ranks: { lexical: i + 1 },
       }));
     }
-    const hits = await deps.buildHits(query, ranked);
-    return { hits, mode, tookMs: now() - started, terms: query.split(/\s+/).filter(Boolean) };
+    const query = request.query.trim();
+    return query ? (await rankDense(query, request, mode, topK, override)).ranked : [];
   }
 
   return {
@@ -212,6 +325,17 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     retrieve: (request, override) =>
       run(request, request.mode ?? (deps.semantic ? 'hybrid' : 'lexical'), override),
     fusedLists: (request, override = {}) => fuse(request.query.trim(), request.filters, override),
+    rank,
+    present: (query, ranked) => deps.buildHits(query, ranked),
+    embedQueries(texts) {
+      const side = deps.semantic;
+      if (!side) return null;
+      return side.embedQueries
+        ? side.embedQueries(texts)
+        : Promise.all(texts.map((t) => side.embedQuery(t)));
+    },
+    storedVectors: async (chunkIds) =>
+      (await deps.semantic?.storedVectors?.(chunkIds)) ?? new Map<number, Int16Array>(),
     clearCache: () => cache.clear(),
   };
 }

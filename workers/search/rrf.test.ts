@@ -3,7 +3,6 @@ import {
   adaptiveWeights,
   agreementIn,
   agreementAt,
-  compareFused,
   DEFAULT_ADAPTIVE,
   fuseHybrid,
   minMaxFusion,
@@ -15,6 +14,7 @@ import {
   weightedRrf,
   type RankedCandidate,
 } from './rrf';
+import { compareRanked } from '../shared/ranking';
 
 const c = (chunkId: number, score = 0, path = `doc-${chunkId}.md`, seq = 0): RankedCandidate => ({
   chunkId,
@@ -56,7 +56,7 @@ describe('reciprocal rank fusion (CFS-012 section 4)', () => {
     ]);
     expect(fused.map((f) => f.chunkId)).toEqual([12, 11, 10]);
     expect(
-      compareFused(
+      compareRanked(
         { score: 1, path: 'a', seq: 0, chunkId: 2 },
         { score: 1, path: 'a', seq: 0, chunkId: 1 },
       ),

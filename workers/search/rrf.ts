@@ -2,6 +2,7 @@
 // 1/(k + rank + 1) on 0-based ranks, weighted RRF, min-max score combination, and an adaptive
 // weighting that reads how far to trust each list from the lists themselves.
 // Pure functions over plain data: must not import the store, the index or any worker.
+import { compareRanked } from '../shared/ranking';
 
 /** One retriever's candidate. `score` is that retriever's own score, higher = better. */
 export interface RankedCandidate {
@@ -40,23 +41,8 @@ export function rrfTerm(rank: number, k = RRF_K): number {
 }
 
 /**
- * CFS-012 section 6 ordering: score desc, then path asc, then chunk sequence asc (then chunk
- * id, so the order is total even for malformed input). Paths compare by UTF-16 code units,
- * not locale, so every device sorts alike.
- */
-export function compareFused(
-  a: { score: number; path: string; seq: number; chunkId: number },
-  b: { score: number; path: string; seq: number; chunkId: number },
-): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  if (a.seq !== b.seq) return a.seq - b.seq;
-  return a.chunkId - b.chunkId;
-}
-
-/**
  * Sums `contribution(list, rank, item)` per chunk over the lists in the order given (so the
- * floating-point sums are the same on every run), then sorts with compareFused. A chunk that a
+ * floating-point sums are the same on every run), then sorts with the one ranking order (compareRanked). A chunk that a
  * list repeats keeps its first (best) rank there.
  */
 function combine<T extends RankedCandidate>(
@@ -87,7 +73,7 @@ function combine<T extends RankedCandidate>(
       fused.listScores[list.name] = item.score;
     });
   });
-  return [...byId.values()].sort(compareFused);
+  return [...byId.values()].sort(compareRanked);
 }
 
 function weightOf(weights: Readonly<Record<string, number>> | undefined, name: string): number {
@@ -98,7 +84,7 @@ function weightOf(weights: Readonly<Record<string, number>> | undefined, name: s
 /** Plain RRF (every list weight 1), CFS-012 section 4. */
 export function reciprocalRankFusion<T extends RankedCandidate>(
   lists: readonly RankedList<T>[],
-  options: { k?: number } = {},
+  options: { k?: number | undefined } = {},
 ): FusedCandidate<T>[] {
   const k = options.k ?? RRF_K;
   return combine(lists, (_li, rank) => rrfTerm(rank, k));
@@ -108,7 +94,7 @@ export function reciprocalRankFusion<T extends RankedCandidate>(
 export function weightedRrf<T extends RankedCandidate>(
   lists: readonly RankedList<T>[],
   weights: Readonly<Record<string, number>>,
-  options: { k?: number } = {},
+  options: { k?: number | undefined } = {},
 ): FusedCandidate<T>[] {
   const k = options.k ?? RRF_K;
   const w = lists.map((l) => weightOf(weights, l.name));
@@ -170,7 +156,7 @@ export interface AdaptiveParams {
    * share of the semantic top N that the lexical top `agreementLexicalDepth` also found).
    * Unset: the symmetric top-N overlap.
    */
-  agreementLexicalDepth?: number;
+  agreementLexicalDepth?: number | undefined;
   /**
    * Integer p >= 1: the agreement term uses agreement^p, so a dense list that shares little with
    * the lexical one is trusted much less than one that shares a lot (p = 1: linear). Integer
@@ -307,10 +293,15 @@ export function adaptiveWeights(
 
 /** A serialisable choice of fusion (settings, eval CLI flags); `custom` plugs in any weighting. */
 export type FusionMethod =
-  | { kind: 'rrf'; k?: number }
-  | { kind: 'weighted-rrf'; k?: number; weights: { semantic: number; lexical: number } }
-  | { kind: 'minmax'; weights?: { semantic: number; lexical: number } }
-  | { kind: 'adaptive'; combine?: 'rrf' | 'minmax'; k?: number; params?: Partial<AdaptiveParams> };
+  | { kind: 'rrf'; k?: number | undefined }
+  | { kind: 'weighted-rrf'; k?: number | undefined; weights: { semantic: number; lexical: number } }
+  | { kind: 'minmax'; weights?: { semantic: number; lexical: number } | undefined }
+  | {
+      kind: 'adaptive';
+      combine?: 'rrf' | 'minmax';
+      k?: number | undefined;
+      params?: Partial<AdaptiveParams>;
+    };
 
 export interface FusionResult<T extends RankedCandidate> {
   items: FusedCandidate<T>[];

@@ -17,6 +17,8 @@ export interface SemanticIndexDeps {
   embed(texts: string[], signal: AbortSignal): Promise<Int16Array[]>;
   /** Embeds a search query (models with query/passage prefixes treat them differently). Default: `embed`. */
   embedQuery?(text: string, signal: AbortSignal): Promise<Int16Array>;
+  /** Several search queries in one call (a query plan's variants). Default: `embedQuery` each. */
+  embedQueries?(texts: string[], signal: AbortSignal): Promise<Int16Array[]>;
   /** Hex SHA-256 of a text (WebCrypto). */
   hash(text: string): Promise<string>;
   createIndex(): VectorIndex;
@@ -43,6 +45,10 @@ export interface SemanticIndex {
   search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
   /** Embeds one query (same canonical path as the chunks). @throws AppError from the embedder */
   embedQuery(text: string): Promise<Int16Array>;
+  /** Embeds several queries in one embedder call where the embedder allows it. */
+  embedQueries(texts: string[]): Promise<Int16Array[]>;
+  /** The stored vectors of these chunks for this index's model (absent: not embedded yet). */
+  storedVectors(chunkIds: number[]): Promise<Map<number, Int16Array>>;
 }
 
 export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
@@ -209,6 +215,14 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     return running;
   }
 
+  async function embedQuery(text: string): Promise<Int16Array> {
+    const signal = new AbortController().signal;
+    if (deps.embedQuery) return deps.embedQuery(text, signal);
+    const [vector] = await deps.embed([text], signal);
+    if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
+    return vector;
+  }
+
   return {
     start() {
       paused = false;
@@ -225,12 +239,12 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       if (!index || index.size === 0) return index ? [] : null;
       return index.search(query, k, filter ? { filter } : {});
     },
-    async embedQuery(text) {
+    embedQuery,
+    async embedQueries(texts) {
       const signal = new AbortController().signal;
-      if (deps.embedQuery) return deps.embedQuery(text, signal);
-      const [vector] = await deps.embed([text], signal);
-      if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
-      return vector;
+      if (deps.embedQueries) return deps.embedQueries(texts, signal);
+      return Promise.all(texts.map(embedQuery));
     },
+    storedVectors: (chunkIds) => deps.vectors.get(deps.model, chunkIds),
   };
 }

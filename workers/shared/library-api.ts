@@ -2,13 +2,15 @@
 // library (store-api.ts) and import (ingest-api.ts) contracts, plus opening the database.
 // Plain types only.
 import type { IngestApi } from './ingest-api';
+import type { ProjectsApi } from './projects-api';
 import type { LibraryApi } from './store-api';
 import type { PlanOptions, PlannedSearch } from './research-api';
+import type { RelatedRequest, SearchQuery } from './search-contract';
 import type { SemanticStatus } from './semantic-api';
-import type { StorageInfo } from './types';
+import type { SearchResponse, StorageInfo } from './types';
 import type { AnswerWorkerApi } from './answer-history-api';
 
-export interface LibraryWorkerApi extends LibraryApi, IngestApi, AnswerWorkerApi {
+export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
@@ -43,8 +45,28 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi, AnswerWorkerApi
    * Optimises the query (route, rewrite, HyDE, RAG-Fusion, LLM-free expansion) and searches with
    * it; works without any LLM through the fallbacks. @throws AppError ABORTED, INVALID_QUERY
    */
-  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<PlannedSearch>;
+  planQuery(
+    request: SearchQuery,
+    options?: PlanOptions,
+    requestId?: string,
+  ): Promise<PlannedSearch>;
+  /**
+   * "More like this": the source passage (a hit's chunk, a whole document, or selected text) is
+   * the query, lexically with all its terms and semantically with its stored vector, in the
+   * request's mode and filters; the source document is left out of the results. No match is an
+   * empty response, not an error.
+   * @throws AppError NOT_FOUND (the source was deleted), INVALID_QUERY (an empty passage)
+   */
+  findRelated(request: RelatedRequest): Promise<RelatedResponse>;
   cancelPlan(requestId: string): Promise<void>;
+}
+
+/** Related hits, and a notice when the source was shortened to bound the work (never silent). */
+export interface RelatedResponse extends SearchResponse {
+  /** The source's title/path, for "Related to ..." in the results header. */
+  sourceLabel: string;
+  /** Why the source was shortened, if it was (the lexical `notice` is the query's own). */
+  sourceNotice: string | null;
 }
 
 export type { LibraryStats } from './store-api';

@@ -2,6 +2,8 @@
 // query plan (route taken, generated texts, time per step, results each step contributed).
 // Plain DTOs only. Must not import any other layer.
 import type { LlmBackendKind } from './llm-api';
+import type { SearchQuery } from './search-contract';
+import { supportedByEvidence } from './technique-evidence';
 import type { SearchHit } from './types';
 
 /** Adaptive-RAG levels (WSOP adaptive_routing). */
@@ -21,15 +23,23 @@ export interface TechniqueSwitches {
   keyphrases: boolean;
 }
 
+/**
+ * Defaults chosen by measurement (technique-evidence.ts): a technique is on only when SciFact
+ * train shows it beating plain search with the models a user can run offline. Today none does
+ * (RAG-Fusion -0.098 and the complex route -0.17 nDCG@10 with SmolLM2-135M; RM3 and WordNet lose
+ * a little; keyphrase variants -0.035 on train; HyDE's +0.005 is on test and
+ * not significant), so the optimised search is plain search until a technique is switched on.
+ * Routing stays on: it only decides which switched-on techniques a query may use.
+ */
 export const DEFAULT_TECHNIQUES: TechniqueSwitches = {
   routing: true,
   llmRouting: false,
-  rewrite: true,
-  hyde: true,
-  fusion: true,
-  rm3: false,
-  wordnet: false,
-  keyphrases: true,
+  rewrite: supportedByEvidence('rewrite'),
+  hyde: supportedByEvidence('hyde'),
+  fusion: supportedByEvidence('fusion'),
+  rm3: supportedByEvidence('rm3'),
+  wordnet: supportedByEvidence('wordnet'),
+  keyphrases: supportedByEvidence('keyphrases'),
 };
 
 export type PlanStepKind =
@@ -40,6 +50,7 @@ export type PlanStepKind =
   | 'keyphrases'
   | 'wordnet'
   | 'rm3'
+  | 'embed'
   | 'retrieve'
   | 'fuse';
 
@@ -109,9 +120,13 @@ export interface PlannedSearch {
 /** The research API exposed to the UI (workers/research/service.ts, composed in a worker). */
 export interface ResearchApi {
   /**
-   * Plans and runs the query.
+   * Plans and runs the query in the request's mode and filters (every retrieval honours them).
    * @throws AppError ABORTED when cancelled, INVALID_QUERY for an empty query, search errors.
    */
-  planQuery(query: string, options?: PlanOptions, requestId?: string): Promise<PlannedSearch>;
+  planQuery(
+    request: SearchQuery,
+    options?: PlanOptions,
+    requestId?: string,
+  ): Promise<PlannedSearch>;
   cancel(requestId: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The contract between the UI and the workers, and between domain modules: plain DTOs only.
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
 // structured clone (no classes, no functions). Must not import any other layer.
+import type { SearchQuery } from './search-contract';
 
 /** Source quality grade used by research projects (A best .. E worst). */
 export type QualityGrade = 'A' | 'B' | 'C' | 'D' | 'E';
@@ -66,17 +67,22 @@ export interface PutResult {
 export interface SearchFilters {
   pathGlob?: string; // `*` any run except '/', `**` any run, `?` one character
   mime?: string[];
-  modifiedAfter?: number; // ms since epoch, inclusive
-  modifiedBefore?: number; // ms since epoch, exclusive
+  modifiedAfter?: number | undefined; // ms since epoch, inclusive
+  modifiedBefore?: number | undefined; // ms since epoch, exclusive
   contains?: string; // case-insensitive substring of the chunk text
+  project?: number; // only documents of this research project (workers/projects)
+  minGrade?: QualityGrade; // only documents graded this or better (A best); ungraded excluded
+}
+
+/** Grades at least as good as `min` (A best), for the `minGrade` filter. */
+export function gradesAtLeast(min: QualityGrade): QualityGrade[] {
+  return (['A', 'B', 'C', 'D', 'E'] as const).slice(0, 'ABCDE'.indexOf(min) + 1);
 }
 
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 
-export interface SearchRequest {
-  query: string;
-  mode?: SearchMode;
-  filters?: SearchFilters;
+/** A search of the library: the shared contract (search-contract.ts) plus the result count. */
+export interface SearchRequest extends SearchQuery {
   limit?: number; // final top_k, default 10
 }
 
@@ -107,6 +113,21 @@ export interface SearchResponse {
   tookMs: number;
   /** The terms actually searched after parsing (stop words dropped), for display. */
   terms: string[];
+  /** Set when the search did less than the query asked (a very long query); shown to the user. */
+  notice?: QueryNotice;
+}
+
+/** What a long query's search left out, so it is never silent. */
+export interface QueryNotice {
+  /** Characters of the query beyond the readable length that were not read. */
+  truncatedChars: number;
+  /**
+   * Common terms that, for cost, did not look for passages of their own: they still count in the
+   * score of every passage the other terms found.
+   */
+  rankOnlyTerms: string[];
+  /** One sentence for the user. */
+  message: string;
 }
 
 /** One file handed to the importer. `data` is read lazily. */

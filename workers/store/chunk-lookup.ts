@@ -1,7 +1,7 @@
 // Chunk look-ups the semantic side of search needs from SQL: which chunks the search filters
 // allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
 // deterministic tie-breaks. Must not import other layers.
-import type { SearchFilters } from '../shared/types';
+import { gradesAtLeast, type SearchFilters } from '../shared/types';
 import { globToRegExp } from './glob';
 import type { Sql, SqlValue } from './sql';
 
@@ -13,6 +13,8 @@ export interface ChunkLookup {
   chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
   /** Chunks with their document's path and title and their exact offsets (answer passages). */
   chunkRows(chunkIds: number[]): Promise<Map<number, ChunkRow>>;
+  /** The document a chunk belongs to; null when the chunk no longer exists. */
+  documentOfChunk(chunkId: number): Promise<number | null>;
 }
 
 export interface ChunkRow {
@@ -32,7 +34,9 @@ function hasFilter(f: SearchFilters): boolean {
     (f.mime && f.mime.length > 0) ||
     f.modifiedAfter !== undefined ||
     f.modifiedBefore !== undefined ||
-    f.contains,
+    f.contains ||
+    f.project !== undefined ||
+    f.minGrade !== undefined,
   );
 }
 
@@ -53,6 +57,15 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
       if (filters.modifiedBefore !== undefined) {
         where.push('d.modified < ?');
         binds.push(filters.modifiedBefore);
+      }
+      if (filters.project !== undefined) {
+        where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
+        binds.push(filters.project);
+      }
+      if (filters.minGrade !== undefined) {
+        const grades = gradesAtLeast(filters.minGrade);
+        where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
+        binds.push(...grades);
       }
       const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
       const needle = filters.contains ? filters.contains.toLowerCase() : null;
@@ -116,6 +129,12 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
         ),
       );
       return new Map(rows.map((r) => [Number(r.chunkId), r]));
+    },
+    async documentOfChunk(chunkId) {
+      const row = await sql.serialized(() =>
+        sql.get<{ d: number }>('SELECT document_id AS d FROM chunks WHERE id = ?', [chunkId]),
+      );
+      return row ? Number(row.d) : null;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_LENGTH, parseQuery, STOP_WORDS } from './lexical-query';
-import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, mulberry32, openTestLibrary, put, type TestLibrary } from './test-fixtures';
 
 describe('parseQuery', () => {
   it('drops stop words and OR-joins quoted words', () => {
@@ -38,10 +38,19 @@ describe('parseQuery', () => {
     expect(parseQuery('{title body}: NOT x').match).toBe('"title" OR "body" OR "x"');
   });
 
-  it('bounds very long input', () => {
+  it('bounds very long input and says how much it did not read', () => {
     const q = parseQuery('word '.repeat(10_000) + 'tail');
     expect(q.terms).toEqual(['word']);
     expect(q.termCounts[0]).toBe(MAX_QUERY_LENGTH / 5);
+    expect(q.truncated).toBe(50_004 - MAX_QUERY_LENGTH);
+    expect(parseQuery('short').truncated).toBe(0);
+  });
+
+  it('keeps every distinct word of a long query (no term limit)', () => {
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}x`);
+    const q = parseQuery(words.join(' '));
+    expect(q.terms).toEqual(words);
+    expect(q.truncated).toBe(0);
   });
 
   it('uses the Lucene English stop list', () => {
@@ -52,17 +61,6 @@ describe('parseQuery', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Seeded fuzz: hostile input must never surface an SQL error. Set SEED=<n> to replay a failure.
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   'NEAR(',

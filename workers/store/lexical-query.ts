@@ -44,10 +44,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'with',
 ]);
 
-/** Input beyond this many UTF-16 code units is ignored (keeps MATCH expressions bounded). */
-export const MAX_QUERY_LENGTH = 1000;
-/** At most this many distinct words and phrases are searched. */
-export const MAX_TERMS = 32;
+/**
+ * Input beyond this many UTF-16 code units is not read (`ParsedQuery.truncated` says so, and the
+ * search shows a notice). 20,000 holds a pasted page ("find passages like this one", about 3,000
+ * words); every word within it counts. Lexical search bounds the work of long queries itself
+ * (lexical-search.ts), so this only bounds the tokenizer's input.
+ */
+export const MAX_QUERY_LENGTH = 20_000;
 
 /** A run of letters/digits: the characters FTS5's unicode61 tokenizer keeps (L*, N*, Co). */
 export const WORD_RE = /[\p{L}\p{N}\p{Co}]+/gu;
@@ -61,6 +64,8 @@ export interface ParsedQuery {
   phrases: string[][];
   /** The FTS5 MATCH expression, or null when nothing is left to search. */
   match: string | null;
+  /** Characters of the input beyond MAX_QUERY_LENGTH that were not read (0 when none). */
+  truncated: number;
 }
 
 function words(text: string): string[] {
@@ -77,7 +82,8 @@ export function ftsString(text: string): string {
  * Phrases: text between double quotes; an unbalanced quote is treated as a separator.
  */
 export function parseQuery(input: string): ParsedQuery {
-  const text = String(input ?? '').slice(0, MAX_QUERY_LENGTH);
+  const full = String(input ?? '');
+  const text = full.slice(0, MAX_QUERY_LENGTH);
   const phrases: string[][] = [];
   const loose: string[] = [];
   const parts = text.split('"');
@@ -95,17 +101,15 @@ export function parseQuery(input: string): ParsedQuery {
 
   const counts = new Map<string, number>();
   for (const w of kept) counts.set(w, (counts.get(w) ?? 0) + 1);
-  const terms = [...counts.keys()].slice(0, MAX_TERMS);
+  const terms = [...counts.keys()];
   const termCounts = terms.map((t) => counts.get(t) ?? 1);
   const seen = new Set<string>();
-  const uniquePhrases = phrases
-    .filter((p) => {
-      const key = p.join(' ');
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, Math.max(0, MAX_TERMS - terms.length));
+  const uniquePhrases = phrases.filter((p) => {
+    const key = p.join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 
   let match: string | null = null;
   const ors = terms.map(ftsString).join(' OR ');
@@ -113,5 +117,11 @@ export function parseQuery(input: string): ParsedQuery {
   if (ands && ors) match = `${ands} AND (${ors})`;
   else if (ands) match = ands;
   else if (ors) match = ors;
-  return { terms, termCounts, phrases: uniquePhrases, match };
+  return {
+    terms,
+    termCounts,
+    phrases: uniquePhrases,
+    match,
+    truncated: full.length - text.length,
+  };
 }

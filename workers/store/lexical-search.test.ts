@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  compareHits,
   createLexicalSearch,
   forEachInt,
   likeContains,
   normaliseScores,
   readVarints,
 } from './lexical-search';
+import { compareRanked } from '../shared/ranking';
 import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
 
 let lib: TestLibrary;
@@ -63,7 +63,7 @@ describe('ranking', () => {
         { score: 1, path: 'b', seq: 0 },
         { score: 2, path: 'z', seq: 5 },
         { score: 1, path: 'a', seq: 9 },
-      ].sort(compareHits),
+      ].sort(compareRanked),
     ).toEqual([
       { score: 2, path: 'z', seq: 5 },
       { score: 1, path: 'a', seq: 9 },
@@ -272,7 +272,7 @@ describe('postings-only ranking (no filters, no phrases)', () => {
       const words = ['alpha', 'beta', 'gamma', 'delta', 'running', 'runs'];
       const text = Array.from({ length: 5 + (i % 9) }, (_, k) => words[(i * k + i) % 6]).join(' ');
       await lib.store.putDocument(
-        doc(`f${i % 3}/d${i}.txt`, text, { title: words[i % 6] }),
+        doc(`f${i % 3}/d${i}.txt`, text, { title: words[i % 6]! }),
         chunksOf(text, 20),
         `h${i}`,
       );

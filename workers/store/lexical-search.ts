@@ -6,15 +6,19 @@
 // library changes (100k chunks: rankChunks p50 about 24 ms, from 141 ms per-row; bench/README.md).
 // Must not import any layer but workers/shared/.
 import { createError } from '../shared/errors';
+import { compareRanked } from '../shared/ranking';
 import type {
   HighlightedText,
+  QueryNotice,
   SearchFilters,
   SearchHit,
   SearchRequest,
   SearchResponse,
 } from '../shared/types';
 import { globToRegExp } from './glob';
+import { gradesAtLeast } from '../shared/types';
 import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
+import { kthLargest, padded, planTerms, suffixBounds, type TermPlan } from './lexical-prune';
 import { FTS_TOKENIZER } from './migrations';
 import type { Sql, SqlValue } from './sql';
 
@@ -69,11 +73,50 @@ export interface LexicalSearchDeps {
   bm25?: Partial<Bm25Params>;
   /** The store's change counter (`Store.version`): lets statistics be cached between changes. */
   version?: () => number;
+  /**
+   * Safe top-k pruning of long queries (lexical-prune.ts); false reads every posting list (the
+   * exhaustive oracle of tests and benchmarks). Same ranking and scores either way.
+   */
+  prune?: boolean;
+  /** Posting entries (chunks) a query may read before its remaining terms only re-rank. */
+  postingsBudget?: number;
+  /** At most this many chunks get the remaining terms added once reading stops. */
+  poolMax?: number;
+}
+
+/**
+ * Work bounds of one ranking (bench/README.md "Long queries"). Reading posting lists costs in
+ * proportion to the chunks they list; past POSTINGS_BUDGET entries, the remaining (common) terms
+ * only re-rank the POOL_MAX best chunks found so far, and the ranking says so (QueryNotice).
+ */
+export const POSTINGS_BUDGET = 60_000;
+export const POOL_MAX = 200;
+/** Re-tokenizing one chunk costs about as much as reading this many posting entries. */
+const POOL_COST = 40;
+const STEM_CACHE_MAX = 50_000;
+/**
+ * Runs of characters the unicode61 tokenizer may keep (L*, N*, Co, and the combining marks it
+ * folds away): a superset, so stemming each run with the tokenizer itself splits it exactly as
+ * the index did.
+ */
+const TOKEN_RUN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
+/** A ranking and what it left out (null when it did everything the query asked). */
+export interface LexicalRanking {
+  chunks: ScoredChunk[];
+  notice: QueryNotice | null;
+  /** Work done: posting entries read, and terms added to the pool after reading stopped. */
+  work: { postingsRead: number; lateTerms: number };
 }
 
 export interface LexicalSearch {
   /** The UI search: top hits with snippets and normalised scores. @throws AppError INVALID_ARGUMENT */
   search(request: SearchRequest): Promise<SearchResponse>;
+  /** Raw ranking with its notice (a long query's left-out work). @throws AppError INVALID_ARGUMENT */
+  rank(
+    query: string | ParsedQuery,
+    options?: { filters?: SearchFilters; limit?: number },
+  ): Promise<LexicalRanking>;
   /** Raw ranking (used by search, eval and bench). @throws AppError INVALID_ARGUMENT */
   rankChunks(
     query: string | ParsedQuery,
@@ -147,18 +190,54 @@ interface IndexSnapshot {
   /** Title and body token counts from chunks_fts_docsize; lenBody -1 when not in the index. */
   lenTitle: Int32Array;
   lenBody: Int32Array;
-  /** Number of documents (N for document-level IDF). */
+  /** Documents with at least one chunk (N for document-level IDF; empty files hold no terms). */
   documents: number;
 }
 
-/** Ordering of CFS-012 section 6: score desc, document path asc, chunk sequence asc. */
-export function compareHits(
-  a: { score: number; path: string; seq: number },
-  b: { score: number; path: string; seq: number },
-): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return a.seq - b.seq;
+/** BM25 inputs shared by every stem of one ranking. */
+interface Bm25Context {
+  snap: IndexSnapshot;
+  avgdl: number;
+  /** N of the IDF: documents or chunks (`Bm25Params.idfUnit`). */
+  nUnits: number;
+}
+
+/** Scratch arrays of one ranking, indexed by chunk id. */
+interface Accumulator {
+  scores: Float64Array;
+  /** Chunks with a score, in first-scored order. */
+  scored: number[];
+  isScored: Uint8Array;
+  tfTitle: Int32Array;
+  tfBody: Int32Array;
+  /** Chunks the current stem occurs in. */
+  touched: number[];
+  /** The best score so far (a cheap upper bound of the k-th best). */
+  best: number;
+}
+
+function newAccumulator(size: number): Accumulator {
+  return {
+    scores: new Float64Array(size),
+    scored: [],
+    isScored: new Uint8Array(size),
+    tfTitle: new Int32Array(size),
+    tfBody: new Int32Array(size),
+    touched: [],
+    best: 0,
+  };
+}
+
+/** What scoring produced: the chunks whose scores are complete, and the terms read late. */
+interface Scoring {
+  acc: Accumulator;
+  /** Chunks with complete scores (every query term added). */
+  complete: number[];
+  /** Terms whose posting lists were not read (added to `complete` chunks afterwards). */
+  late: TermPlan[];
+  /** False when reading stopped for cost before the bound made it safe. */
+  exact: boolean;
+  postingsRead: number;
 }
 
 /** Min-max normalisation over the returned rows, as CFS-012 section 3 describes (all 1 if flat). */
@@ -185,11 +264,50 @@ function validateFilters(filters: SearchFilters | undefined): void {
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw bad(key);
   }
   if (filters.contains !== undefined && typeof filters.contains !== 'string') throw bad('contains');
+  if (filters.project !== undefined && !Number.isInteger(filters.project)) throw bad('project');
+  if (filters.minGrade !== undefined && !'ABCDE'.includes(filters.minGrade)) throw bad('minGrade');
 }
 
 /** LIKE pattern for a literal substring: %, _ and the escape character itself are escaped. */
 export function likeContains(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * When the k-th best partial score beats all that the unread terms could add (`rest`), no chunk
+ * outside the returned list can reach the top `limit`: the chunks that still can. Null when
+ * the bound does not hold yet.
+ */
+function safeStop(acc: Accumulator, rest: number, limit: number, max: number): number[] | null {
+  // The best score bounds the k-th best from above: skip the selection while it cannot pass.
+  if (acc.scored.length < limit || !(acc.best > padded(rest))) return null;
+  const theta = kthLargest(acc.scores, acc.scored, limit);
+  if (!(theta > padded(rest))) return null;
+  const floor = theta - padded(rest);
+  let n = 0;
+  for (const id of acc.scored) if (acc.scores[id]! >= floor && ++n > max) return null;
+  return acc.scored.filter((id) => acc.scores[id]! >= floor);
+}
+
+/** The `max` ids of highest score (ties by id), or all of them when there are no more. */
+function topByScore(scores: Float64Array, ids: number[], max: number): number[] {
+  if (ids.length <= max) return ids;
+  return [...ids].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, max);
+}
+
+/** The notice of a ranking that left something out, or null when it did all the query asked. */
+export function queryNotice(truncatedChars: number, rankOnlyTerms: string[]): QueryNotice | null {
+  if (truncatedChars <= 0 && rankOnlyTerms.length === 0) return null;
+  const parts: string[] = [];
+  if (truncatedChars > 0)
+    parts.push(`The last ${truncatedChars} characters of the query were not read.`);
+  if (rankOnlyTerms.length > 0)
+    parts.push(
+      `${rankOnlyTerms.length} common words (${rankOnlyTerms.slice(0, 5).join(', ')}${
+        rankOnlyTerms.length > 5 ? ', ...' : ''
+      }) only re-ranked the passages the other words found; shorten the query to search with them too.`,
+    );
+  return { truncatedChars: Math.max(0, truncatedChars), rankOnlyTerms, message: parts.join(' ') };
 }
 
 /** Builds the search over a migrated library connection (creates its temp helper tables). */
@@ -247,7 +365,7 @@ export async function createLexicalSearch(
     // One row each, aggregated in SQL: crossing from SQLite into JS per row is the cost here.
     const max = await sql.get<{ c: number | null; s: number | null; d: number | null }>(
       `SELECT (SELECT max(id) FROM chunks) AS c, (SELECT max(id) FROM chunks_fts_docsize) AS s,
-              (SELECT count(*) FROM documents) AS d`,
+              (SELECT count(DISTINCT document_id) FROM chunks) AS d`,
     );
     const size = Math.max(Number(max?.c ?? 0), Number(max?.s ?? 0)) + 1;
     const docOf = new Int32Array(size).fill(-1);
@@ -280,25 +398,31 @@ export async function createLexicalSearch(
     return snap;
   }
 
-  async function rankChunksNow(
-    query: string | ParsedQuery,
-    options: { filters?: SearchFilters; limit?: number } = {},
-  ): Promise<ScoredChunk[]> {
-    const parsed = typeof query === 'string' ? parseQuery(query) : query;
-    const filters = options.filters;
-    validateFilters(filters);
-    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
-    if (!parsed.match) return [];
-
-    // Query-term weights per stem (a repeated query word counts more, as in Anserini).
+  /** Query-term weight per stem: a repeated query word counts more, as in Anserini. */
+  async function queryWeights(
+    parsed: ParsedQuery,
+  ): Promise<{ weights: Map<string, number>; singleStems: boolean }> {
     const words = [...parsed.terms, ...parsed.phrases.flat()];
     const counts = [...parsed.termCounts, ...parsed.phrases.flat().map(() => 1)];
     const stemLists = await stemsNow(words);
-    const qWeight = new Map<string, number>();
+    const weights = new Map<string, number>();
     stemLists.forEach((list, i) => {
-      for (const stem of list) qWeight.set(stem, (qWeight.get(stem) ?? 0) + (counts[i] ?? 1));
+      for (const stem of list) weights.set(stem, (weights.get(stem) ?? 0) + (counts[i] ?? 1));
     });
+    return { weights, singleStems: stemLists.every((l) => l.length === 1) };
+  }
 
+  /**
+   * Chunks allowed to score, or null when every chunk holding a query stem may. Without filters
+   * or phrases they are exactly the chunks holding one of the query stems, which the postings
+   * list anyway; otherwise FTS5 MATCH (with the documents join for filters) decides.
+   */
+  async function candidateChunks(
+    parsed: ParsedQuery & { match: string },
+    filters: SearchFilters | undefined,
+    singleStems: boolean,
+    snap: IndexSnapshot,
+  ): Promise<Uint8Array | null | 'none'> {
     const where: string[] = ['chunks_fts MATCH ?'];
     const binds: SqlValue[] = [parsed.match];
     if (filters?.mime && filters.mime.length > 0) {
@@ -313,6 +437,15 @@ export async function createLexicalSearch(
       where.push('d.modified < ?');
       binds.push(filters.modifiedBefore);
     }
+    if (filters?.project !== undefined) {
+      where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
+      binds.push(filters.project);
+    }
+    if (filters?.minGrade !== undefined) {
+      const grades = gradesAtLeast(filters.minGrade);
+      where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
+      binds.push(...grades);
+    }
     // LIKE folds ASCII case only: ASCII needles are filtered in SQL (literal, wildcards
     // escaped); others in JS with full Unicode lower-casing.
     const needle = filters?.contains ?? '';
@@ -324,115 +457,228 @@ export async function createLexicalSearch(
       binds.push(likeContains(needle));
     }
     const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
-
-    // Candidates: chunks matching the query. Without filters or phrases they are exactly the
-    // chunks holding one of the query stems, which the postings below list anyway; otherwise
-    // FTS5 MATCH (with the documents join for filters) decides.
-    const singleStems = stemLists.every((l) => l.length === 1);
     const needsJoin = where.length > 1 || pathRe !== null || unicodeNeedle !== null;
-    let allowed: Set<number> | null = null;
-    if (needsJoin || parsed.phrases.length > 0 || !singleStems) {
-      allowed = new Set<number>();
-      const set = allowed;
-      await sql.each(
-        needsJoin
-          ? `SELECT c.id AS id, d.path AS path ${unicodeNeedle ? ', c.text AS text' : ''}
-             FROM chunks_fts f
-             JOIN chunks c ON c.id = f.rowid
-             JOIN documents d ON d.id = c.document_id
-             WHERE ${where.join(' AND ')}`
-          : 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?',
-        binds,
-        (row) => {
-          if (pathRe && !pathRe.test(String(row.path))) return;
-          if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
-          set.add(Number(row.id));
-        },
-      );
-      if (allowed.size === 0) return [];
-    }
+    if (!needsJoin && parsed.phrases.length === 0 && singleStems) return null;
+    const allowed = new Uint8Array(snap.size);
+    let any = false;
+    await sql.each(
+      needsJoin
+        ? `SELECT c.id AS id, d.path AS path ${unicodeNeedle ? ', c.text AS text' : ''}
+           FROM chunks_fts f
+           JOIN chunks c ON c.id = f.rowid
+           JOIN documents d ON d.id = c.document_id
+           WHERE ${where.join(' AND ')}`
+        : 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?',
+      binds,
+      (row) => {
+        if (pathRe && !pathRe.test(String(row.path))) return;
+        if (unicodeNeedle && !String(row.text).toLowerCase().includes(unicodeNeedle)) return;
+        const id = Number(row.id);
+        if (id < allowed.length) [allowed[id], any] = [1, true];
+      },
+    );
+    return any ? allowed : 'none';
+  }
 
+  /** The index-wide BM25 inputs of one ranking: snapshot, average length, N for IDF. */
+  async function bm25Context(): Promise<Bm25Context> {
     const snap = await indexSnapshot();
     const [n, totalTitle, totalBody] = await totals();
-    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
-    const avgdl = n > 0 ? (wT * totalTitle + wB * totalBody) / n : 1;
-    const byDocument = params.idfUnit === 'document';
-    const nUnits = byDocument ? snap.documents : n;
-    const scores = new Float64Array(snap.size);
-    const scored: number[] = [];
-    const isScored = new Uint8Array(snap.size);
-    const tfTitle = new Int32Array(snap.size);
-    const tfBody = new Int32Array(snap.size);
-    const docStamp = new Int32Array(snap.size + 1);
-    const touched: number[] = [];
-    let stamp = 0;
-    for (const [stem, q] of qWeight) {
-      // Every occurrence of the stem (fts5vocab 'instance'), as two id lists in one row each:
-      // counted here, which is several times faster than one row per chunk.
-      const post = await sql.get<{ t: string | null; b: string | null }>(
-        `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
-                group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
-         FROM temp.sift_chunks_vi WHERE term = ?`,
-        [stem],
-      );
-      touched.length = 0;
-      let outside = false; // an id beyond the snapshot: counted for df as an unknown document
-      const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
-        if (id >= snap.size) outside = true;
-        else {
-          if (tf[id] === 0 && other[id] === 0) touched.push(id);
-          tf[id] = tf[id]! + 1;
-        }
-      };
-      forEachInt(post?.t ?? null, count(tfTitle, tfBody));
-      forEachInt(post?.b ?? null, count(tfBody, tfTitle));
-      let df = touched.length + (outside ? 1 : 0);
-      if (byDocument) {
-        stamp++;
-        df = 0;
-        let unknown = outside;
-        for (const id of touched) {
-          const d = snap.docOf[id]!;
-          if (d < 0) unknown = true;
-          else if (docStamp[d] !== stamp) {
-            docStamp[d] = stamp;
-            df++;
-          }
-        }
-        if (unknown) df++;
-      }
-      if (df === 0) continue;
-      const idf = Math.log(1 + (nUnits - df + 0.5) / (df + 0.5));
-      for (const id of touched) {
-        const f = wT * tfTitle[id]! + wB * tfBody[id]!;
-        tfTitle[id] = 0;
-        tfBody[id] = 0;
-        // Not in the index's size table (not a live row), or not a candidate.
-        if (f <= 0 || snap.lenBody[id]! < 0 || (allowed && !allowed.has(id))) continue;
-        const dl = wT * snap.lenTitle[id]! + wB * snap.lenBody[id]!;
-        if (!isScored[id]) {
-          isScored[id] = 1;
-          scored.push(id);
-        }
-        scores[id] =
-          scores[id]! + (q * idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / avgdl));
-      }
-    }
-    if (scored.length === 0) return [];
+    const avgdl = n > 0 ? (params.titleWeight * totalTitle + params.bodyWeight * totalBody) / n : 1;
+    return { snap, avgdl, nUnits: params.idfUnit === 'document' ? snap.documents : n };
+  }
 
-    // Cut by score first, keeping every chunk tied with the last place, then fetch path and
-    // sequence for those few so the tie-break (path, seq) is exact.
+  /** The query's terms in reading order, with df from term_stats (one lookup per term). */
+  async function termPlan(weights: Map<string, number>, ctx: Bm25Context): Promise<TermPlan[]> {
+    const rows = await sql.all<{ term: string; docs: number; chunks: number }>(
+      'SELECT term, docs, chunks FROM term_stats WHERE term IN (SELECT value FROM json_each(?))',
+      [JSON.stringify([...weights.keys()])],
+    );
+    const terms = rows.map((r) => {
+      const chunks = Number(r.chunks);
+      const df = params.idfUnit === 'document' ? Number(r.docs) : chunks;
+      return { stem: String(r.term), q: weights.get(String(r.term)) ?? 1, df, chunks };
+    });
+    return planTerms(terms, ctx.nUnits, params.k1);
+  }
+
+  /**
+   * Every occurrence of `stem` (fts5vocab 'instance'), as two id lists in one row: counted into
+   * `tfTitle`/`tfBody` (indexed by chunk id), which is several times faster than one row per
+   * chunk. `touched` lists the chunks it occurs in.
+   */
+  async function readPostings(stem: string, acc: Accumulator): Promise<void> {
+    const post = await sql.get<{ t: string | null; b: string | null }>(
+      `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
+              group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
+       FROM temp.sift_chunks_vi WHERE term = ?`,
+      [stem],
+    );
+    acc.touched.length = 0;
+    const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
+      if (id >= tf.length) return; // added since the snapshot (another tab): not yet scored
+      if (tf[id] === 0 && other[id] === 0) acc.touched.push(id);
+      tf[id] = tf[id]! + 1;
+    };
+    forEachInt(post?.t ?? null, count(acc.tfTitle, acc.tfBody));
+    forEachInt(post?.b ?? null, count(acc.tfBody, acc.tfTitle));
+  }
+
+  /** One term's BM25 contribution to chunk `id` (0 when it does not occur). */
+  function bm25Term(ctx: Bm25Context, term: TermPlan, tfT: number, tfB: number, id: number) {
+    const { k1, b, titleWeight: wT, bodyWeight: wB } = params;
+    const f = wT * tfT + wB * tfB;
+    if (f <= 0) return 0;
+    const dl = wT * ctx.snap.lenTitle[id]! + wB * ctx.snap.lenBody[id]!;
+    return (term.q * term.idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / ctx.avgdl));
+  }
+
+  /** Adds one term's BM25 to every touched candidate and clears its tf counts. */
+  function addStemScores(
+    ctx: Bm25Context,
+    acc: Accumulator,
+    term: TermPlan,
+    allowed: Uint8Array | null,
+  ): void {
+    for (const id of acc.touched) {
+      const [tfT, tfB] = [acc.tfTitle[id]!, acc.tfBody[id]!];
+      acc.tfTitle[id] = 0;
+      acc.tfBody[id] = 0;
+      // Not in the index's size table (not a live row), or not a candidate.
+      if (ctx.snap.lenBody[id]! < 0 || (allowed && !allowed[id])) continue;
+      const add = bm25Term(ctx, term, tfT, tfB, id);
+      if (add <= 0) continue;
+      if (!acc.isScored[id]) {
+        acc.isScored[id] = 1;
+        acc.scored.push(id);
+      }
+      const score = acc.scores[id]! + add;
+      acc.scores[id] = score;
+      if (score > acc.best) acc.best = score;
+    }
+  }
+
+  /**
+   * BM25 of the candidates, term by term in plan order. With pruning, reading stops once the
+   * k-th best partial score beats all that the unread terms could add (then no unseen chunk can
+   * reach the top `limit`), or when the postings budget is spent (then the result may miss
+   * chunks that only the unread, common terms would have found: `exact` is false).
+   */
+  async function scoreChunks(
+    ctx: Bm25Context,
+    plan: TermPlan[],
+    allowed: Uint8Array | null,
+    limit: number,
+  ): Promise<Scoring> {
+    const acc = newAccumulator(ctx.snap.size);
+    const rest = suffixBounds(plan);
+    const prune = deps.prune !== false;
+    const budget = deps.postingsBudget ?? POSTINGS_BUDGET;
+    const poolMax = Math.max(limit, deps.poolMax ?? POOL_MAX);
+    const unread = new Float64Array(plan.length + 1); // posting entries of plan[i..]
+    for (let j = plan.length - 1; j >= 0; j--) unread[j] = unread[j + 1]! + plan[j]!.chunks;
+    let read = 0;
+    let i = 0;
+    for (; i < plan.length; i++) {
+      const term = plan[i]!;
+      if (prune && i > 0) {
+        // Stop when it is safe and re-tokenizing the live chunks costs less than reading on
+        // (the k-th best is selected every few terms only: it costs a pass over the scores).
+        const live = i % 4 === 0 ? safeStop(acc, rest[i]!, limit, poolMax) : null;
+        if (live && live.length * POOL_COST < unread[i]!) {
+          const late = plan.slice(i);
+          await addLateTerms(ctx, acc, late, live);
+          return { acc, complete: live, late, exact: true, postingsRead: read };
+        }
+        if (read + term.chunks > budget) {
+          const complete = topByScore(acc.scores, acc.scored, poolMax);
+          const late = plan.slice(i);
+          await addLateTerms(ctx, acc, late, complete);
+          return { acc, complete, late, exact: false, postingsRead: read };
+        }
+      }
+      await readPostings(term.stem, acc);
+      addStemScores(ctx, acc, term, allowed);
+      read += term.chunks;
+    }
+    return { acc, complete: acc.scored, late: [], exact: true, postingsRead: read };
+  }
+
+  // Stems per word, kept across queries (they depend on the tokenizer only, not the library).
+  const stemCache = new Map<string, string[]>();
+  async function cachedStems(words: string[]): Promise<Map<string, string[]>> {
+    const missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
+    if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
+    const stems = await stemsNow(missing);
+    missing.forEach((w, i) => stemCache.set(w, stems[i] ?? []));
+    return stemCache;
+  }
+
+  /**
+   * Adds terms whose posting lists were not read to a few chunks. Their title and body are cut at
+   * every character the tokenizer never keeps and each piece is stemmed by the index's own
+   * tokenizer, which gives the term counts the index holds. Terms are added in plan order, so
+   * each sum is the one the exhaustive ranking computes.
+   */
+  async function addLateTerms(
+    ctx: Bm25Context,
+    acc: Accumulator,
+    late: TermPlan[],
+    chunks: number[],
+  ): Promise<void> {
+    if (chunks.length === 0 || late.length === 0) return;
+    const rows = await sql.all<{ id: number; title: string; body: string }>(
+      'SELECT id, title, body FROM chunks_fts_source WHERE id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(chunks)],
+    );
+    const pieces = rows.map((r) => [
+      String(r.title).match(TOKEN_RUN_RE) ?? [],
+      String(r.body).match(TOKEN_RUN_RE) ?? [],
+    ]);
+    const stems = await cachedStems(pieces.flat(2));
+    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const tf = new Map<number, Int32Array>(); // chunk -> [title, body] count per late term
+    rows.forEach((r, i) => {
+      const counts = new Int32Array(late.length * 2);
+      pieces[i]!.forEach((words, col) => {
+        for (const w of words)
+          for (const stem of stems.get(w) ?? []) {
+            const t = index.get(stem);
+            if (t !== undefined) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
+          }
+      });
+      tf.set(Number(r.id), counts);
+    });
+    late.forEach((term, t) => {
+      for (const id of chunks) {
+        const counts = tf.get(id);
+        if (!counts || counts[t * 2]! + counts[t * 2 + 1]! === 0) continue;
+        acc.scores[id] =
+          acc.scores[id]! + bm25Term(ctx, term, counts[t * 2]!, counts[t * 2 + 1]!, id);
+      }
+    });
+  }
+
+  /**
+   * The top `limit` of the scored chunks. Cuts by score first, keeping every chunk tied with the
+   * last place, then fetches path and sequence for those few so the tie-break (path, seq) is exact.
+   */
+  async function topChunks(
+    scores: Float64Array,
+    scored: number[],
+    limit: number,
+  ): Promise<ScoredChunk[]> {
     const ranked = Float64Array.from(scored, (id) => scores[id]!).sort();
     const floor = ranked[Math.max(0, ranked.length - limit)]!;
-    const pool = scored
+    const pool: ScoredChunk[] = scored
       .filter((id) => scores[id]! >= floor)
-      .map((id) => ({ id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
-    const byId = new Map(pool.map((c) => [c.id, c]));
+      .map((id) => ({ chunkId: id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
+    const byId = new Map(pool.map((c) => [c.chunkId, c]));
     await sql.each(
       `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
        FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE c.id IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(pool.map((c) => c.id))],
+      [JSON.stringify(pool.map((c) => c.chunkId))],
       (row) => {
         const cand = byId.get(Number(row.id));
         if (!cand) return;
@@ -443,15 +689,41 @@ export async function createLexicalSearch(
     );
     return pool
       .filter((c) => c.documentId >= 0) // deleted meanwhile
-      .sort(compareHits)
-      .slice(0, limit)
-      .map((c) => ({
-        chunkId: c.id,
-        documentId: c.documentId,
-        path: c.path,
-        seq: c.seq,
-        score: c.score,
-      }));
+      .sort(compareRanked)
+      .slice(0, limit);
+  }
+
+  async function rankNow(
+    query: string | ParsedQuery,
+    options: { filters?: SearchFilters; limit?: number } = {},
+  ): Promise<LexicalRanking> {
+    const parsed = typeof query === 'string' ? parseQuery(query) : query;
+    validateFilters(options.filters);
+    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
+    const none: LexicalRanking = {
+      chunks: [],
+      notice: queryNotice(parsed.truncated, []),
+      work: { postingsRead: 0, lateTerms: 0 },
+    };
+    if (!parsed.match) return none;
+    const { weights, singleStems } = await queryWeights(parsed);
+    const ctx = await bm25Context();
+    const allowed = await candidateChunks(
+      { ...parsed, match: parsed.match },
+      options.filters,
+      singleStems,
+      ctx.snap,
+    );
+    if (allowed === 'none') return none;
+    const plan = await termPlan(weights, ctx);
+    const scoring = await scoreChunks(ctx, plan, allowed, limit);
+    const notice = queryNotice(
+      parsed.truncated,
+      scoring.exact ? [] : scoring.late.map((t) => t.stem),
+    );
+    const work = { postingsRead: scoring.postingsRead, lateTerms: scoring.late.length };
+    if (scoring.complete.length === 0) return { chunks: [], notice, work };
+    return { chunks: await topChunks(scoring.acc.scores, scoring.complete, limit), notice, work };
   }
 
   /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
@@ -548,11 +820,13 @@ export async function createLexicalSearch(
     const started = now();
     const parsed = parseQuery(request.query);
     const terms = [...parsed.terms, ...parsed.phrases.map((p) => p.join(' '))];
-    const ranked = await rankChunksNow(parsed, {
+    const { chunks: ranked, notice } = await rankNow(parsed, {
       ...(request.filters ? { filters: request.filters } : {}),
       limit: Math.min(request.limit ?? DEFAULT_LIMIT, 100),
     });
-    if (ranked.length === 0) return { hits: [], mode: 'lexical', tookMs: now() - started, terms };
+    const extra = notice ? { notice } : {};
+    if (ranked.length === 0)
+      return { hits: [], mode: 'lexical', tookMs: now() - started, terms, ...extra };
     const scores = normaliseScores(ranked.map((r) => r.score));
     const hits = await buildHitsNow(
       parsed,
@@ -562,7 +836,7 @@ export async function createLexicalSearch(
         ranks: { lexical: i + 1 },
       })),
     );
-    return { hits, mode: 'lexical', tookMs: now() - started, terms };
+    return { hits, mode: 'lexical', tookMs: now() - started, terms, ...extra };
   }
 
   // Every call runs in the connection's queue (Sql.serialized): it then never sees another
@@ -570,7 +844,9 @@ export async function createLexicalSearch(
   // on the shared tokenizer scratch table instead of reading each other's words.
   return {
     search: (request) => sql.serialized(() => searchNow(request)),
-    rankChunks: (query, options) => sql.serialized(() => rankChunksNow(query, options)),
+    rank: (query, options) => sql.serialized(() => rankNow(query, options)),
+    rankChunks: (query, options) =>
+      sql.serialized(async () => (await rankNow(query, options)).chunks),
     stems: (words) => sql.serialized(() => stemsNow(words)),
     buildHits: (query, ranked) => sql.serialized(() => buildHitsNow(parseQuery(query), ranked)),
   };

@@ -121,6 +121,59 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
+    description: 'document frequency per index term (IDF without reading posting lists)',
+    async up(sql) {
+      // term_stats: for each stem of the FTS index, the documents and chunks holding it (title or
+      // body). Kept in step with chunks_fts by the store, in the same transaction; lexical search
+      // reads IDF from it in one lookup per term, which lets long queries skip the posting lists
+      // of common terms (lexical-search.ts). Filled here from the existing index.
+      await sql.exec(`
+        CREATE TABLE term_stats (
+          term TEXT PRIMARY KEY,
+          docs INTEGER NOT NULL,
+          chunks INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+      await rebuildTermStats(sql);
+    },
+  },
+  {
+    version: 6,
+    description: 'research projects: named collections of documents and their claims (issue 17)',
+    async up(sql) {
+      // A document may belong to several projects; deleting either side drops the membership.
+      // Claims keep their last check as JSON (statuses, sources), so a report can be rebuilt
+      // without re-running it.
+      await sql.exec(`
+        CREATE TABLE projects (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          question TEXT NOT NULL DEFAULT '',
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE project_documents (
+          project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+          document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+          added_at INTEGER NOT NULL,
+          PRIMARY KEY (project_id, document_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX project_documents_document ON project_documents(document_id);
+        CREATE TABLE project_claims (
+          id INTEGER PRIMARY KEY,
+          project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          key_claim INTEGER NOT NULL DEFAULT 0,
+          checked_at INTEGER,
+          result TEXT
+        );
+        CREATE INDEX project_claims_project ON project_claims(project_id, seq);
+      `);
+    },
+  },
+  {
+    version: 7,
     description: 'answer history: answers with their CRAG metadata (issue 16)',
     async up(sql) {
       // Self-contained: no foreign key to documents, so a kept answer outlives the documents it
@@ -147,6 +200,22 @@ export const MIGRATIONS: Migration[] = [
     },
   },
 ];
+
+/**
+ * Recomputes term_stats from the FTS index (migration, and after a library import replaced every
+ * row). One pass over the index's instances: heavy, but only on these rare occasions.
+ */
+export async function rebuildTermStats(sql: Sql): Promise<void> {
+  await sql.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_stats_vi USING fts5vocab(main, chunks_fts, instance);
+    DELETE FROM term_stats;
+    INSERT INTO term_stats (term, docs, chunks)
+      SELECT v.term, count(DISTINCT c.document_id), count(DISTINCT v.doc)
+      FROM temp.sift_stats_vi v JOIN chunks c ON c.id = v.doc
+      GROUP BY v.term;
+    DROP TABLE temp.sift_stats_vi;
+  `);
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

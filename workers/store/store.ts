@@ -11,7 +11,15 @@ import type {
   PutResult,
   QualityGrade,
 } from '../shared/types';
-import { migrate, readUserVersion, SCHEMA_VERSION, type Migration, MIGRATIONS } from './migrations';
+import {
+  FTS_TOKENIZER,
+  migrate,
+  readUserVersion,
+  rebuildTermStats,
+  SCHEMA_VERSION,
+  type Migration,
+  MIGRATIONS,
+} from './migrations';
 import type { OpenedDatabase } from './open-database';
 import { SCRATCH_VFS } from './open-database';
 import type { Row, Sql } from './sql';
@@ -126,8 +134,47 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     for (const listener of listeners) listener(version);
   };
 
-  /** Removes a document's chunks from the FTS index and the chunks table. */
+  const termStats = Boolean(
+    await sql.get("SELECT 1 AS x FROM sqlite_schema WHERE type = 'table' AND name = 'term_stats'"),
+  );
+  // A scratch FTS5 table with the index's tokenizer and columns: a document's chunks pass
+  // through it to count the terms they add to or remove from term_stats (document frequency).
+  await sql.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_doc_terms USING fts5(title, body, tokenize = '${FTS_TOKENIZER}', detail = none, columnsize = 0);
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_doc_terms_v USING fts5vocab(temp, sift_doc_terms, row);
+  `);
+
+  /**
+   * Adds (sign 1) or removes (sign -1) a document's terms in term_stats: each term the document's
+   * chunks hold counts once in `docs` and once per chunk in `chunks`. Reads the chunks through
+   * the FTS source view, so removal must run before the chunks (or the title) change.
+   */
+  async function countTerms(documentId: number, sign: 1 | -1): Promise<void> {
+    if (!termStats) return; // a store opened with an older migration list (tests of upgrades)
+    await sql.run('DELETE FROM temp.sift_doc_terms');
+    await sql.run(
+      `INSERT INTO temp.sift_doc_terms(rowid, title, body)
+       SELECT id, title, body FROM chunks_fts_source WHERE document_id = ?`,
+      [documentId],
+    );
+    await sql.run(
+      `INSERT INTO term_stats (term, docs, chunks)
+       SELECT term, ?, ? * doc FROM temp.sift_doc_terms_v WHERE true
+       ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs, chunks = chunks + excluded.chunks`,
+      [sign, sign],
+    );
+    if (sign < 0) {
+      await sql.run(
+        `DELETE FROM term_stats
+         WHERE term IN (SELECT term FROM temp.sift_doc_terms_v) AND docs <= 0`,
+      );
+    }
+    await sql.run('DELETE FROM temp.sift_doc_terms');
+  }
+
+  /** Removes a document's chunks from the FTS index, term_stats and the chunks table. */
   async function removeChunks(documentId: number): Promise<void> {
+    await countTerms(documentId, -1);
     await sql.run(
       `INSERT INTO chunks_fts(chunks_fts, rowid, title, body)
        SELECT 'delete', id, title, body FROM chunks_fts_source WHERE document_id = ?`,
@@ -148,6 +195,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
        SELECT id, title, body FROM chunks_fts_source WHERE document_id = ?`,
       [documentId],
     );
+    await countTerms(documentId, 1);
   }
 
   async function chunkCount(documentId: number): Promise<number> {
@@ -377,6 +425,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           }
           // The index is derived data: rebuild it from the imported rows through the view.
           await sql.run("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
+          if (termStats) await rebuildTermStats(sql);
         });
       } catch (err) {
         if ((err as { code?: string }).code === 'DB_CORRUPT')

@@ -45,3 +45,22 @@ export async function put(
 ) {
   return store.putDocument(input, chunksOf(input.text), hash);
 }
+
+export { mulberry32 } from '../shared/test-rng';
+
+/**
+ * `n` words drawn from a Zipf-like vocabulary of `vocab` made-up words (word i has weight
+ * 1/(i+1)), so a few words are everywhere and most are rare, as in real text.
+ */
+export function zipfWords(rand: () => number, n: number, vocab = 2000): string[] {
+  let total = 0;
+  for (let i = 0; i < vocab; i++) total += 1 / (i + 1);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    let x = rand() * total;
+    let i = 0;
+    while (i < vocab - 1 && (x -= 1 / (i + 1)) > 0) i++;
+    out.push(`w${i.toString(36)}q`);
+  }
+  return out;
+}

@@ -17,7 +17,7 @@ import type {
 
 export interface ExactConfig {
   dim: number;
-  initialCapacity?: number;
+  initialCapacity?: number | undefined;
 }
 
 class ExactIndex implements VectorIndex {
@@ -121,7 +121,7 @@ class ExactIndex implements VectorIndex {
 /** Creates an empty exact index. @throws AppError INVALID_ARGUMENT for a bad dimension. */
 export function createExactIndex(
   config: ExactConfig,
-  deps: { kernel?: DotKernel } = {},
+  deps: { kernel?: DotKernel | undefined } = {},
 ): VectorIndex {
   return new ExactIndex(config.dim, config.initialCapacity ?? 1024, deps.kernel ?? jsDotKernel);
 }
@@ -132,7 +132,7 @@ export function createExactIndex(
  */
 export function deserializeExact(
   bytes: Uint8Array,
-  deps: { kernel?: DotKernel } = {},
+  deps: { kernel?: DotKernel | undefined } = {},
 ): VectorIndex {
   const h = readHeader(bytes);
   if (h.kind !== KIND_EXACT) corrupt('The vector index file is not an exact index.');

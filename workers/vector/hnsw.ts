@@ -33,10 +33,10 @@ export const HNSW_DEFAULTS = {
 } as const;
 
 export interface HnswDeps {
-  kernel?: DotKernel;
+  kernel?: DotKernel | undefined;
 }
 
-type ResolvedConfig = Required<HnswBuildConfig>;
+type ResolvedConfig = { [K in keyof HnswBuildConfig]-?: Exclude<HnswBuildConfig[K], undefined> };
 
 function resolve(config: HnswBuildConfig): ResolvedConfig {
   const c: ResolvedConfig = { ...HNSW_DEFAULTS, ...stripUndefined(config) } as ResolvedConfig;

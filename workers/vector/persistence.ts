@@ -14,7 +14,7 @@ import type { DotKernel, RebuildProgress, VectorIndex } from './types';
  */
 export function deserializeVectorIndex(
   bytes: Uint8Array,
-  deps: { kernel?: DotKernel } = {},
+  deps: { kernel?: DotKernel | undefined } = {},
 ): VectorIndex {
   const h = readHeader(bytes);
   if (h.kind === KIND_EXACT) return deserializeExact(bytes, deps);
@@ -79,7 +79,7 @@ export async function loadOrRebuildVectorIndex(
   bytes: Uint8Array | null,
   createEmpty: () => VectorIndex,
   source: () => Iterable<VectorSourceRow> | AsyncIterable<VectorSourceRow>,
-  options: RebuildOptions & { kernel?: DotKernel; expectDim?: number } = {},
+  options: RebuildOptions & { kernel?: DotKernel | undefined; expectDim?: number | undefined } = {},
 ): Promise<LoadOutcome> {
   let reason: AppError;
   try {

@@ -1,19 +1,11 @@
 // Seeded test data for the vector-index tests and the benchmark: unit vectors quantised to the
 // canonical int16 scale, either uniform on the sphere or around cluster centres (closer to how
 // text embeddings are spread). Test support only; not used by the app.
-import { QUANT_SCALE } from './types';
+import { mulberry32 } from '../shared/test-rng';
+import { quantizeUnit } from '../shared/quant';
 
-/** mulberry32: small, fast, seeded; the same seed gives the same stream everywhere. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (workers/shared/test-rng.ts): small, fast, seeded. */
+export const createRandom = mulberry32;
 
 export function gaussian(random: () => number): number {
   const u = 1 - random();
@@ -21,22 +13,10 @@ export function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-/** L2-normalises then quantises with S = 32767 (values stay in [-32767, 32767]). */
-export function quantise(v: Float64Array): Int16Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  n = Math.sqrt(n) || 1;
-  const out = new Int16Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    out[i] = Math.max(-QUANT_SCALE, Math.min(QUANT_SCALE, Math.round((v[i]! / n) * QUANT_SCALE)));
-  }
-  return out;
-}
-
 export function randomUnit(random: () => number, dim: number): Int16Array {
   const v = new Float64Array(dim);
   for (let i = 0; i < dim; i++) v[i] = gaussian(random);
-  return quantise(v);
+  return quantizeUnit(v);
 }
 
 /**
@@ -61,7 +41,7 @@ export function clusteredUnits(
     const c = centres[Math.floor(random() * clusters)]!;
     const v = new Float64Array(dim);
     for (let i = 0; i < dim; i++) v[i] = c[i]! + gaussian(random) * spread * Math.sqrt(1 / dim) * 4;
-    out.push(quantise(v));
+    out.push(quantizeUnit(v));
   }
   return out;
 }

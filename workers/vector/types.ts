@@ -2,15 +2,8 @@
 // Owns: the DotKernel seam, build config vs per-call options, hit and filter shapes.
 // Must not import anything but workers/shared/ (the SIMD kernel is injected, never imported).
 
-/** Canonical quantisation scale: vectors are L2-normalised then multiplied by S = 32767. */
-export const QUANT_SCALE = 32767;
-/** S^2: cosine = dot / S^2 for two canonical int16 vectors (CFS-012 section 9). */
-export const DOT_SCALE = QUANT_SCALE * QUANT_SCALE;
-
-/** CFS-012's cosine of an int dot: one correctly rounded division, identical on every engine. */
-export function dotToCosine(dot: number): number {
-  return dot / DOT_SCALE;
-}
+// The canonical scale and the cosine of an int dot live in workers/shared/quant.ts (one rule).
+export { QUANT_SCALE, DOT_SCALE, dotToCosine } from '../shared/quant';
 
 /**
  * The distance seam. Similarity is the exact int32 dot product of two int16 rows; for unit
@@ -60,7 +53,7 @@ export interface HnswBuildConfig {
    */
   filterExactMaxFraction?: number;
   /** Initial row capacity; storage grows by doubling. */
-  initialCapacity?: number;
+  initialCapacity?: number | undefined;
 }
 
 /**

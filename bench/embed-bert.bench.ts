@@ -1,0 +1,259 @@
+// `npm run bench -- embed-bert [--model all-MiniLM-L6-v2|<folder>] [--texts N] [--threads N]
+//   [--rounds-of N] [--profile] [--dataset <BEIR folder>] [--out FILE]`
+// Sift's canonical BERT runtime against onnxruntime-web's WASM backend (SIMD, one thread) on the
+// ONNX export of the same safetensors weights (workers/embed/bert-onnx.ts), the same token ids
+// (our WordPiece, identical to the hub tokenizer) and the same SciFact chunks (the app's chunker,
+// model input `title\nchunk` as the eval). One text per call on both sides, interleaved in rounds
+// in one process and thread so machine load hits both alike. `--profile` times every runtime
+// call of the canonical forward pass by op (a wrapped Kernel) instead. Never gates.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-web';
+import type { BertConfig, BertModel } from '../workers/embed/bert';
+import { bertToOnnx } from '../workers/embed/bert-onnx';
+import type { Kernel } from '../workers/embed/kernel';
+import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
+import { parseSafetensors } from '../workers/embed/safetensors';
+import { chunkText } from '../workers/ingest/chunk';
+import { parseArgs } from './args';
+import { modelFolder } from './embed-models';
+import { loadCorpus } from './eval/beir';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
+
+/** `count` chunk inputs spread evenly over the corpus (every k-th chunk), as the eval builds them. */
+export async function scifactChunks(dataset: string, count: number): Promise<string[]> {
+  const corpus = await loadCorpus(dataset);
+  const all: string[] = [];
+  for (const doc of corpus) {
+    const body = doc.text.trim().length > 0 ? doc.text : doc.title;
+    for (const c of chunkText(body)) all.push(doc.title ? `${doc.title}\n${c.text}` : c.text);
+  }
+  const step = Math.max(1, Math.floor(all.length / count));
+  const out: string[] = [];
+  for (let i = 0; i < all.length && out.length < count; i += step) out.push(all[i]!);
+  return out;
+}
+
+/** A Kernel whose every call adds its wall time to `times[op]` (the profile mode). */
+function timedKernel(kernel: Kernel, times: Map<string, number>): Kernel {
+  const wrapped = { ...kernel } as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(kernel)) {
+    if (typeof fn !== 'function' || name === 'mark' || name === 'release') continue;
+    wrapped[name] = (...args: unknown[]) => {
+      const t0 = process.cpuUsage();
+      const r = (fn as (...a: unknown[]) => unknown)(...args);
+      times.set(name, (times.get(name) ?? 0) + cpuMs(t0));
+      return r;
+    };
+  }
+  return wrapped as unknown as Kernel;
+}
+
+interface OrtSide {
+  embed(ids: number[]): Promise<Float32Array>;
+  version: string;
+}
+
+async function ortSide(config: BertConfig, onnx: Uint8Array, threads: number): Promise<OrtSide> {
+  ort.env.wasm.numThreads = threads;
+  ort.env.wasm.simd = true;
+  const session = await ort.InferenceSession.create(onnx);
+  const H = config.hidden_size;
+  return {
+    version: ort.env.versions.web ?? 'unknown',
+    async embed(ids) {
+      const n = ids.length;
+      const feed = (values: ArrayLike<number>) =>
+        new ort.Tensor(
+          'int64',
+          BigInt64Array.from(values, (v) => BigInt(v)),
+          [1, n],
+        );
+      const out = await session.run({
+        input_ids: feed(ids),
+        attention_mask: feed(new Array<number>(n).fill(1)),
+        token_type_ids: feed(new Array<number>(n).fill(0)),
+      });
+      const hidden = out.last_hidden_state!.data as Float32Array;
+      const v = new Float32Array(H);
+      for (let t = 0; t < n; t++) for (let h = 0; h < H; h++) v[h]! += hidden[t * H + h]!;
+      let norm = 0;
+      for (let h = 0; h < H; h++) norm += v[h]! * v[h]!;
+      const inv = 1 / Math.sqrt(norm);
+      return v.map((x) => x * inv);
+    },
+  };
+}
+
+function readFolder(dir: string): {
+  config: BertConfig;
+  model: (kernel: Kernel) => BertModel;
+  onnx: () => Uint8Array;
+} {
+  if (!existsSync(join(dir, 'model.safetensors'))) {
+    throw new Error(
+      `${dir} has no model.safetensors: run \`node scripts/copy-model.mjs --fetch-minilm\``,
+    );
+  }
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as BertConfig;
+  return {
+    config,
+    model: (kernel) => loadBertFolder(kernel, dir),
+    onnx() {
+      const bytes = readFileSync(join(dir, 'model.safetensors'));
+      const tensors = parseSafetensors(
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      );
+      return bertToOnnx(config, tensors);
+    },
+  };
+}
+
+async function profile(
+  dir: string,
+  texts: string[],
+  model: BertModel,
+): Promise<Record<string, unknown>> {
+  const times = new Map<string, number>();
+  const kernel = timedKernel(await createNodeKernel(), times);
+  const timed = loadBertFolder(kernel, dir);
+  times.clear();
+  const ids = texts.map((t) => model.tokenize(t));
+  const t0 = process.cpuUsage();
+  for (const list of ids) timed.embedIds(list);
+  const total = cpuMs(t0);
+  const ops = [...times.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([op, ms]) => ({ op, ms: Math.round(ms), share: round3(ms / total) }));
+  return {
+    texts: texts.length,
+    cpuMs: Math.round(total),
+    msPerText: round3(total / texts.length),
+    ops,
+  };
+}
+
+async function run(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const spec = args.model ?? 'all-MiniLM-L6-v2';
+  const dir = modelFolder(spec);
+  if (dir === null)
+    throw new Error('embed-bert needs a BERT-family model (see `embed` for USE-lite)');
+  const nTexts = Number(args.texts ?? 200);
+  const threads = Number(args.threads ?? 1);
+  const texts = await scifactChunks(args.dataset ?? DEFAULT_DATASET, nTexts);
+  const folder = readFolder(dir);
+
+  let peakRss = process.memoryUsage().rss;
+  const sample = () => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  };
+  const timer = setInterval(sample, 20);
+  const l0 = performance.now();
+  const kernel = await createNodeKernel();
+  const model = folder.model(kernel);
+  const canonLoadMs = performance.now() - l0;
+  const ids = texts.map((t) => model.tokenize(t));
+  const tokens = ids.reduce((a, l) => a + l.length, 0);
+
+  if (args.profile !== undefined) {
+    clearInterval(timer);
+    const report = {
+      model: model.id,
+      version: model.version,
+      ...(await profile(dir, texts, model)),
+    };
+    console.log(JSON.stringify(report, null, 2));
+    if (args.out) writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+
+  const l1 = performance.now();
+  const ortRun = await ortSide(folder.config, folder.onnx(), threads);
+  const ortLoadMs = performance.now() - l1;
+
+  for (const list of ids.slice(0, 3)) {
+    model.embedIds(list);
+    await ortRun.embed(list);
+  }
+  let canonMs = 0;
+  let ortMs = 0;
+  let canonCpu = 0;
+  let ortCpu = 0;
+  let minCos = 1;
+  const ROUND = Number(args['rounds-of'] ?? 10);
+  for (let s = 0; s < ids.length; s += ROUND) {
+    const round = ids.slice(s, s + ROUND);
+    const c0 = performance.now();
+    const cc0 = process.cpuUsage();
+    const ours = round.map((l) => model.embedIds(l).float);
+    canonCpu += cpuMs(cc0);
+    canonMs += performance.now() - c0;
+    sample();
+    const t0 = performance.now();
+    const tc0 = process.cpuUsage();
+    const theirs: Float32Array[] = [];
+    for (const l of round) theirs.push(await ortRun.embed(l));
+    ortCpu += cpuMs(tc0);
+    ortMs += performance.now() - t0;
+    sample();
+    round.forEach((_, i) => {
+      let d = 0;
+      for (let j = 0; j < model.dim; j++) d += ours[i]![j]! * theirs[i]![j]!;
+      minCos = Math.min(minCos, d);
+    });
+    process.stderr.write(`\r[embed-bert] ${Math.min(s + ROUND, ids.length)}/${ids.length} texts`);
+  }
+  clearInterval(timer);
+  process.stderr.write('\n');
+  const report = {
+    model: model.id,
+    version: model.version,
+    texts: texts.length,
+    tokens,
+    mean_tokens: round3(tokens / texts.length),
+    max_tokens: Math.max(...ids.map((l) => l.length)),
+    threads,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    load_average_1m: round3(loadavg()[0]!),
+    date: new Date().toISOString(),
+    // Rates use CPU time of this (single-threaded) process: the machine is shared, and wall time
+    // counts the minutes other jobs hold the core. Wall-clock figures follow for comparison.
+    canonical_texts_per_s: round3(texts.length / (canonCpu / 1000)),
+    canonical_tokens_per_s: Math.round(tokens / (canonCpu / 1000)),
+    canonical_ms_per_text: round3(canonCpu / texts.length),
+    canonical_wall_texts_per_s: round3(texts.length / (canonMs / 1000)),
+    canonical_load_ms: Math.round(canonLoadMs),
+    canonical_wasm_memory_mb: round3(kernel.memoryBytes() / 2 ** 20),
+    ort_runtime: `onnxruntime-web ${ortRun.version} wasm simd, ${threads} thread(s)`,
+    ort_texts_per_s: round3(texts.length / (ortCpu / 1000)),
+    ort_tokens_per_s: Math.round(tokens / (ortCpu / 1000)),
+    ort_ms_per_text: round3(ortCpu / texts.length),
+    ort_wall_texts_per_s: round3(texts.length / (ortMs / 1000)),
+    ort_load_ms: Math.round(ortLoadMs),
+    ratio_vs_ort: round3(ortCpu / canonCpu),
+    ratio_vs_ort_wall: round3(ortMs / canonMs),
+    min_cosine: Math.round(minCos * 1e9) / 1e9,
+    peak_rss_mb: round3(peakRss / 2 ** 20),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** User + system CPU milliseconds of this process since `start`. */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export default { name: 'embed-bert', run };

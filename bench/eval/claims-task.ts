@@ -1,0 +1,265 @@
+// `npm run eval -- --dataset ../shared/datasets/scifact --task claims [--json FILE]`: the LLM-free
+// claim verification of issue 17 on the SciFact dev claims (claims_validation.csv; never used for
+// fitting). Prints one JSON report:
+// - stance_macro_f1_oracle: 3-way label of each (claim, abstract) given the gold rationale
+//   sentences (NEI: the 3 BM25-closest sentences of each cited abstract);
+// - stance_sc_macro_f1: SUPPORT vs CONTRADICT on the SUPPORT/CONTRADICT instances alone;
+// - abstract_label_f1 (+ P/R) and sentence selection P/R/F1 for the full pipeline: retrieve the
+//   top --docs abstracts with --mode, judge each (workers/projects/evidence.ts), label;
+// - audit_right_pass / audit_wrong_flagged: the citation audit on each gold (claim, abstract)
+//   citation and on the same claim citing a random other abstract.
+// Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical  --docs 3
+//          --threads 2  --stance <fitted json>.  Node only.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mulberry32 } from '../../workers/embed/test-rng';
+import { auditCitation } from '../../workers/projects/audit';
+import {
+  CANDIDATES_PER_SOURCE,
+  createEvidenceJudge,
+  type ClaimView,
+} from '../../workers/projects/evidence';
+import { contentStems } from '../../workers/projects/stance-cues';
+import { topSentences } from '../../workers/projects/sentence-rank';
+import { splitSentences } from '../../workers/projects/sentences';
+import { textView } from '../../workers/projects/stance-features';
+import {
+  createStanceModel,
+  STANCE_LABELS,
+  type FittedStanceModel,
+  type Stance,
+  type StanceProbabilities,
+} from '../../workers/projects/stance-model';
+import { loadCorpus, type BeirDoc } from './beir';
+import { loadClaims, loadSentenceStarts, oracleInstances, originalSentences } from './claims-data';
+import { MODES } from './modes';
+import { createStanceEmbedder } from './stance-embed';
+import { confusion, macroF1, prf } from './stance-metrics';
+
+const round = (x: number) => Math.round(x * 10000) / 10000;
+
+export async function runClaimsTask(args: Record<string, string>): Promise<void> {
+  const dataset = args.dataset!;
+  const model = args.model ?? 'all-MiniLM-L6-v2';
+  const split = (args.split ?? 'validation') as 'validation' | 'train';
+  const topDocs = Number(args.docs ?? 3);
+  const mode = args.mode ?? 'lexical';
+  const t0 = performance.now();
+  const fitted = JSON.parse(
+    readFileSync(args.stance ?? `workers/projects/fitted/stance-${model}.json`, 'utf8'),
+  ) as FittedStanceModel;
+  const corpusList = await loadCorpus(dataset);
+  const corpus = new Map(corpusList.map((d) => [d.id, d]));
+  const claims = loadClaims(dataset, split);
+  const starts = loadSentenceStarts();
+  const embedder = await createStanceEmbedder(model, Number(args.threads ?? 2));
+  const stance = createStanceModel(fitted, embedder.dim);
+  const judge = createEvidenceJudge({ model: stance, embed: embedder });
+  const claimVectors = await embedder.claims(claims.map((c) => c.claim));
+  const claimViews = new Map(
+    claims.map((c, i) => [c.id, { ...textView(c.claim, claimVectors[i]!), text: c.claim }]),
+  );
+
+  // 1. Oracle: gold evidence sentences given.
+  const instances = oracleInstances(claims, corpus, starts);
+  const evidenceTexts = instances.map((inst) => {
+    const sents = originalSentences(corpus.get(inst.docId)!.text, starts[inst.docId]!);
+    return inst.sentenceIdx.map((i) => sents[i]?.text ?? '').filter((s) => s);
+  });
+  const vecs = await embedder.sentences([...new Set(evidenceTexts.flat())]);
+  const uniq = [...new Set(evidenceTexts.flat())];
+  const vecOf = new Map(uniq.map((t, i) => [t, vecs[i]!]));
+  const gold: Stance[] = [];
+  const pred: Stance[] = [];
+  const scGold: Stance[] = [];
+  const scPred: Stance[] = [];
+  instances.forEach((inst, k) => {
+    const claim = claimViews.get(inst.claimId)!;
+    const lps = evidenceTexts[k]!.map((t) => stance.logProbs(claim, textView(t, vecOf.get(t)!)));
+    gold.push(inst.label);
+    pred.push(combine(lps, false));
+    if (inst.label !== 'NEUTRAL') {
+      scGold.push(inst.label);
+      scPred.push(combine(lps, true));
+    }
+  });
+  const tOracle = performance.now();
+
+  // 2. Full pipeline: retrieve, select sentences, label.
+  const retriever = await MODES[mode]!(args);
+  const pipeline = { tp: 0, predicted: 0, gold: 0, sentTp: 0, sentPred: 0, sentGold: 0 };
+  try {
+    process.stderr.write(`[claims] indexing ${corpusList.length} abstracts (${mode})\n`);
+    const pipelineClaims = args.skipPipeline ? [] : claims; // --skipPipeline 1: audit work only
+    if (pipelineClaims.length) await retriever.index(corpusList);
+    for (const c of pipelineClaims) {
+      for (const [docId, e] of c.evidence) {
+        pipeline.gold++;
+        pipeline.sentGold += e.sentences.length;
+        void docId;
+      }
+    }
+    // Retrieve first and embed every candidate sentence in one batch (one thread pool), then judge
+    // from the cache.
+    const hitsOf = new Map<string, Awaited<ReturnType<typeof retriever.search>>>();
+    const candidates: string[] = [];
+    for (const c of pipelineClaims) {
+      const hits = await retriever.search(c.claim, topDocs);
+      hitsOf.set(c.id, hits);
+      for (const h of hits) {
+        const sents = splitSentences(corpus.get(h.docId)!.text);
+        const idx = topSentences(
+          c.claim,
+          sents.map((s) => s.text),
+          CANDIDATES_PER_SOURCE,
+        );
+        for (const i of idx) candidates.push(sents[i]!.text);
+      }
+    }
+    await embedder.sentences(candidates);
+    let done = 0;
+    for (const c of pipelineClaims) {
+      const hits = hitsOf.get(c.id)!;
+      const claim = claimViews.get(c.id)!;
+      for (const hit of hits) {
+        const doc = corpus.get(hit.docId)!;
+        const j = await judge.judge(claim, doc.text);
+        const goldEv = c.evidence.get(hit.docId);
+        if (j.stance !== 'NEUTRAL') {
+          pipeline.predicted++;
+          if (goldEv && goldEv.label === j.stance) pipeline.tp++;
+        }
+        const selected = j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);
+        pipeline.sentPred += selected.length;
+        if (goldEv && starts[hit.docId]) {
+          const spans = originalSentences(doc.text, starts[hit.docId]!);
+          const goldSpans = goldEv.sentences.map((i) => spans[i]!).filter(Boolean);
+          pipeline.sentTp += goldSpans.filter((g) => selected.some((s) => overlaps(s, g))).length;
+        }
+      }
+      if (++done % 25 === 0) process.stderr.write(`\r[claims] pipeline ${done}/${claims.length}`);
+    }
+  } finally {
+    await retriever.close();
+  }
+  const tPipeline = performance.now();
+
+  // 3. Citation audit: gold citations and random wrong ones (chosen first, embedded in one batch).
+  const rand = mulberry32(17);
+  const wrongOf = new Map<string, string>();
+  const auditTexts: string[] = [];
+  for (const c of claims) {
+    for (const docId of c.evidence.keys()) {
+      let other = docId;
+      while (other === docId || c.evidence.has(other) || c.cited.includes(other)) {
+        other = corpusList[Math.floor(rand() * corpusList.length)]!.id;
+      }
+      wrongOf.set(`${c.id}:${docId}`, other);
+      for (const d of [docId, other]) {
+        const sents = splitSentences(corpus.get(d)!.text);
+        const idx = topSentences(
+          c.claim,
+          sents.map((s) => s.text),
+          CANDIDATES_PER_SOURCE,
+        );
+        for (const i of idx) auditTexts.push(sents[i]!.text);
+      }
+    }
+  }
+  await embedder.sentences(auditTexts);
+  // --dumpAudit FILE: per citation features for choosing the audit score on TRAIN (development).
+  const auditDump: unknown[] = [];
+  const auditFeatures = async (claim: ClaimView, text: string, right: number) => {
+    if (!args.dumpAudit) return null;
+    const j = await judge.judge(claim, text);
+    const vecs = await embedder.sentences(j.sentences.map((x) => x.text));
+    const cs = new Set(contentStems(claim.text));
+    return {
+      right,
+      notNeutral: j.supportScore,
+      cosine: Math.max(0, ...vecs.map((v) => dot(v, claim.vector))),
+      overlap: Math.max(
+        0,
+        ...j.sentences.map(
+          (x) => contentStems(x.text).filter((t) => cs.has(t)).length / Math.max(1, cs.size),
+        ),
+      ),
+    };
+  };
+  let right = 0;
+  let rightPass = 0;
+  let wrongFlagged = 0;
+  for (const c of claims) {
+    const claim = claimViews.get(c.id)!;
+    for (const docId of c.evidence.keys()) {
+      right++;
+      const r = await auditCitation(judge, claim, lookup(corpus, docId));
+      if (r.status === 'PASS') rightPass++;
+      auditDump.push(await auditFeatures(claim, corpus.get(docId)!.text, 1));
+      const other = wrongOf.get(`${c.id}:${docId}`)!;
+      const w = await auditCitation(judge, claim, lookup(corpus, other));
+      if (w.status !== 'PASS') wrongFlagged++;
+      auditDump.push(await auditFeatures(claim, corpus.get(other)!.text, 0));
+    }
+  }
+  if (args.dumpAudit)
+    writeFileSync(args.dumpAudit, auditDump.map((x) => JSON.stringify(x)).join('\n'));
+  const abs = prf(pipeline.tp, pipeline.predicted, pipeline.gold);
+  const sel = prf(pipeline.sentTp, pipeline.sentPred, pipeline.sentGold);
+  // Sentence precision counts a selected sentence as right when it overlaps a gold rationale.
+  const report = {
+    dataset,
+    task: 'claims',
+    split,
+    model: `${embedder.id}@${embedder.version}`,
+    stance_model: fitted.provenance,
+    audit_calibration: fitted.audit ?? null, // scripts/fit-audit.py, train citations
+    instances: instances.length,
+    stance_macro_f1_oracle: round(macroF1(gold, pred, STANCE_LABELS)),
+    stance_sc_macro_f1: round(macroF1(scGold, scPred, ['SUPPORT', 'CONTRADICT'] as const)),
+    oracle_confusion: confusion(gold, pred),
+    retrieval: { mode, docs_per_claim: topDocs },
+    abstract_label_precision: round(abs.precision),
+    abstract_label_recall: round(abs.recall),
+    abstract_label_f1: round(abs.f1),
+    sentence_selection_precision: round(sel.precision),
+    sentence_selection_recall: round(sel.recall),
+    sentence_selection_f1: round(sel.f1),
+    audit_citations: right,
+    audit_right_pass: round(rightPass / right),
+    audit_wrong_flagged: round(wrongFlagged / right),
+    seconds: {
+      oracle: round((tOracle - t0) / 1000),
+      pipeline: round((tPipeline - tOracle) / 1000),
+      audit: round((performance.now() - tPipeline) / 1000),
+    },
+  };
+  const text = JSON.stringify(report, null, 2);
+  if (args.json) writeFileSync(args.json, `${text}\n`);
+  console.log(text);
+}
+
+/** Oracle label from per-sentence log-probabilities; `scOnly` ignores NEUTRAL. */
+function combine(lps: StanceProbabilities[], scOnly: boolean): Stance {
+  const sum = [0, 0, 0];
+  for (const lp of lps) for (let k = 0; k < 3; k++) sum[k]! += lp[k]!;
+  if (scOnly) return sum[0]! >= sum[1]! ? 'SUPPORT' : 'CONTRADICT';
+  let best = 0;
+  for (let k = 1; k < 3; k++) if (sum[k]! > sum[best]!) best = k;
+  return STANCE_LABELS[best]!;
+}
+
+function dot(a: Int16Array, b: Int16Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s / (32767 * 32767);
+}
+
+function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
+  const inter = Math.min(a.end, b.end) - Math.max(a.start, b.start);
+  return inter > 0.5 * Math.min(a.end - a.start, b.end - b.start);
+}
+
+function lookup(corpus: Map<string, BeirDoc>, id: string): { id: string; text: string } | null {
+  const d = corpus.get(id);
+  return d ? { id, text: d.text } : null;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Fits the citation audit's calibration on TRAIN citations and stores it in the stance model file.
+
+1. npm run eval -- --dataset ../shared/datasets/scifact --task claims --model use-lite \
+     --split train --skipPipeline 1 --dumpAudit /tmp/audit-train.jsonl
+   (one line per citation: right = gold evidence abstract (1) or a random other abstract (0), and
+   the judge's max 1-P(NEUTRAL), max cosine, max claim-word overlap)
+2. python3 scripts/fit-audit.py /tmp/audit-train.jsonl workers/projects/fitted/stance-use-lite.json
+
+Logistic regression (scikit-learn, C=1, lbfgs): deterministic for the same input. The product
+evaluates sigmoid(w.x + b) in TypeScript (workers/projects/audit.ts) from the stored numbers.
+"""
+import json, sys
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+dump, model_path = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for l in open(dump) if l.strip()]
+X = np.array([[r["notNeutral"], r["cosine"], r["overlap"]] for r in rows])
+y = np.array([r["right"] for r in rows])
+m = LogisticRegression(C=1.0).fit(X, y)
+w = [round(float(v), 6) for v in m.coef_[0]]
+model = json.load(open(model_path))
+model["audit"] = {"intercept": round(float(m.intercept_[0]), 6), "notNeutral": w[0], "cosine": w[1], "overlap": w[2]}
+# A few rows with scikit-learn's probabilities computed from the ROUNDED numbers, so the TypeScript
+# test (workers/projects/evidence.test.ts) can check it reproduces them.
+a = model["audit"]
+def prob(x):
+    z = a["intercept"] + a["notNeutral"] * x[0] + a["cosine"] * x[1] + a["overlap"] * x[2]
+    return 1 / (1 + np.exp(-z))
+model["auditCheck"] = [{"x": [float(v) for v in X[i]], "p": float(prob(X[i]))} for i in (0, 1, 2)]
+assert all(abs(prob(X[i]) - m.predict_proba(X[i : i + 1])[0, 1]) < 1e-4 for i in range(len(X)))
+p = m.predict_proba(X)[:, 1] > 0.7
+print(json.dumps(model["audit"]), f"train: right pass {p[y == 1].mean():.3f}, wrong flagged {(~p[y == 0]).mean():.3f} ({len(rows)} citations)")
+with open(model_path, "w") as f:
+    json.dump(model, f, separators=(",", ":"))
+    f.write("\n")

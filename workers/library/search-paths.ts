@@ -1,0 +1,63 @@
+// Every search path of the library over one hybrid search, so all of them honour the same
+// `{ query, mode, filters }` (issue 15): the query planner's retrievals (rank only, one batched
+// query embedding, hits built once for the fused list), RM3's scoped first pass, and "find
+// related". May import store, search and research; never app/ or a *.worker.ts.
+import type { SearchHit } from '../shared/types';
+import type { ChunkLookup } from '../store/chunk-lookup';
+import type { LexicalSearch } from '../store/lexical-search';
+import type { Store } from '../store/store';
+import type { HybridSearch } from '../search/hybrid';
+import { createRelatedSearch } from '../search/related';
+import type { ResearchHit, ResearchServiceDeps } from '../research/service';
+import type { RankedHit } from '../research/types';
+
+/** A plan's retrieval result: ranked, no snippet yet. */
+export type PlanHit = RankedHit & { chunkId: number; ranks: SearchHit['ranks'] };
+
+export interface SearchPathsDeps {
+  hybrid: HybridSearch;
+  lexical: Pick<LexicalSearch, 'rankChunks'>;
+  lookup: Pick<ChunkLookup, 'chunkTexts' | 'documentOfChunk'>;
+  store: Pick<Store, 'getDocument'>;
+}
+
+/** The planner's search, embedding, feedback and presentation over the hybrid search. */
+export function planSearchDeps(
+  deps: SearchPathsDeps,
+): Pick<ResearchServiceDeps<PlanHit>, 'search' | 'present' | 'embedQueries' | 'lexicalTopK'> {
+  return {
+    search: async ({ text, vector, lexicalQuery, mode, filters, limit }) => {
+      const ranked = await deps.hybrid.rank(
+        { query: text, limit, ...(mode ? { mode } : {}), ...(filters ? { filters } : {}) },
+        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
+      );
+      return ranked.map((r) => ({ ...r, id: String(r.chunkId) }));
+    },
+    present: async (query, hits): Promise<ResearchHit[]> =>
+      (await deps.hybrid.present(query, hits)).map((h) => ({ ...h, id: String(h.chunkId) })),
+    embedQueries: (texts) =>
+      deps.hybrid.embedQueries(texts) ??
+      Promise.reject(new Error('The embedding model is not loaded yet.')),
+    lexicalTopK: async (query, k, _signal, filters) => {
+      const ranked = await deps.lexical.rankChunks(query, {
+        limit: k,
+        ...(filters ? { filters } : {}),
+      });
+      const texts = await deps.lookup.chunkTexts(ranked.map((r) => r.chunkId));
+      return ranked.map((r) => ({
+        id: String(r.chunkId),
+        text: texts.get(r.chunkId) ?? '',
+        score: r.score,
+      }));
+    },
+  };
+}
+
+/** "Find related" over the same hybrid search. */
+export function relatedSearch(deps: SearchPathsDeps) {
+  return createRelatedSearch({
+    hybrid: deps.hybrid,
+    getDocument: (id) => deps.store.getDocument(id),
+    documentOfChunk: (id) => deps.lookup.documentOfChunk(id),
+  });
+}

@@ -1,0 +1,48 @@
+// Claims from an answer or a pasted draft without an LLM: split into sentences, drop what is not
+// a checkable statement (questions, headings, very short fragments), strip citation markers
+// ("[1]", "(Smith 2020)") but remember them, and cap the list (500 pasted claims are processed in
+// batches by the caller). The user edits the list afterwards. Imports projects only.
+import { splitSentences } from './sentences';
+
+export interface ExtractedClaim {
+  text: string;
+  /** Citation markers found in the sentence, e.g. ["1", "3"] for "[1][3]". */
+  citations: string[];
+  start: number;
+  end: number;
+}
+
+export const MAX_CLAIMS = 500;
+const MIN_WORDS = 4;
+
+export function extractClaims(draft: string, max = MAX_CLAIMS): ExtractedClaim[] {
+  const out: ExtractedClaim[] = [];
+  for (const line of lineSpans(draft)) {
+    if (/^\s*(#{1,6}\s|[-*]\s*$)/.test(line.text)) continue; // Markdown heading or empty bullet
+    const body = line.text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, (m) => ' '.repeat(m.length));
+    for (const s of splitSentences(body)) {
+      if (out.length >= max) return out;
+      const citations = [...s.text.matchAll(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g)].flatMap((m) =>
+        m[1]!.split(/\s*,\s*/),
+      );
+      const text = s.text
+        .replace(/\s*\[\d+(?:\s*[,–-]\s*\d+)*\]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (text.endsWith('?') || text.endsWith(':')) continue;
+      if ((text.match(/[\p{L}\p{N}]+/gu) ?? []).length < MIN_WORDS) continue;
+      out.push({ text, citations, start: line.start + s.start, end: line.start + s.end });
+    }
+  }
+  return out;
+}
+
+function lineSpans(text: string): Array<{ text: string; start: number }> {
+  const out: Array<{ text: string; start: number }> = [];
+  let start = 0;
+  for (const part of text.split('\n')) {
+    out.push({ text: part, start });
+    start += part.length + 1;
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+// Evidence for a claim inside one source: split the source into sentences, keep the few closest to
+// the claim by BM25, judge each with the stance model, and sum the judgements into the source's
+// stance and a support score (how strongly the source speaks to the claim, 0..1). The same
+// function serves the claim check, the citation audit and `npm run eval -- --task claims`.
+// Imports projects only; the embedder is injected.
+import { splitSentences, type SentenceSpan } from './sentences';
+import { topSentences } from './sentence-rank';
+import { contentStems } from './stance-cues';
+import { textView, type TextView } from './stance-features';
+import {
+  combineStances,
+  STANCE_LABELS,
+  type FittedStanceModel,
+  type Stance,
+  type StanceModel,
+  type StanceProbabilities,
+} from './stance-model';
+
+/** Embeds claims (query side) or sentences (passage side) with the active canonical model. */
+export interface StanceEmbed {
+  claims(texts: string[]): Promise<Int16Array[]>;
+  sentences(texts: string[]): Promise<Int16Array[]>;
+}
+
+export type ClaimView = TextView & { text: string };
+
+export interface JudgedSentence extends SentenceSpan {
+  stance: Stance;
+  /** P(SUPPORT), P(CONTRADICT), P(NEUTRAL). */
+  probs: StanceProbabilities;
+  /** P(NEUTRAL) below the model's evidence threshold. */
+  evidence: boolean;
+}
+
+export interface SourceJudgement {
+  /** SUPPORT or CONTRADICT from the evidence sentences; NEUTRAL when none qualifies. */
+  stance: Stance;
+  /** max over the judged sentences of 1 - P(NEUTRAL): does the source address the claim at all. */
+  supportScore: number;
+  /** max cosine of the claim with a judged sentence (canonical vectors). */
+  maxCosine: number;
+  /** max share of the claim's content words found in one judged sentence. */
+  maxOverlap: number;
+  sentences: JudgedSentence[];
+}
+
+export interface EvidenceJudge {
+  /** The fitted citation-audit calibration of the model, if any. */
+  auditCalibration?: FittedStanceModel['audit'];
+  claimView(claim: string): Promise<ClaimView>;
+  /** Judges one source text for a claim; `sentences` defaults to the rule-based splitter. */
+  judge(claim: ClaimView, text: string, sentences?: SentenceSpan[]): Promise<SourceJudgement>;
+}
+
+/** How many BM25-closest sentences of a source are judged (the rest are never embedded). */
+export const CANDIDATES_PER_SOURCE = 4;
+
+export function createEvidenceJudge(deps: {
+  model: StanceModel;
+  embed: StanceEmbed;
+  candidates?: number;
+}): EvidenceJudge {
+  const perSource = deps.candidates ?? CANDIDATES_PER_SOURCE;
+  const tau = deps.model.fitted.evidenceThreshold;
+  return {
+    ...(deps.model.fitted.audit ? { auditCalibration: deps.model.fitted.audit } : {}),
+    async claimView(claim) {
+      const [v] = await deps.embed.claims([claim]);
+      return { ...textView(claim, v!), text: claim };
+    },
+    async judge(claim, text, given) {
+      const all = given ?? splitSentences(text);
+      const picked = topSentences(
+        claim.text,
+        all.map((s) => s.text),
+        perSource,
+      )
+        .sort((a, b) => a - b)
+        .map((i) => all[i]!);
+      if (picked.length === 0) {
+        return { stance: 'NEUTRAL', supportScore: 0, maxCosine: 0, maxOverlap: 0, sentences: [] };
+      }
+      const vectors = await deps.embed.sentences(picked.map((s) => s.text));
+      const sentences = picked.map((s, i): JudgedSentence => {
+        const lp = deps.model.logProbs(claim, textView(s.text, vectors[i]!));
+        const probs = lp.map(Math.exp) as StanceProbabilities;
+        return { ...s, probs, stance: argmax(probs), evidence: probs[2] < tau };
+      });
+      const claimWords = new Set(claim.stems);
+      return {
+        stance: sourceStance(sentences),
+        supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
+        maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
+        maxOverlap: Math.max(
+          ...picked.map(
+            (s) =>
+              contentStems(s.text).filter((t) => claimWords.has(t)).length /
+              Math.max(1, claimWords.size),
+          ),
+        ),
+        sentences,
+      };
+    },
+  };
+}
+
+/** SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences. */
+export function sourceStance(sentences: JudgedSentence[]): Stance {
+  const ev = sentences.filter((s) => s.evidence);
+  if (ev.length === 0) return 'NEUTRAL';
+  const lp = ev.map(
+    (s) => [Math.log(s.probs[0]), Math.log(s.probs[1]), -Infinity] as StanceProbabilities,
+  );
+  return combineStances(lp);
+}
+
+function cosine(a: Int16Array, b: Int16Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s / (32767 * 32767);
+}
+
+function argmax(p: StanceProbabilities): Stance {
+  let best = 0;
+  for (let k = 1; k < 3; k++) if (p[k]! > p[best]!) best = k;
+  return STANCE_LABELS[best]!;
+}
