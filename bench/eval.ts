@@ -6,11 +6,13 @@ import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
 import { evaluate, type Run } from './eval/metrics';
 import { MODES } from './eval/modes';
 import { parseArgs } from './args';
+import { CRAG_TASKS, runCragTask } from './eval/crag';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
+  if (args.task && CRAG_TASKS.includes(args.task) && args.dataset) return runCragTask(args);
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
   const split = args.split ?? 'test';

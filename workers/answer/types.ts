@@ -36,8 +36,15 @@ export interface RetrieveRequest {
   limit: number;
 }
 
-/** The app's hybrid retrieval: fused chunks, best first (CFS-012 ordering). */
-export type RetrieveFn = (request: RetrieveRequest) => Promise<RetrievedChunk[]>;
+export interface Retrieval {
+  /** Fused chunks, best first (CFS-012 ordering). */
+  chunks: RetrievedChunk[];
+  /** The query's canonical vector the semantic side used (null: lexical only, no model). */
+  queryVector: Int16Array | null;
+}
+
+/** The app's hybrid retrieval (the evaluator reuses its query vector: no second embedding). */
+export type RetrieveFn = (request: RetrieveRequest) => Promise<Retrieval>;
 
 /**
  * Canonical int16 vectors of the active model. `query` texts get the model's query prefix,
