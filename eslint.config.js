@@ -1,5 +1,6 @@
 // Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
-//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- library <- *.worker.ts
+//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- answer <- library
+//   <- *.worker.ts
 // and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -156,6 +157,17 @@ export default tseslint.config(
         '^\\.\\./(embed|llm|web)/',
         'library composes store, ingest, search and research; embed and llm workers come in through ports (their APIs are in workers/shared).',
       ],
+      NO_APP,
+      NO_WORKER_ENTRY,
+    ),
+  },
+  {
+    // The answer pipeline (issue 16) may use search, research, llm and web; not ingest/store
+    // internals beyond their types, never the UI or a worker entry.
+    files: ['workers/answer/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(
+      ['^\\.\\./library/', 'answer sits below the library service; it must not import it.'],
       NO_APP,
       NO_WORKER_ENTRY,
     ),

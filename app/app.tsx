@@ -9,8 +9,17 @@ import { useAppStore, type View } from './state/app-store';
 import { LibraryView } from './views/library-view';
 import { SearchView } from './views/search-view';
 import { SettingsView } from './views/settings-view';
+import { AnswerView } from './views/answer-view';
+import { DiagnosticsView } from './views/diagnostics-view';
 
-const VIEW_KEYS: Record<string, View> = { '1': 'search', '2': 'library', '3': 'settings' };
+// Alt+1..3 kept their views when Answer (Alt+4) and Diagnostics (Alt+5) arrived.
+const VIEW_KEYS: Record<string, View> = {
+  '1': 'search',
+  '2': 'library',
+  '3': 'settings',
+  '4': 'answer',
+  '5': 'diagnostics',
+};
 
 export function App() {
   const view = useAppStore((s) => s.view);
@@ -51,6 +60,8 @@ export function App() {
         {view === 'search' && <SearchView />}
         {view === 'library' && <LibraryView />}
         {view === 'settings' && <SettingsView />}
+        {view === 'answer' && <AnswerView />}
+        {view === 'diagnostics' && <DiagnosticsView />}
       </main>
       <Notices />
       <DropZone />

@@ -87,3 +87,9 @@ export async function connectLlm(): Promise<void> {
 }
 
 export { Comlink };
+
+/** Gives the database worker (which answers questions) a direct channel to the web worker. */
+export async function connectWeb(): Promise<void> {
+  const port = await webClient()[Comlink.createEndpoint]();
+  await libraryClient().connectWeb(Comlink.transfer(port, [port]));
+}

@@ -7,12 +7,14 @@ import { evaluate, type Run } from './eval/metrics';
 import { MODES } from './eval/modes';
 import { TASKS } from './eval/tasks';
 import { parseArgs } from './args';
+import { CRAG_TASKS, runCragTask } from './eval/crag';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
   if (args.task && args.dataset && TASKS[args.task]) return TASKS[args.task]!(args);
+  if (args.task && CRAG_TASKS.includes(args.task) && args.dataset) return runCragTask(args);
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
   const split = args.split ?? 'test';

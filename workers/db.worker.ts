@@ -9,6 +9,7 @@ import kernelWasmUrl from '../wasm/build/sift-kernels.wasm?url';
 import { installErrorTransfer } from './shared/comlink-errors';
 import type { EmbedWorkerApi } from './shared/embed-api';
 import type { LlmApi } from './shared/llm-api';
+import type { WebApi } from './shared/web-api';
 import { openBrowserDatabase } from './store/open-database';
 import { createKernel } from './embed/kernel';
 import { createWasmDotKernel, jsDotKernel } from './vector';
@@ -35,6 +36,8 @@ const library = createLibraryService({
     ),
   wrapEmbedder: (port) => Comlink.wrap<EmbedWorkerApi>(port),
   wrapLlm: (port) => Comlink.wrap<LlmApi>(port),
+  wrapWeb: (port) => Comlink.wrap<WebApi>(port),
+  proxy: (fn) => Comlink.proxy(fn),
   transfer: (bytes) => Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]),
 });
 

@@ -1,4 +1,5 @@
-// Shows one document as plain text with the hit's chunk highlighted and scrolled into view, and
+// Shows one document as plain text with the hit's chunk (or a cited strip's exact character
+// range) highlighted and scrolled into view, and
 // "More like this" for the whole document or the text the user selected in it.
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
@@ -25,6 +26,13 @@ export function DocumentViewer() {
   const { detail, chunkSeq } = open;
   const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
   const text = detail.text;
+  // A cited strip: its exact offsets (clamped, so a changed document never throws).
+  const range = open.range
+    ? {
+        start: Math.max(0, Math.min(open.range.start, text.length)),
+        end: Math.max(0, Math.min(open.range.end, text.length)),
+      }
+    : null;
   return (
     <aside className="viewer" aria-label={`Document: ${detail.title}`} data-testid="viewer">
       <div className="viewer-head">
@@ -66,7 +74,15 @@ export function DocumentViewer() {
         onMouseUp={readSelection}
         onKeyUp={readSelection}
       >
-        {chunk ? (
+        {range ? (
+          <>
+            {text.slice(0, range.start)}
+            <mark ref={mark} className="chunk cited" data-testid="viewer-cited">
+              {text.slice(range.start, range.end)}
+            </mark>
+            {text.slice(range.end)}
+          </>
+        ) : chunk ? (
           <>
             {text.slice(0, chunk.start)}
             <mark ref={mark} className="chunk" data-testid="viewer-chunk">

@@ -4,8 +4,10 @@ import { ImportButtons } from './import-panel';
 
 const TABS: Array<{ view: View; label: string; key: string }> = [
   { view: 'search', label: 'Search', key: '1' },
+  { view: 'answer', label: 'Answer', key: '4' },
   { view: 'library', label: 'Library', key: '2' },
   { view: 'settings', label: 'Settings', key: '3' },
+  { view: 'diagnostics', label: 'Diagnostics', key: '5' },
 ];
 
 export function Header() {

@@ -1,6 +1,6 @@
 // What the UI does in response to the user: each action calls the worker and updates the store.
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
-import { Comlink, connectEmbedders, connectLlm, libraryClient } from '../clients';
+import { Comlink, connectEmbedders, connectLlm, libraryClient, llmClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
 import {
   createStoragePersistence,
@@ -24,7 +24,13 @@ export async function initLibrary(): Promise<void> {
     await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
     // The model loads in the background; until then every search answers lexically.
     connectEmbedders().catch((err: unknown) => store().notifyError(err));
-    connectLlm().catch((err: unknown) => store().notifyError(err));
+    connectLlm()
+      .then(async () => {
+        // Test hook: `?llm=scripted` selects the deterministic scripted generator (e2e).
+        if (new URLSearchParams(location.search).get('llm') === 'scripted')
+          await llmClient().useScripted();
+      })
+      .catch((err: unknown) => store().notifyError(err));
   } catch (err) {
     store().notifyError(err);
   }

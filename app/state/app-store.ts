@@ -19,7 +19,7 @@ import type {
   StorageInfo,
 } from '../../workers/shared/types';
 
-export type View = 'search' | 'library' | 'settings';
+export type View = 'search' | 'answer' | 'library' | 'settings' | 'diagnostics';
 
 export interface Notice {
   id: number;
@@ -32,6 +32,8 @@ export interface OpenDocument {
   detail: DocumentDetail;
   /** The chunk to highlight and scroll to. */
   chunkSeq: number | null;
+  /** Exact character offsets to highlight instead (a cited strip); wins over chunkSeq. */
+  range?: { start: number; end: number } | null;
 }
 
 interface AppState {

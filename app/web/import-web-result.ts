@@ -59,7 +59,7 @@ export interface WebImportDeps {
 
 /** Fetches, cleans and stores one web result. Failures are values the UI can show. */
 export async function importWebResult(
-  hit: RankedWebHit,
+  hit: Pick<RankedWebHit, 'url' | 'title'> & { provider: RankedWebHit['provider'] | null },
   deps: WebImportDeps,
 ): Promise<ImportWebOutcome> {
   try {

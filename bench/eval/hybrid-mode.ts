@@ -51,6 +51,8 @@ import {
 export interface HybridLists {
   semantic: RankedCandidate[];
   lexical: RankedCandidate[];
+  /** The query vector the semantic side searched with (the answer evaluator reuses it). */
+  queryVector?: Int16Array;
 }
 
 export interface HybridCore {
@@ -63,6 +65,8 @@ export interface HybridCore {
     query: string,
     opts: { lexicalK: number; semanticK: number; exact?: boolean },
   ): Promise<HybridLists>;
+  /** A chunk's stored vector (by the store's chunk id), null when absent. */
+  vector(chunkId: number): Int16Array | null;
   /** Both vector indexes' sizes and the HNSW build/load time, for reports. */
   info(): { hnswMs: number; hnswLoaded: boolean; hnswBytes: number };
   /**
@@ -189,8 +193,10 @@ export async function createHybridCore(options: Record<string, string>): Promise
       return {
         semantic: sem,
         lexical: lex.map((c) => ({ chunkId: c.chunkId, path: c.path, seq: c.seq, score: c.score })),
+        queryVector: q,
       };
     },
+    vector: (chunkId) => exact?.get(chunkId) ?? null,
     info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
     parts: () => ({
       store,

@@ -15,11 +15,19 @@ export interface LlmLink {
    * when it differs from the last one seen (null = the fallbacks).
    */
   follow(onChange: (llm: LlmDep | null) => void): Promise<void>;
+  /** The generator `follow` last found (null: the fallbacks). */
+  current(): LlmDep | null;
 }
 
-export function createLlmLink(): LlmLink {
+/**
+ * @param wrapCallback makes streamed-token callbacks callable across the port (`Comlink.proxy`)
+ */
+export function createLlmLink(
+  wrapCallback?: <F extends (piece: string) => void>(fn: F) => F,
+): LlmLink {
   let api: LlmWorker | null = null;
   let kind: LlmBackendKind | null = null;
+  let dep: LlmDep | null = null;
   return {
     connect(next) {
       api = next;
@@ -29,7 +37,9 @@ export function createLlmLink(): LlmLink {
       const next = current ? (await current.status()).active.kind : 'none';
       if (next === kind) return;
       kind = next;
-      onChange(current && next !== 'none' ? llmDepFromApi(current, next) : null);
+      dep = current && next !== 'none' ? llmDepFromApi(current, next, wrapCallback) : null;
+      onChange(dep);
     },
+    current: () => dep,
   };
 }

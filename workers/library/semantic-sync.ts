@@ -40,8 +40,11 @@ export interface SemanticSync {
   generation(): number;
   /** The semantic side of hybrid search: null until a model is connected. */
   side(): HybridDeps['semantic'];
-  /** Passage embeddings over the pool (research techniques such as HyDE). */
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Int16Array[]>;
+  /** Embeddings over the pool: passages by default (HyDE), queries with `role: 'query'`. */
+  embed(
+    texts: string[],
+    options?: { signal?: AbortSignal; role?: 'query' | 'passage' },
+  ): Promise<Int16Array[]>;
 }
 
 const STARTING: SemanticStatus = {
@@ -122,7 +125,10 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     side: () => (semantic ? side : null),
     embed: (texts, options) =>
       workers.length > 0
-        ? embedWithPool(workers, texts, options?.signal ? { signal: options.signal } : {})
+        ? embedWithPool(workers, texts, {
+            ...(options?.signal ? { signal: options.signal } : {}),
+            ...(options?.role ? { role: options.role } : {}),
+          })
         : Promise.reject(new Error('The embedding model is not loaded yet.')),
   };
 }

@@ -15,14 +15,17 @@ import { sha256Hex } from '../ingest/hash';
 import { createHybridSearch, type HybridSearch } from '../search/hybrid';
 import { createResearchService, type ResearchService } from '../research/service';
 import type { SynonymIndex } from '../research/wordnet';
+import type { LexicalTopKFn } from '../research/types';
 import type { DotKernel } from '../vector';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import { createLlmLink, type LlmWorker } from './llm-link';
 import { planSearchDeps, relatedSearch } from './search-paths';
 import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
+import { createAnswerLink, type WebWorker } from './answers';
 
 export type { EmbedWorker } from './semantic-sync';
 export type { LlmWorker } from './llm-link';
+export type { WebWorker } from './answers';
 
 export interface LibraryServiceDeps {
   /** Opens the library (browser: OPFS, else IndexedDB; Node: in memory). Called once, lazily. */
@@ -35,6 +38,12 @@ export interface LibraryServiceDeps {
   wrapEmbedder(port: MessagePort): EmbedWorker;
   /** The LLM worker behind a port (`Comlink.wrap` in the worker). */
   wrapLlm(port: MessagePort): LlmWorker;
+  /** The web worker behind a port (`Comlink.wrap` in the worker), for the answers' web step. */
+  wrapWeb?(port: MessagePort): WebWorker;
+  /** Makes a callback callable across a port (`Comlink.proxy`); default: as is. */
+  proxy?<F extends (...args: never[]) => unknown>(fn: F): F;
+  /** Milliseconds since epoch (answers' createdAt). Default `Date.now`. */
+  wallNow?(): number;
   /** Marks an exported database's buffer for transfer (`Comlink.transfer`); default: as is. */
   transfer?(bytes: Uint8Array): Uint8Array;
   /** Milliseconds for the query plan's step timings. Default `performance.now`. */
@@ -49,6 +58,8 @@ export interface LibraryParts {
   ingest: IngestApi;
   hybrid: HybridSearch;
   research: ResearchService;
+  /** The k best chunks by BM25 with their texts (RM3's feedback documents). */
+  lexicalTopK: LexicalTopKFn;
   related: ReturnType<typeof relatedSearch>;
   projects: ProjectStore;
 }
@@ -75,6 +86,15 @@ async function openLibrary(
   }); // fusion: chosen per model (see workers/search/model-fusion.ts)
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => semantic.sync());
+  const lexicalTopK: LexicalTopKFn = async (query, k) => {
+    const ranked = await lexical.rankChunks(query, { limit: k });
+    const texts = await lookup.chunkTexts(ranked.map((r) => r.chunkId));
+    return ranked.map((r) => ({
+      id: String(r.chunkId),
+      text: texts.get(r.chunkId) ?? '',
+      score: r.score,
+    }));
+  };
   // Every search path over the one hybrid search: the same scope (mode, filters) everywhere.
   const paths = { hybrid, lexical, lookup, store };
   const research = createResearchService({
@@ -85,7 +105,7 @@ async function openLibrary(
   });
   const related = relatedSearch(paths);
   const projects = createProjectStore(store.sql);
-  return { db, store, lexical, ingest, hybrid, research, related, projects };
+  return { db, store, lexical, ingest, hybrid, research, lexicalTopK, related, projects };
 }
 
 export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
@@ -97,8 +117,26 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     hash: sha256Hex,
     onModelChange: async () => (await ready()).hybrid.clearCache(),
   });
-  const llm = createLlmLink();
+  const llm = createLlmLink(deps.proxy);
   const transfer = deps.transfer ?? ((bytes: Uint8Array) => bytes);
+  const followLlm = async () => {
+    const { research } = await ready();
+    await llm.follow((next) => research.setLlm(next));
+    return llm.current();
+  };
+  const answers = createAnswerLink({
+    parts: ready,
+    semantic,
+    llm: followLlm,
+    wrapWeb:
+      deps.wrapWeb ??
+      (() => {
+        throw new Error('This build has no web worker.');
+      }),
+    synonyms: deps.synonyms,
+    now: deps.now ?? (() => performance.now()),
+    wallNow: deps.wallNow ?? (() => Date.now()),
+  });
 
   return {
     init: async () => (await ready()).db.info,
@@ -135,6 +173,7 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     },
     findRelated: async (request) => (await ready()).related.find(request),
     cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
+    ...answers,
 
     // Research projects. Membership changes alter project-scoped results without a store write,
     // so they drop cached answers themselves.

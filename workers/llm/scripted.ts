@@ -62,7 +62,40 @@ export function defaultScript(req: NormalisedRequest, call: number): string {
     );
   }
   if (/simple, moderate or complex/i.test(p)) return 'moderate';
+  if (/\(yes\/no\):\s*$/.test(p)) return yesNoScript(p);
+  if (/cite the sources that support it as \[n\]/.test(p)) return citedAnswerScript(p);
   return `A passage (${call}) about ${question}: studies report specific findings, mechanisms and measured effects relevant to ${words.join(' ')}.`;
+}
+
+const contentWords = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => w !== 'with'));
+
+/**
+ * A judge's yes/no (relevance grade or entailment): "yes" when most content words of the query /
+ * claim occur in the document / evidence. Deterministic, and wrong in the ways a lexical rule is.
+ */
+function yesNoScript(p: string): string {
+  const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(p)?.[1] ?? '';
+  const [asked, text] = /Relevant \(yes\/no\)/.test(p)
+    ? [field('Query'), field('Document')]
+    : [field('Claim'), field('Evidence')];
+  const need = [...contentWords(asked)];
+  const have = contentWords(text);
+  const shared = need.filter((w) => have.has(w)).length;
+  return need.length > 0 && shared / need.length >= 0.5 ? ' yes' : ' no';
+}
+
+/**
+ * A cited answer that quotes the first source's first sentence with [1], then makes one up with a
+ * citation it does not deserve: what the sentence checker must flag.
+ */
+function citedAnswerScript(p: string): string {
+  const first = /^\[1\] \((?:library|web)[^\n]*?\) (.+)$/m.exec(p)?.[1] ?? '';
+  const found = /^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first.trim();
+  // The marker goes before the full stop (a heading-like strip without one gets one).
+  const sentence = found.replace(/[.!?]$/, '');
+  const madeUp = 'Moreover, it was first demonstrated by lunar astronauts in 1851 [1].';
+  return sentence ? `${sentence} [1]. ${madeUp}` : 'The sources do not answer the question.';
 }
 
 /** Creates the scripted generator. Deterministic: same requests in the same order, same outputs. */

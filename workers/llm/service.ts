@@ -36,9 +36,7 @@ interface Active {
 }
 
 /** Creates the service; it starts with no backend ('none') until one is chosen or loaded. */
-export function createLlmService(
-  deps: LlmServiceDeps,
-): LlmApi & { generator(): Generator | null; useScripted(): Promise<BackendChoice> } {
+export function createLlmService(deps: LlmServiceDeps): LlmApi & { generator(): Generator | null } {
   let active: Active = {
     choice: {
       kind: 'none',

@@ -10,16 +10,18 @@ let counter = 0;
 /**
  * @param api the LLM worker API (`Comlink.Remote<LlmApi>` works as is)
  * @param kind the active backend (from `api.status()`); 'none' makes every technique fall back
+ * @param wrapCallback makes a streamed-token callback callable across the port (`Comlink.proxy`)
  */
 export function llmDepFromApi(
   api: Pick<LlmApi, 'generate' | 'cancel'>,
   kind: LlmBackendKind,
+  wrapCallback: <F extends (piece: string) => void>(fn: F) => F = (fn) => fn,
 ): LlmDep {
   return {
     kind,
     async generate(
       request: GenerateRequest,
-      options?: { signal?: AbortSignal },
+      options?: { signal?: AbortSignal; onToken?: (piece: string) => void },
     ): Promise<GenerateResult> {
       const signal = options?.signal;
       if (signal?.aborted) throw signal.reason ?? createError('ABORTED');
@@ -27,7 +29,10 @@ export function llmDepFromApi(
       const onAbort = () => void api.cancel(id).catch(() => undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        return await api.generate(request, id);
+        const onToken = options?.onToken;
+        return await (onToken
+          ? api.generate(request, id, wrapCallback(onToken))
+          : api.generate(request, id));
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }

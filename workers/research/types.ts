@@ -7,7 +7,7 @@ import type { SearchFilters, SearchMode } from '../shared/types';
 /** Generation (Generator.generate or a Comlink LlmApi adapter). Absent = no backend. */
 export type GenerateFn = (
   request: GenerateRequest,
-  options?: { signal?: AbortSignal },
+  options?: { signal?: AbortSignal; onToken?: (piece: string) => void },
 ) => Promise<GenerateResult>;
 
 export interface LlmDep {

@@ -15,7 +15,7 @@ import type {
 } from '../shared/types';
 import type { AllowedFilter, VectorHit } from '../vector';
 import { createQueryCache, type QueryCache } from './query-cache';
-import { fuseHybrid, type FusionMethod, type RankedCandidate } from './rrf';
+import { fuseHybrid, type FusedCandidate, type FusionMethod, type RankedCandidate } from './rrf';
 
 /** A chunk some retriever ranked, with the ranks the UI shows ("found by"). */
 export interface RankedChunk {
@@ -81,6 +81,12 @@ export interface HybridSearch {
    */
   retrieve(request: SearchRequest, override: RetrievalOverride): Promise<SearchResponse>;
   /**
+   * The fused list before hits are built, with each retriever's own score and rank per chunk and
+   * the query vector used (null: lexical only, no model yet). For the answer pipeline's
+   * retrieval evaluator, which reads those signals. Not cached.
+   */
+  fusedLists(request: SearchRequest, override?: RetrievalOverride): Promise<FusedLists>;
+  /**
    * The ranking of `retrieve` without building hits (no snippets): a query plan ranks each of its
    * retrievals this way and builds hits once, for the fused list only (`present`).
    */
@@ -92,6 +98,11 @@ export interface HybridSearch {
   /** Stored vectors of chunks for the active model; empty without a model. */
   storedVectors(chunkIds: number[]): Promise<Map<number, Int16Array>>;
   clearCache(): void;
+}
+
+export interface FusedLists {
+  fused: Array<FusedCandidate<RankedCandidate>>;
+  queryVector: Int16Array | null;
 }
 
 export interface RetrievalOverride {
@@ -217,6 +228,29 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     return { ranked, notice: lexical.notice };
   }
 
+  async function fuse(
+    query: string,
+    filters: SearchFilters | undefined,
+    override: RetrievalOverride,
+  ): Promise<FusedLists> {
+    const lexicalSide = lexicalList(override.lexicalQuery ?? query, filters, lexicalK).then(
+      (l) => l.chunks,
+    );
+    if (!deps.semantic) {
+      // One list: RRF keeps its order and records its ranks and scores.
+      const lexical = await lexicalSide;
+      const only = fuseHybrid<RankedCandidate>([], lexical, { kind: 'rrf' });
+      return { fused: only.items, queryVector: null };
+    }
+    const [vector, lexical] = await Promise.all([
+      override.vector ?? deps.semantic.embedQuery(query),
+      lexicalSide,
+    ]);
+    const semantic = await semanticList(query, filters, semanticK, vector);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical, fusionFor()).items;
+    return { fused, queryVector: vector };
+  }
+
   async function run(
     request: SearchRequest,
     mode: SearchMode,
@@ -290,6 +324,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     semanticAvailable: () => deps.semantic !== null,
     retrieve: (request, override) =>
       run(request, request.mode ?? (deps.semantic ? 'hybrid' : 'lexical'), override),
+    fusedLists: (request, override = {}) => fuse(request.query.trim(), request.filters, override),
     rank,
     present: (query, ranked) => deps.buildHits(query, ranked),
     embedQueries(texts) {

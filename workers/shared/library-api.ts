@@ -8,8 +8,9 @@ import type { PlanOptions, PlannedSearch } from './research-api';
 import type { RelatedRequest, SearchQuery } from './search-contract';
 import type { SemanticStatus } from './semantic-api';
 import type { SearchResponse, StorageInfo } from './types';
+import type { AnswerWorkerApi } from './answer-history-api';
 
-export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi {
+export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW

@@ -113,6 +113,8 @@ export interface LlmApi {
   useWebLlm(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<BackendChoice>;
   /** Turns generation off; every technique then uses its fallback. */
   useNone(): Promise<BackendChoice>;
+  /** The deterministic scripted generator (tests, and `?llm=scripted` in the app). */
+  useScripted(): Promise<BackendChoice>;
   /**
    * Generates text. `requestId` lets `cancel(requestId)` abort it (AbortSignal does not cross Comlink).
    * @throws ABORTED, TIMEOUT, RATE_LIMITED, PROVIDER_ERROR, AUTH_FAILED, MALFORMED_RESPONSE, NETWORK_ERROR

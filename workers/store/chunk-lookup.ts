@@ -11,8 +11,21 @@ export interface ChunkLookup {
   chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
   /** Chunk texts (for pseudo-relevance feedback). */
   chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
+  /** Chunks with their document's path and title and their exact offsets (answer passages). */
+  chunkRows(chunkIds: number[]): Promise<Map<number, ChunkRow>>;
   /** The document a chunk belongs to; null when the chunk no longer exists. */
   documentOfChunk(chunkId: number): Promise<number | null>;
+}
+
+export interface ChunkRow {
+  chunkId: number;
+  documentId: number;
+  path: string;
+  title: string;
+  seq: number;
+  start: number;
+  end: number;
+  text: string;
 }
 
 function hasFilter(f: SearchFilters): boolean {
@@ -105,6 +118,18 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
       return new Map(rows.map((r) => [Number(r.id), String(r.text)]));
     },
 
+    async chunkRows(chunkIds) {
+      const rows = await sql.serialized(() =>
+        sql.all<ChunkRow>(
+          `SELECT c.id AS chunkId, c.document_id AS documentId, d.path AS path, d.title AS title,
+                  c.seq AS seq, c.start AS start, c."end" AS "end", c.text AS text
+           FROM chunks c JOIN documents d ON d.id = c.document_id
+           WHERE c.id IN (SELECT value FROM json_each(?))`,
+          [JSON.stringify(chunkIds)],
+        ),
+      );
+      return new Map(rows.map((r) => [Number(r.chunkId), r]));
+    },
     async documentOfChunk(chunkId) {
       const row = await sql.serialized(() =>
         sql.get<{ d: number }>('SELECT document_id AS d FROM chunks WHERE id = ?', [chunkId]),

@@ -172,6 +172,33 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    description: 'answer history: answers with their CRAG metadata (issue 16)',
+    async up(sql) {
+      // Self-contained: no foreign key to documents, so a kept answer outlives the documents it
+      // cites (they are shown as missing). answer: the Answer DTO as JSON without its CRAG
+      // metadata, which sits in crag (diagnostics read only that); format: the JSON's version.
+      await sql.exec(`
+        CREATE TABLE answers (
+          id INTEGER PRIMARY KEY,
+          created_at INTEGER NOT NULL,
+          question TEXT NOT NULL,
+          mode TEXT NOT NULL,
+          decision TEXT NOT NULL CHECK (decision IN ('CORRECT','AMBIGUOUS','INCORRECT')),
+          web_used INTEGER NOT NULL,
+          partial INTEGER NOT NULL,
+          not_found INTEGER NOT NULL,
+          total_ms REAL NOT NULL,
+          labels TEXT NOT NULL,
+          format INTEGER NOT NULL,
+          answer TEXT NOT NULL,
+          crag TEXT NOT NULL
+        );
+        CREATE INDEX answers_created ON answers(created_at);
+      `);
+    },
+  },
 ];
 
 /**

@@ -1,0 +1,98 @@
+// An answer as Markdown for copy / export: the sentences with their [n] citations and support
+// labels (unsupported ones marked), the reference list (title, path or URL, tier) and the CRAG
+// metadata. Imported and web text is untrusted: Markdown syntax in it is escaped, so an exported
+// answer cannot carry links, images or HTML it did not show. Imports only workers/shared.
+import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared/answer-api';
+
+const TIER_NAMES: Record<string, string> = {
+  '1': 'tier 1, authoritative',
+  '2': 'tier 2, secondary',
+  '3': 'tier 3, other',
+  '4': 'tier 4, distrusted',
+  '5': 'tier 5, blocked',
+};
+
+export function tierName(tier: string | undefined): string {
+  return tier ? (TIER_NAMES[tier] ?? `tier ${tier}`) : '';
+}
+
+/** Escapes Markdown and HTML syntax in untrusted text (one line). */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/([\\`*_[\]{}()<>#!|~])/g, '\\$1')
+    .trim();
+}
+
+export const LABEL_TEXT: Record<SupportLabel, string> = {
+  supported: 'supported',
+  partly: 'partly supported',
+  unsupported: 'unsupported',
+};
+
+/** Where a reference points: the URL for web results, the library path otherwise. */
+export function referenceLocation(ref: AnswerReference): string {
+  return ref.source === 'web' ? (ref.url ?? ref.path) : ref.path;
+}
+
+function referenceLine(ref: AnswerReference): string {
+  const where =
+    ref.source === 'web'
+      ? `<${encodeURI(referenceLocation(ref)).replace(/>/g, '%3E')}>`
+      : `\`${referenceLocation(ref).replace(/`/g, "'")}\``;
+  const kind = ref.source === 'web' ? `web${ref.tier ? `, ${tierName(ref.tier)}` : ''}` : 'library';
+  const missing = ref.missing ? ' — document deleted since' : '';
+  return `${ref.n}. ${escapeMarkdown(ref.title)} — ${where} (${kind}, characters ${ref.start}–${ref.end})${missing}`;
+}
+
+const ms = (v: number) => `${Math.round(v)} ms`;
+
+function metadataLines(answer: Answer): string[] {
+  const c = answer.crag;
+  const t = c.evaluator.thresholds;
+  const lines = [
+    `- Decision: ${c.decision} (query score ${c.queryScore.toFixed(3)}; CORRECT at ≥ ${t.upper}, INCORRECT below ${t.lower}; fitted model ${escapeMarkdown(c.evaluator.fittedModel)})`,
+    `- Web used: ${c.webUsed ? 'yes' : 'no'}; language model used: ${c.llmUsed ? 'yes' : 'no'}`,
+    `- Tokens: ${c.retrievedTokens} retrieved, ${c.keptTokens} kept after refinement`,
+  ];
+  for (const a of c.actions) {
+    const extra = [
+      a.technique ? `technique ${a.technique}` : '',
+      a.query ? `query “${escapeMarkdown(a.query)}”` : '',
+      a.results !== undefined ? `${a.results} results` : '',
+      a.errorCode ? `error ${a.errorCode}` : '',
+    ].filter(Boolean);
+    lines.push(
+      `- Action ${a.kind}: ${a.status}${a.applied ? ', applied' : ''} (${ms(a.ms)}) — ${escapeMarkdown(a.note)}${extra.length ? `; ${extra.join('; ')}` : ''}`,
+    );
+  }
+  lines.push(
+    `- Steps: ${c.steps.map((s) => `${s.kind} ${ms(s.ms)}`).join(', ')}; total ${ms(c.totalMs)}`,
+  );
+  return lines;
+}
+
+/** The whole answer as Markdown. */
+export function answerToMarkdown(answer: Answer): string {
+  const out: string[] = [`# ${escapeMarkdown(answer.question)}`, ''];
+  if (answer.partial)
+    out.push('> The language model stopped before finishing: this answer is partial.', '');
+  if (answer.notFound)
+    out.push('> Your library does not seem to hold the answer to this question.', '');
+  for (const n of answer.notices) out.push(`> ${escapeMarkdown(n)}`, '');
+  const body = answer.sentences.map((s) => {
+    const cites = s.citations.map((n) => `[${n}]`).join('');
+    const label = s.support.label === 'supported' ? '' : ` _(${LABEL_TEXT[s.support.label]})_`;
+    return `${escapeMarkdown(s.text)}${cites ? ` ${cites}` : ''}${label}`;
+  });
+  if (body.length) out.push(body.join(' '), '');
+  if (answer.references.length) {
+    out.push('## References', '', ...answer.references.map(referenceLine), '');
+  }
+  out.push('## How this answer was made', '', ...metadataLines(answer), '');
+  out.push(
+    `_Asked ${new Date(answer.createdAt).toISOString()} · ${answer.mode} answer · embedding model ${escapeMarkdown(answer.crag.modelId)}_`,
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,79 @@
+// Sentence-checker pairs from the claim files (the claim is the answer sentence): right (its
+// SUPPORT rationale sentences), contradict (its CONTRADICT rationale), hard negative (the best
+// strips of the top-ranked retrieved document that is not relevant) and random (the best
+// sentences of a seeded random other document). Embeddings through the eval encoder, cached
+// in .cache/embed/<model>@<version>+crag.bin (not the corpus cache).
+import { createSentenceChecker, type CheckInput } from '../../workers/answer/checker';
+import type { FittedModel } from '../../workers/answer/fitted';
+import { mulberry32 } from '../../workers/embed/test-rng';
+import { openEmbedCache } from '../embed-cache';
+import { loadNodeEncoder } from '../embed-models';
+import { rationaleSpans, type Evidence } from './crag-claims';
+import { bestSentences, refineRecord, type QueryRecord } from './crag-collect';
+import type { CragHarness } from './crag-harness';
+
+export type PairKind = 'right' | 'contradict' | 'hard' | 'random';
+
+export interface Pair extends CheckInput {
+  kind: PairKind;
+}
+
+export function buildPairs(
+  harness: CragHarness,
+  fitted: FittedModel,
+  records: QueryRecord[],
+  evidence: Evidence[],
+  corpusSize: number,
+): Pair[] {
+  const pairs: Pair[] = [];
+  const byId = new Map(records.map((r) => [r.qid, r]));
+  const done = new Set<string>();
+  for (const e of evidence) {
+    const doc = harness.idOf(e.docId);
+    if (doc === undefined) continue;
+    const ev = rationaleSpans(harness.doc(doc).text, e.sentences).spans.map((s) => s.text);
+    if (ev.length)
+      pairs.push({
+        kind: e.label === 'SUPPORT' ? 'right' : 'contradict',
+        sentence: e.claim,
+        evidence: ev,
+      });
+    if (done.has(e.claimId)) continue;
+    done.add(e.claimId);
+    const rec = byId.get(e.claimId);
+    if (!rec) continue;
+    const negIndex = rec.first.passages.findIndex((p) => !(rec.rels[p.path] ?? 0));
+    if (negIndex >= 0) {
+      const neg = rec.first.passages[negIndex]!;
+      const strips = refineRecord(fitted, rec)
+        .all.filter((s) => s.path === neg.path)
+        .sort((a, b) => b.score - a.score || a.start - b.start)
+        .slice(0, 2)
+        .map((s) => s.text);
+      if (strips.length) pairs.push({ kind: 'hard', sentence: e.claim, evidence: strips });
+    }
+    const rand = mulberry32(Number(e.claimId) * 7919 + 17);
+    let other = Math.floor(rand() * corpusSize);
+    while (rec.rels[harness.pathOf(other)]) other = (other + 1) % corpusSize;
+    const sents = bestSentences(rec.first.query, harness.doc(other).text, 2);
+    if (sents.length) pairs.push({ kind: 'random', sentence: e.claim, evidence: sents });
+  }
+  return pairs;
+}
+
+/** A checker whose embeddings come from the eval's Node encoder (cached on disk). */
+export async function evalChecker(harness: CragHarness, fitted: FittedModel) {
+  const encoder = await loadNodeEncoder(harness.modelId);
+  const cache = openEmbedCache(encoder.id, `${encoder.version}+crag`, encoder.dim);
+  const embed = async (texts: string[]) =>
+    texts.map((t) => {
+      const input = encoder.passageText(t);
+      let v = cache.get(input);
+      if (!v) {
+        v = encoder.embed(input);
+        cache.put(input, v);
+      }
+      return v;
+    });
+  return createSentenceChecker({ stats: harness.deps.lexicalStats, embed }, fitted);
+}

@@ -1,0 +1,208 @@
+// `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
+// writes workers/answer/fitted/<model>.json (with the command line and date inside):
+// passage logistic model + its threshold, the rank/score baseline, the query decision
+// thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
+// model and keep threshold (train rationale recall >= 0.93), the answer's strip threshold, the
+// checker model and labels, and the corrective expansion (only if train shows an nDCG gain).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHECKER_FEATURES } from '../../workers/answer/checker';
+import { createExpansion } from '../../workers/answer/corrective';
+import { PASSAGE_FEATURES } from '../../workers/answer/features';
+import type { FittedModel, LogisticModel } from '../../workers/answer/fitted';
+import { logisticScore } from '../../workers/answer/fitted';
+import { STRIP_FEATURES } from '../../workers/answer/refine';
+import { REPO_ROOT } from '../../workers/embed/node-kernel';
+import { buildPairs, evalChecker } from './crag-checker';
+import type { Evidence } from './crag-claims';
+import {
+  answerFigures,
+  correctiveGain,
+  goldSpans,
+  refineFigures,
+  scoreWith,
+  stripRows,
+  type QueryRecord,
+} from './crag-collect';
+import type { CragHarness } from './crag-harness';
+import { classify, fitLogistic, round4 } from './logistic';
+
+export const BASELINE_FEATURES = ['rankInv', 'logRank', 'fusedRel', 'bm25Norm'] as const;
+
+/** The fitted file for a model before fitting (a neutral start; used only to collect features). */
+export function unfitted(modelId: string): FittedModel {
+  const one = (f: string): LogisticModel => ({
+    features: [f],
+    weights: [1],
+    bias: 0,
+    mean: [0],
+    scale: [1],
+  });
+  return {
+    modelId,
+    command: '',
+    date: '',
+    fittedOn: '',
+    passage: one('rankInv'),
+    queryTopN: 3,
+    thresholds: { upper: 0.5, lower: 0.2, passage: 0.5 },
+    strip: { ...one('covW'), keep: 0.5, answer: 0.6, answerMax: 2 },
+    checker: { ...one('covW'), supported: 0.7, unsupported: 0.4 },
+    corrective: { technique: 'none', trainGain: 0 },
+  };
+}
+
+/** The threshold maximising the mean of balanced accuracy and F1 (both are goals). */
+function passageThreshold(scores: number[], labels: boolean[]): number {
+  let best = 0.5;
+  let bestV = -1;
+  for (let t = 0.02; t < 0.98; t += 0.01) {
+    const c = classify(scores, labels, t);
+    const v = (c.balancedAccuracy + c.f1) / 2;
+    if (v > bestV) {
+      bestV = v;
+      best = t;
+    }
+  }
+  return round4(best);
+}
+
+/** Query thresholds: upper = smallest with train precision and ablation rate >= target. */
+function queryThresholds(fitted: FittedModel, records: QueryRecord[], target = 0.92) {
+  const q = records.map((r) => {
+    const s = scoreWith(fitted, r.first);
+    const top3 = r.labels.slice(0, 3).some(Boolean);
+    const top10 = r.labels.some(Boolean);
+    return {
+      score: s.queryScore,
+      top3,
+      top10,
+      ablated: r.ablation ? scoreWith(fitted, r.ablation).queryScore : null,
+    };
+  });
+  const abl = q.map((x) => x.ablated).filter((x): x is number => x !== null);
+  let upper = 0.99;
+  for (let t = 0.99; t >= 0.05; t -= 0.005) {
+    const correct = q.filter((x) => x.score >= t);
+    const precision = correct.filter((x) => x.top3).length / Math.max(1, correct.length);
+    const ablRate = abl.filter((s) => s < t).length / Math.max(1, abl.length);
+    if (precision >= target && ablRate >= target) upper = t;
+    else if (correct.length > 20) break;
+  }
+  // lower: best separation (Youden) of queries with a relevant document in the top 10 from the
+  // ablated ones, below upper.
+  let lower = upper / 2;
+  let bestJ = -1;
+  const pos = q.filter((x) => x.top10).map((x) => x.score);
+  for (let t = 0.01; t < upper; t += 0.005) {
+    const tpr = pos.filter((s) => s >= t).length / Math.max(1, pos.length);
+    const tnr = abl.filter((s) => s < t).length / Math.max(1, abl.length);
+    if (tpr + tnr - 1 > bestJ) {
+      bestJ = tpr + tnr - 1;
+      lower = t;
+    }
+  }
+  return { upper: round4(upper), lower: round4(Math.min(lower, upper)) };
+}
+
+export async function fitCrag(
+  harness: CragHarness,
+  records: QueryRecord[],
+  evidence: Evidence[],
+  corpusSize: number,
+  provenance: { command: string; fittedOn: string },
+  log: (msg: string) => void,
+): Promise<FittedModel> {
+  const fitted = unfitted(harness.modelId);
+  Object.assign(fitted, { ...provenance, date: new Date().toISOString().slice(0, 10) });
+  const rows = records.flatMap((r) => r.first.features);
+  const labels = records.flatMap((r) => r.labels);
+  fitted.passage = fitLogistic(PASSAGE_FEATURES, rows, labels, 1);
+  const scores = rows.map((r) => logisticScore(fitted.passage, r));
+  fitted.thresholds.passage = passageThreshold(scores, labels);
+  const baseline = fitLogistic(BASELINE_FEATURES, rows, labels, 1);
+  const bScores = rows.map((r) => logisticScore(baseline, r));
+  (fitted as FittedModel & { baseline?: unknown }).baseline = {
+    ...baseline,
+    threshold: passageThreshold(bScores, labels),
+  };
+  Object.assign(fitted.thresholds, queryThresholds(fitted, records));
+  log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
+
+  const gold = goldSpans(harness, evidence);
+  const strips = stripRows(fitted, records, gold);
+  fitted.strip = {
+    ...fitLogistic(STRIP_FEATURES, strips.rows, strips.labels, 1),
+    keep: 0.5,
+    answer: 0.6,
+    answerMax: 2,
+  };
+  // keep: the largest threshold that still keeps >= 93% of train rationale sentences.
+  for (let t = 0.5; t >= 0.001; t *= 0.9) {
+    fitted.strip.keep = round4(t);
+    if (refineFigures(fitted, records, gold).rationaleRecall >= 0.93) break;
+  }
+  const decisionOf = (r: QueryRecord) => scoreWith(fitted, r.first).decision;
+  let best = { v: -1, answer: 0.6, max: 2 };
+  for (const max of [1, 2, 3])
+    for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+      Object.assign(fitted.strip, { answer: t, answerMax: max });
+      const a = answerFigures(fitted, records, gold, decisionOf);
+      const v = a.precision + 0.02 * max; // prefer more sentences at (almost) equal precision
+      if (v > best.v) best = { v, answer: t, max };
+    }
+  Object.assign(fitted.strip, { answer: best.answer, answerMax: best.max });
+  log(`[crag-fit] strips keep ${fitted.strip.keep} answer ${best.answer} x${best.max}`);
+
+  const checker = await evalChecker(harness, fitted);
+  const pairs = buildPairs(harness, fitted, records, evidence, corpusSize).filter(
+    (p) => p.kind !== 'contradict',
+  );
+  const feats = await checker.features(pairs);
+  const cRows = feats.map((f) => f ?? {});
+  const cLabels = pairs.map((p) => p.kind === 'right');
+  fitted.checker = {
+    ...fitLogistic(CHECKER_FEATURES, cRows, cLabels, 1),
+    supported: 0.5,
+    unsupported: 0.5,
+  };
+  const cScores = cRows.map((r) => logisticScore(fitted.checker, r));
+  const right = cScores.filter((_, i) => pairs[i]!.kind === 'right').sort((a, b) => a - b);
+  const hard = cScores.filter((_, i) => pairs[i]!.kind === 'hard').sort((a, b) => a - b);
+  const supported = right[Math.floor(right.length * 0.07)] ?? 0.5; // 93% of right pairs at or above
+  const unsupported = hard[Math.ceil(hard.length * 0.85)] ?? 0.5; // 85% of hard negatives below
+  if (unsupported <= supported)
+    Object.assign(fitted.checker, {
+      supported: round4(supported),
+      unsupported: round4(unsupported),
+    });
+  else {
+    const mid = round4((supported + unsupported) / 2);
+    Object.assign(fitted.checker, { supported: mid, unsupported: mid });
+  }
+  log(
+    `[crag-fit] checker ${fitted.checker.supported}/${fitted.checker.unsupported} on ${pairs.length} pairs`,
+  );
+
+  const incorrect = records.filter((r) => scoreWith(fitted, r.first).decision === 'INCORRECT');
+  let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0 };
+  for (const technique of ['rm3', 'wordnet'] as const) {
+    const expand = createExpansion(technique, {
+      lexicalTopK: harness.lexicalTopK,
+      synonyms: harness.synonyms,
+    });
+    const g = await correctiveGain(harness, fitted, incorrect, expand);
+    log(
+      `[crag-fit] ${technique} on ${g.queries} INCORRECT train queries: nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)} (${g.applied} applied)`,
+    );
+    if (g.gain > choice.trainGain) choice = { technique, trainGain: round4(g.gain) };
+  }
+  fitted.corrective = choice;
+  return fitted;
+}
+
+export function writeFitted(fitted: FittedModel): string {
+  const file = join(REPO_ROOT, 'workers/answer/fitted', `${fitted.modelId}.json`);
+  writeFileSync(file, `${JSON.stringify(fitted, null, 2)}\n`);
+  return file;
+}

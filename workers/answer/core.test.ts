@@ -1,0 +1,183 @@
+// The LLM-free answer core on hand-built passages (no worker, no model): the evaluator ranks a
+// relevant passage above an off-topic one and decides per query; refinement cuts strips with
+// exact offsets, splits long sentences and keeps source order; the extractive answer cites every
+// sentence and is deterministic; the checker labels uncited, copied and unrelated sentences.
+import { describe, expect, it } from 'vitest';
+import { bowVector } from '../research/test-helpers';
+import { createSentenceChecker } from './checker';
+import { createRetrievalEvaluator } from './evaluator';
+import { extractiveAnswer } from './extractive';
+import { passageFeatures, queryContext } from './features';
+import { fittedModelFor } from './fitted';
+import type { Passage } from './passages';
+import { refine } from './refine';
+import { contentStems, strips } from './text';
+import type { LexicalStats } from './types';
+
+const PELICANS =
+  'The coastal pelican colony nests on the cliffs above the harbour. Pelicans feed on fish at dawn. ' +
+  'The harbour master counts the pelican nests every spring, and the count has risen for a decade ' +
+  'because the fishing fleet now discards less of its catch near the cliffs where the birds nest.';
+const JAM = 'Simmer the gooseberries with sugar until the jam sets in warm jars. Label each jar.';
+const MARS = 'The rover drilled into the red planet rock and sent mineral readings home.';
+const CORPUS = [PELICANS, JAM, MARS];
+const QUESTION = 'Where does the coastal pelican colony nest?';
+const fitted = fittedModelFor('use-lite');
+
+const stats: LexicalStats = {
+  async docFreq(words) {
+    const sets = CORPUS.map((t) => new Set(contentStems(t)));
+    return {
+      total: CORPUS.length,
+      df: words.map((w) => {
+        const s = contentStems(w)[0] ?? w;
+        return sets.filter((set) => set.has(s)).length;
+      }),
+    };
+  },
+};
+
+function passage(
+  documentId: number,
+  rank: number,
+  text: string,
+  bm25: number,
+  cosine: number | null = null,
+): Passage {
+  return {
+    documentId,
+    path: `doc${documentId}.txt`,
+    title: `doc${documentId}`,
+    rank,
+    hits: [
+      {
+        chunkId: documentId * 10,
+        documentId,
+        path: `doc${documentId}.txt`,
+        title: `doc${documentId}`,
+        seq: 0,
+        start: 0,
+        end: text.length,
+        text,
+        fusedRank: rank,
+        fusedScore: 1 / (60 + rank),
+        lexicalScore: bm25,
+        lexicalRank: rank,
+        cosine,
+        semanticRank: cosine === null ? null : rank,
+      },
+    ],
+    ranges: [{ start: 0, end: text.length }],
+    chunkIds: [documentId * 10],
+    text,
+  };
+}
+
+async function evaluated(question: string, passages: Passage[]) {
+  const q = await queryContext(question, stats, null);
+  const features = passageFeatures(q, passages, new Map());
+  return { q, result: createRetrievalEvaluator(fitted).evaluate(passages, features) };
+}
+
+describe('retrieval evaluator', () => {
+  it('scores the passage that addresses the question above an off-topic one', async () => {
+    // Off-topic first, as a noisy fusion could rank it; the signals a real retrieval gives
+    // (BM25 of the matching words, cosines of a sentence encoder) favour the pelican passage.
+    const { result } = await evaluated(QUESTION, [
+      passage(2, 1, JAM, 0.5, 0.55),
+      passage(1, 2, PELICANS, 6, 0.75),
+    ]);
+    const [jam, pel] = result.passages;
+    expect(pel!.score).toBeGreaterThan(jam!.score);
+    expect(['CORRECT', 'AMBIGUOUS', 'INCORRECT']).toContain(result.decision);
+  });
+
+  it('decides by the fitted thresholds: above upper CORRECT, below lower INCORRECT', () => {
+    const ev = createRetrievalEvaluator(fitted);
+    const { upper, lower } = fitted.thresholds;
+    expect(ev.decide([Math.min(1, upper + 0.01)]).decision).toBe('CORRECT');
+    expect(ev.decide([Math.max(0, lower - 0.01)]).decision).toBe('INCORRECT');
+    expect(ev.decide([(upper + lower) / 2]).decision).toBe('AMBIGUOUS');
+    expect(ev.decide([]).decision).toBe(lower > 0 ? 'INCORRECT' : 'AMBIGUOUS');
+  });
+
+  it('judges an off-topic retrieval not CORRECT', async () => {
+    const { result } = await evaluated('What is the boiling point of liquid nitrogen?', [
+      passage(2, 1, JAM, 1),
+      passage(3, 2, MARS, 1),
+    ]);
+    expect(result.decision).not.toBe('CORRECT');
+  });
+});
+
+describe('knowledge refinement', () => {
+  it('cuts strips at exact offsets, splits long sentences, keeps source order', async () => {
+    const passages = [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)];
+    const { q, result } = await evaluated(QUESTION, passages);
+    const r = refine(
+      q,
+      passages,
+      result.passages.map((p) => p.finalScore),
+      fitted,
+    );
+    const text = new Map([
+      [1, PELICANS],
+      [2, JAM],
+    ]);
+    for (const s of r.all) expect(text.get(s.documentId!)!.slice(s.start, s.end)).toBe(s.text);
+    // The third sentence has over 25 words: it comes out in clause pieces.
+    const longStart = PELICANS.indexOf('The harbour master');
+    expect(r.all.filter((s) => s.documentId === 1 && s.start >= longStart).length).toBeGreaterThan(
+      1,
+    );
+    expect(strips(PELICANS).every((s) => s.text.split(/\s+/).length <= 40)).toBe(true);
+    expect(r.kept.length).toBeGreaterThan(0);
+    expect(r.kept.some((s) => s.text.includes('coastal pelican colony nests'))).toBe(true);
+    const order = r.kept.map((s) => [s.passageRank, s.start] as const);
+    const sorted = [...order].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    expect(order).toEqual(sorted);
+    expect(r.keptTokens).toBeLessThanOrEqual(r.retrievedTokens);
+  });
+});
+
+describe('extractive answer', () => {
+  it('cites a strip for every sentence and gives the same answer twice', async () => {
+    const run = async () => {
+      const passages = [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)];
+      const { q, result } = await evaluated(QUESTION, passages);
+      const r = refine(
+        q,
+        passages,
+        result.passages.map((p) => p.finalScore),
+        fitted,
+      );
+      return extractiveAnswer(r.kept, fitted, r.all);
+    };
+    const a = await run();
+    expect(a.sentences.length).toBeGreaterThan(0);
+    a.sentences.forEach((s, i) => {
+      expect(a.references[i]!.stripId).toBe(s.strip.id);
+      expect(a.references[i]!.n).toBe(i + 1);
+      expect(PELICANS.concat(JAM)).toContain(s.text);
+    });
+    expect(await run()).toEqual(a);
+  });
+});
+
+describe('sentence checker', () => {
+  const checker = createSentenceChecker(
+    { stats, embed: async (texts) => texts.map(bowVector) },
+    fitted,
+  );
+  it('labels uncited unsupported, copied supported, unrelated-cited not supported', async () => {
+    const copied = 'The coastal pelican colony nests on the cliffs above the harbour.';
+    const [none, same, unrelated] = await checker.check([
+      { sentence: copied, evidence: [] },
+      { sentence: copied, evidence: [copied] },
+      { sentence: copied, evidence: [MARS] },
+    ]);
+    expect(none!.label).toBe('unsupported');
+    expect(same!.label).toBe('supported');
+    expect(unrelated!.label).not.toBe('supported');
+  });
+});

@@ -1,0 +1,81 @@
+// CRAG-002/006 corrective actions, LLM-free part: RM3 / WordNet expansion for a second
+// retrieval (only the technique train showed a gain for; fitted.corrective), and the web hook
+// for INCORRECT / AMBIGUOUS queries when a provider is enabled. Each action is a recorded value.
+import type { CorrectiveAction, Strip } from '../shared/answer-api';
+import { createRm3 } from '../research/rm3';
+import type { LexicalTopKFn } from '../research/types';
+import { expandWithSynonyms, type SynonymIndex } from '../research/wordnet';
+import type { ExpandFn, WebSearchFn } from './types';
+
+/** The expansion for a technique, from research's RM3 (lexical feedback) or WordNet synonyms. */
+export function createExpansion(
+  technique: 'rm3' | 'wordnet' | 'none',
+  deps: { lexicalTopK?: LexicalTopKFn; synonyms?: () => Promise<SynonymIndex> },
+): ExpandFn | undefined {
+  if (technique === 'rm3' && deps.lexicalTopK) {
+    const rm3 = createRm3({ lexicalTopK: deps.lexicalTopK });
+    return async (query) => {
+      const e = await rm3.expand(query);
+      return e.added.length ? { lexicalQuery: e.weightedQuery, technique: 'rm3' } : null;
+    };
+  }
+  if (technique === 'wordnet' && deps.synonyms) {
+    const load = deps.synonyms;
+    return async (query) => {
+      const e = expandWithSynonyms(query, await load());
+      return e.added.length ? { lexicalQuery: e.expandedQuery, technique: 'wordnet' } : null;
+    };
+  }
+  return undefined;
+}
+
+/** Runs the web hook; a failure is a recorded action and an empty result, never a throw. */
+export async function webAction(
+  web: WebSearchFn | undefined,
+  query: string,
+  why: string,
+  now: () => number,
+  signal?: AbortSignal,
+): Promise<{ action: CorrectiveAction; strips: Strip[] }> {
+  if (!web)
+    return {
+      action: {
+        kind: 'web',
+        status: 'skipped',
+        note: 'no web provider enabled',
+        applied: false,
+        ms: 0,
+      },
+      strips: [],
+    };
+  const t0 = now();
+  try {
+    const strips = await web(query, signal);
+    return {
+      action: {
+        kind: 'web',
+        status: 'ok',
+        note: why,
+        query,
+        results: strips.length,
+        applied: strips.length > 0,
+        ms: now() - t0,
+      },
+      strips,
+    };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'PROVIDER_ERROR';
+    return {
+      action: {
+        kind: 'web',
+        status: 'failed',
+        note: 'web search failed: the library answer stands',
+        query,
+        applied: false,
+        ms: now() - t0,
+        errorCode: code,
+      },
+      strips: [],
+    };
+  }
+}

@@ -1,0 +1,57 @@
+// The extractive answer (the offline default, no LLM): the best strips, de-duplicated, ordered
+// by document rank then source order, each sentence citing its strip as [n]. Deterministic: the
+// same library and question give the same answer (ties broken by strip id).
+import type { AnswerReference, Strip } from '../shared/answer-api';
+import { jaccard } from '../research/text';
+import type { FittedModel } from './fitted';
+import type { ScoredStrip } from './refine';
+
+export interface ExtractiveDraft {
+  /** Sentence text and the strip it cites, in answer order. */
+  sentences: Array<{ text: string; strip: Strip }>;
+  references: AnswerReference[];
+}
+
+export const DUPLICATE_JACCARD = 0.6;
+
+export function referenceFor(strip: Strip, n: number): AnswerReference {
+  return {
+    n,
+    stripId: strip.id,
+    source: strip.source,
+    documentId: strip.documentId,
+    chunkId: strip.chunkId,
+    path: strip.path,
+    title: strip.title,
+    start: strip.start,
+    end: strip.end,
+    ...(strip.url ? { url: strip.url } : {}),
+    ...(strip.tier ? { tier: strip.tier } : {}),
+  };
+}
+
+/** Picks the answer strips from the refined ones (`kept`, falling back to the best of `all`). */
+export function extractiveAnswer(
+  kept: ScoredStrip[],
+  fitted: FittedModel,
+  all: ScoredStrip[] = kept,
+): ExtractiveDraft {
+  const byScore = (list: ScoredStrip[]) =>
+    [...list].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let pool = byScore(kept).filter((s) => s.score >= fitted.strip.answer);
+  if (pool.length === 0) pool = byScore(kept.length ? kept : all).slice(0, 1);
+  const chosen: ScoredStrip[] = [];
+  for (const s of pool) {
+    if (chosen.length >= fitted.strip.answerMax) break;
+    if (chosen.some((c) => jaccard(c.text, s.text) >= DUPLICATE_JACCARD)) continue;
+    chosen.push(s);
+  }
+  chosen.sort((a, b) => a.passageRank - b.passageRank || a.start - b.start);
+  const references = chosen.map((s, i) => referenceFor(s, i + 1));
+  return { sentences: chosen.map((s) => ({ text: s.text, strip: s })), references };
+}
+
+/** "text [n]" lines of an answer as Markdown-ish plain text (for export and the UI's copy). */
+export function citedText(draft: ExtractiveDraft): string {
+  return draft.sentences.map((s, i) => `${s.text} [${i + 1}]`).join(' ');
+}

@@ -1,0 +1,130 @@
+// CRAG-001 features of a passage, all vocabulary-independent (weights come from the library's
+// own statistics): keyword overlap (IDF-weighted coverage of the question's terms, adjacent pairs,
+// the rarest term), semantic coherence (canonical cosine, its gap to the best and the next
+// passage, its z-score in the list), length adequacy, diversity (hit chunks of the document) and
+// the retrieval signals (fused, BM25 and cosine ranks and scores).
+import { cosine } from '../research/vectors';
+import type { Passage } from './passages';
+import { windowText } from './passages';
+import { contentStems, coverage, idf, pairCoverage, type WeightedTerms } from './text';
+import type { LexicalStats } from './types';
+
+export interface QueryContext {
+  terms: WeightedTerms;
+  /** Content stems in query order (for pairs). */
+  ordered: string[];
+  vector: Int16Array | null;
+}
+
+/** The question's distinct content stems weighted by IDF over the library's chunks. */
+export async function queryContext(
+  question: string,
+  stats: LexicalStats,
+  vector: Int16Array | null,
+): Promise<QueryContext> {
+  const ordered = contentStems(question);
+  const words = new Map<string, string>(); // stem -> a surface word for the stats lookup
+  const raw = question.toLowerCase().match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+  for (const w of raw) {
+    const s = contentStems(w)[0];
+    if (s && !words.has(s)) words.set(s, w);
+  }
+  const stems = [...new Set(ordered)];
+  const { total, df } = await stats.docFreq(stems.map((s) => words.get(s) ?? s));
+  const weights = stems.map((_, i) => idf(Math.max(total, 1), Math.min(df[i] ?? 0, total)));
+  return {
+    terms: { stems, weights, total: weights.reduce((a, b) => a + b, 0) },
+    ordered,
+    vector,
+  };
+}
+
+export const PASSAGE_FEATURES = [
+  'rankInv',
+  'logRank',
+  'fusedRel',
+  'bm25Norm',
+  'bm25Rel',
+  'lexRankInv',
+  'cos',
+  'cosGap',
+  'cosNext',
+  'cosZ',
+  'semRankInv',
+  'covW',
+  'covP',
+  'covTitleW',
+  'pairs',
+  'rarestHit',
+  'missingMax',
+  'lenLog',
+  'chunksHit',
+  'qTerms',
+  'qTopCos',
+  'cosXcov',
+] as const;
+
+/** Feature values for each passage (same order). `vectors`: stored chunk vectors by id. */
+export function passageFeatures(
+  q: QueryContext,
+  passages: Passage[],
+  vectors: Map<number, Int16Array>,
+): Array<Record<string, number>> {
+  const cosOf = (p: Passage): number => {
+    let best = -1;
+    for (const h of p.hits) if (h.cosine !== null) best = Math.max(best, h.cosine);
+    if (q.vector && q.vector.length > 0)
+      for (const id of p.chunkIds) {
+        const v = vectors.get(id);
+        if (v && v.length === q.vector.length) best = Math.max(best, cosine(q.vector, v));
+      }
+    return best < -0.5 ? 0 : best;
+  };
+  const cos = passages.map(cosOf);
+  const mean = cos.reduce((a, b) => a + b, 0) / Math.max(1, cos.length);
+  const sd = Math.sqrt(cos.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, cos.length)) || 1;
+  const topCos = Math.max(0, ...cos);
+  const bm25 = passages.map((p) => Math.max(0, ...p.hits.map((h) => h.lexicalScore ?? 0)));
+  const maxBm25 = Math.max(0, ...bm25);
+  const topFused = Math.max(1e-9, ...passages.map((p) => p.hits[0]?.fusedScore ?? 0));
+  const rarest = q.terms.weights.indexOf(Math.max(...q.terms.weights));
+  const maxW = Math.max(1e-9, ...q.terms.weights);
+  return passages.map((p, i) => {
+    const body = contentStems(windowText(p));
+    const title = contentStems(p.title);
+    const all = new Set([...body, ...title]);
+    const cov = coverage(q.terms, all);
+    const lex = p.hits.map((h) => h.lexicalRank).filter((r): r is number => r !== null);
+    const sem = p.hits.map((h) => h.semanticRank).filter((r): r is number => r !== null);
+    let missingMax = 0;
+    q.terms.stems.forEach((s, j) => {
+      if (!all.has(s)) missingMax = Math.max(missingMax, q.terms.weights[j]! / maxW);
+    });
+    const c = cos[i]!;
+    const covW = cov.weighted;
+    return {
+      rankInv: 1 / p.rank,
+      logRank: Math.log(p.rank),
+      fusedRel: (p.hits[0]?.fusedScore ?? 0) / topFused,
+      bm25Norm: q.terms.total > 0 ? bm25[i]! / q.terms.total : 0,
+      bm25Rel: maxBm25 > 0 ? bm25[i]! / maxBm25 : 0,
+      lexRankInv: lex.length ? 1 / Math.min(...lex) : 0,
+      cos: c,
+      cosGap: c - topCos,
+      cosNext: i + 1 < cos.length ? c - cos[i + 1]! : 0,
+      cosZ: (c - mean) / sd,
+      semRankInv: sem.length ? 1 / Math.min(...sem) : 0,
+      covW,
+      covP: cov.plain,
+      covTitleW: coverage(q.terms, new Set(title)).weighted,
+      pairs: pairCoverage(q.ordered, [...title, ...body]),
+      rarestHit: rarest >= 0 && all.has(q.terms.stems[rarest]!) ? 1 : 0,
+      missingMax,
+      lenLog: Math.log(1 + body.length),
+      chunksHit: p.hits.length,
+      qTerms: q.terms.stems.length,
+      qTopCos: topCos,
+      cosXcov: c * covW,
+    };
+  });
+}

@@ -1,0 +1,281 @@
+// createAnswerService: the answer pipeline retrieve -> evaluate -> correct -> refine -> answer ->
+// check, each step timed and recorded in the answer's CRAG metadata. Composes the factories of
+// this room; the worker entry only builds the deps (workers/answer/types.ts) and exposes it.
+import type {
+  Answer,
+  AnswerRequest,
+  AnswerSentence,
+  AnswerStep,
+  CorrectiveAction,
+  Strip,
+} from '../shared/answer-api';
+import { MAX_QUESTION_CHARS } from '../shared/answer-api';
+import { createError } from '../shared/errors';
+import { createSentenceChecker } from './checker';
+import { webAction } from './corrective';
+import { createRetrievalEvaluator } from './evaluator';
+import { extractiveAnswer, referenceFor } from './extractive';
+import { fittedModelFor, type FittedModel } from './fitted';
+import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
+import { refine } from './refine';
+import { parseGenerated } from './generated';
+import type { AnswerDeps } from './types';
+
+export interface AskOptions {
+  signal?: AbortSignal;
+  /** Generated answers stream their text here (mode 'generated'). */
+  onToken?: (text: string) => void;
+}
+
+export interface AnswerService {
+  /** @throws AppError INVALID_QUERY (empty question), ABORTED */
+  ask(request: AnswerRequest, options?: AskOptions): Promise<Answer>;
+}
+
+/** Fused chunks asked of the retrieval: enough for 10 distinct documents. */
+export const RETRIEVE_CHUNKS = 40;
+/** Weight of an LLM grade / entailment when blended with the LLM-free score. */
+export const LLM_WEIGHT = 0.5;
+
+export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): AnswerService {
+  const fitted = fittedIn ?? fittedModelFor(deps.modelId);
+  const checker = createSentenceChecker({ stats: deps.lexicalStats, embed: deps.embed }, fitted);
+  const now = () => deps.clock.now();
+
+  return {
+    async ask(request, options = {}) {
+      const { signal } = options;
+      const notices: string[] = [];
+      let question = (request.question ?? '').trim();
+      if (!question) throw createError('INVALID_QUERY', { reason: 'The question is empty.' });
+      if (question.length > MAX_QUESTION_CHARS) {
+        question = question.slice(0, MAX_QUESTION_CHARS);
+        notices.push(`The question was cut to its first ${MAX_QUESTION_CHARS} characters.`);
+      }
+      const hooks = deps.hooks ?? {};
+      const useLlm = request.allowLlm !== false;
+      const useWeb = request.allowWeb !== false;
+      const steps: AnswerStep[] = [];
+      const t0 = now();
+      const timed = async <T>(kind: AnswerStep['kind'], fn: () => Promise<T>, note?: string) => {
+        const s = now();
+        const out = await fn();
+        if (signal?.aborted) throw createError('ABORTED', {});
+        steps.push({ kind, ms: now() - s, ...(note ? { note } : {}) });
+        return out;
+      };
+      const retrieve = (lexicalQuery?: string) =>
+        deps.retrieve({
+          query: question,
+          ...(lexicalQuery ? { lexicalQuery } : {}),
+          ...(request.filters ? { filters: request.filters } : {}),
+          limit: RETRIEVE_CHUNKS,
+        });
+
+      const first = await timed('retrieve', () => retrieve());
+      let ev: EvaluatedRetrieval = await timed('evaluate', () =>
+        evaluateRetrieval(question, first, deps, fitted),
+      );
+      let llmUsed = false;
+      if (useLlm && hooks.llmGrade && ev.passages.length) {
+        const grade = hooks.llmGrade;
+        const e = ev;
+        const s = now();
+        try {
+          const grades = await timed('llm-grade', () =>
+            grade(
+              question,
+              e.passages.map((p) => ({ id: String(p.documentId), text: p.hits[0]!.text })),
+              signal,
+            ),
+          );
+          const result = createRetrievalEvaluator(fitted).evaluate(e.passages, e.features, {
+            grades,
+            weight: LLM_WEIGHT,
+          });
+          result.llm = {
+            backend: hooks.llmBackend ?? 'llm',
+            ms: now() - s,
+            graded: grades.filter((g) => g !== null).length,
+            failed: grades.filter((g) => g === null).length,
+          };
+          ev = { ...e, result };
+          llmUsed = true;
+        } catch (err) {
+          if (signal?.aborted) throw err;
+          notices.push('The LLM could not grade the passages; the LLM-free scores stand.');
+        }
+      }
+
+      // Corrective actions (CRAG-002/006).
+      const actions: CorrectiveAction[] = [];
+      const webStrips: Strip[] = [];
+      let notFound = false;
+      const firstEval = ev;
+      await timed('correct', async () => {
+        const decision = ev.result.decision;
+        if (decision === 'CORRECT') {
+          actions.push({
+            kind: 'none',
+            status: 'ok',
+            note: 'retrieval judged correct',
+            applied: false,
+            ms: 0,
+          });
+          return;
+        }
+        if (useWeb && hooks.web) {
+          const why =
+            decision === 'INCORRECT'
+              ? 'library retrieval judged incorrect'
+              : 'ambiguous: library strips plus web results';
+          const w = await webAction(hooks.web, question, why, now, signal);
+          actions.push(w.action);
+          webStrips.push(...w.strips);
+          if (w.action.status === 'failed')
+            notices.push('Web search failed; the library answer stands.');
+        }
+        if (decision === 'AMBIGUOUS') return;
+        if (webStrips.length === 0 && deps.expand && fitted.corrective.technique !== 'none') {
+          const s = now();
+          const exp = await deps.expand(question);
+          if (exp) {
+            const second = await evaluateRetrieval(
+              question,
+              await retrieve(exp.lexicalQuery),
+              deps,
+              fitted,
+            );
+            const better = second.result.queryScore > ev.result.queryScore;
+            actions.push({
+              kind: 'expansion',
+              status: 'ok',
+              technique: exp.technique,
+              query: exp.lexicalQuery,
+              results: second.passages.length,
+              applied: better,
+              note: better
+                ? `second retrieval now ${second.result.decision}`
+                : 'no better: kept the first retrieval',
+              ms: now() - s,
+            });
+            if (better) ev = second;
+          } else {
+            actions.push({
+              kind: 'expansion',
+              status: 'skipped',
+              note: 'no expansion terms',
+              applied: false,
+              ms: now() - s,
+            });
+          }
+        }
+        if (ev.result.decision === 'INCORRECT' && webStrips.length === 0) {
+          notFound = true;
+          actions.push({
+            kind: 'not-found',
+            status: 'ok',
+            note: 'your library does not seem to hold this; the closest passages are shown',
+            applied: true,
+            ms: 0,
+          });
+        }
+      });
+
+      const refinement = await timed('refine', async () =>
+        refine(
+          ev.query,
+          ev.passages,
+          ev.result.passages.map((p) => p.finalScore),
+          fitted,
+        ),
+      );
+      actions.push({
+        kind: 'refine',
+        status: 'ok',
+        note: `${refinement.kept.length} of ${refinement.all.length} strips kept`,
+        applied: true,
+        ms: steps[steps.length - 1]!.ms,
+      });
+      const context: Strip[] = [...refinement.kept.map(stripOnly), ...webStrips];
+
+      let sentences: Array<{ text: string; stripIds: string[]; citations: number[] }> = [];
+      let references = [] as Answer['references'];
+      let mode = request.mode ?? 'extractive';
+      let partial = false;
+      if (!notFound) {
+        if (mode === 'generated' && hooks.generate && useLlm && context.length) {
+          try {
+            const g = await timed('generate', () =>
+              hooks.generate!(question, context, options.onToken ?? (() => {}), signal),
+            );
+            const parsed = parseGenerated(g.text, context);
+            sentences = parsed.sentences;
+            references = parsed.references;
+            partial = g.partial;
+            llmUsed = true;
+          } catch (err) {
+            if (signal?.aborted) throw err;
+            notices.push('The LLM failed; the extractive answer is shown.');
+            mode = 'extractive';
+          }
+        } else mode = 'extractive';
+        if (mode === 'extractive') {
+          const draft = await timed('answer', async () =>
+            extractiveAnswer(refinement.kept, fitted, refinement.all),
+          );
+          references = draft.references;
+          sentences = draft.sentences.map((s, i) => ({
+            text: s.text,
+            stripIds: [s.strip.id],
+            citations: [i + 1],
+          }));
+        }
+      }
+
+      const byId = new Map(context.map((s) => [s.id, s]));
+      for (const s of refinement.all) if (!byId.has(s.id)) byId.set(s.id, stripOnly(s));
+      const supports = await timed('check', () =>
+        checker.check(
+          sentences.map((s) => ({
+            sentence: s.text,
+            evidence: s.stripIds.map((id) => byId.get(id)?.text ?? '').filter(Boolean),
+          })),
+        ),
+      );
+      const out: AnswerSentence[] = sentences.map((s, i) => ({ ...s, support: supports[i]! }));
+      return {
+        question,
+        mode,
+        sentences: out,
+        references,
+        strips: context,
+        notFound,
+        closest: notFound ? firstEval.result.passages.slice(0, 3) : [],
+        crag: {
+          decision: ev.result.decision,
+          queryScore: ev.result.queryScore,
+          evaluator: ev.result,
+          actions,
+          webUsed: webStrips.length > 0,
+          llmUsed,
+          retrievedTokens: refinement.retrievedTokens,
+          keptTokens: refinement.keptTokens,
+          steps,
+          totalMs: now() - t0,
+          modelId: deps.modelId,
+        },
+        createdAt: deps.clock.wallNow(),
+        ...(partial ? { partial } : {}),
+        notices,
+      };
+    },
+  };
+}
+
+function stripOnly(s: Strip & { passageRank?: number; features?: unknown }): Strip {
+  const { passageRank: _r, features: _f, ...strip } = s;
+  return strip;
+}
+
+export { referenceFor };

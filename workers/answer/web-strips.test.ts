@@ -1,0 +1,67 @@
+// The corrective web step on the real web service (recorded provider responses, fake clock):
+// hits become labelled web strips with their tier; offline or failing providers become an error
+// the answer service records while the library answer stands.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createFakeClock } from '../web/fake-clock.testkit';
+import { createWebService } from '../web/web-service';
+import { createWebStrips, webEnabled } from './web-strips';
+
+const tavilyFixture = readFileSync(
+  new URL('../web/fixtures/tavily-search.json', import.meta.url),
+  'utf8',
+);
+
+async function service(opts: { online?: boolean; status?: number; enable?: boolean }) {
+  const clock = createFakeClock();
+  const svc = createWebService({
+    fetch: async () =>
+      opts.status
+        ? new Response('{"error":"boom"}', { status: opts.status })
+        : new Response(tavilyFixture, {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+    clock,
+    random: () => 0.5,
+    isOnline: () => opts.online ?? true,
+    isBrowser: false,
+    maxRetries: 0,
+  });
+  await svc.init();
+  if (opts.enable ?? true)
+    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+  return svc;
+}
+
+describe('createWebStrips', () => {
+  it('turns ranked hits into web strips with url, tier and exact snippet offsets', async () => {
+    const svc = await service({});
+    const strips = await createWebStrips({ api: svc })('retrieval augmented generation');
+    expect(strips.length).toBeGreaterThan(0);
+    strips.forEach((s, i) => {
+      expect(s).toMatchObject({ id: `w${i + 1}`, source: 'web', documentId: null, chunkId: null });
+      expect(s.url).toMatch(/^https?:\/\//);
+      expect(s.path).toBe(s.url);
+      expect(['1', '2', '3', '4']).toContain(s.tier);
+      expect(s.text.slice(s.start, s.end)).toBe(s.text);
+      expect(s.text.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('says whether any provider is enabled (none: the step is skipped, nothing sent)', async () => {
+    expect(await webEnabled(await service({ enable: false }))).toBe(false);
+    expect(await webEnabled(await service({}))).toBe(true);
+  });
+
+  it('throws the providers’ failure code when none answered, so the library answer stands', async () => {
+    const offline = await service({ online: false });
+    await expect(createWebStrips({ api: offline })('q')).rejects.toMatchObject({ code: 'OFFLINE' });
+    const failing = await service({ status: 500 });
+    const err = await createWebStrips({ api: failing })('q').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'PROVIDER_ERROR' });
+    expect((err as { details: { failures: unknown[] } }).details.failures).toEqual([
+      { provider: 'tavily', code: 'PROVIDER_ERROR' },
+    ]);
+  });
+});

@@ -1,0 +1,176 @@
+// The library's answers over a real in-memory library (lexical retrieval, no embed worker): an
+// extractive answer kept in the history with its CRAG metadata; generated answers through the
+// real LLM service's scripted backend; a backend dying mid-stream keeps the partial answer with
+// the extractive one beside it; the web step through the real web service (offline: the library
+// answer stands with a notice); diagnostics over what was asked.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createError } from '../shared/errors';
+import type { LibraryWorkerApi } from '../shared/library-api';
+import type { GenerateRequest } from '../shared/llm-api';
+import { openNodeDatabase } from '../store/open-database-node';
+import { jsDotKernel } from '../vector';
+import { createLlmService } from '../llm/service';
+import { createScriptedGenerator } from '../llm/scripted';
+import { createFakeClock } from '../web/fake-clock.testkit';
+import { createWebService } from '../web/web-service';
+import { createLibraryService, type LibraryServiceDeps, type LlmWorker } from './service';
+
+const DOCS: Array<[string, string]> = [
+  [
+    'birds/pelicans.txt',
+    'The coastal pelican colony nests on the cliffs above the harbour. Pelicans feed on fish at dawn.',
+  ],
+  ['cooking/jam.md', 'Simmer the gooseberries with sugar until the jam sets in warm jars.'],
+  ['space/mars.txt', 'The rover drilled into the red planet rock and sent mineral readings.'],
+];
+const QUESTION = 'Where does the coastal pelican colony nest?';
+
+async function library(extra: Partial<LibraryServiceDeps> = {}): Promise<LibraryWorkerApi> {
+  const db = openNodeDatabase();
+  const lib = createLibraryService({
+    openDatabase: () => db,
+    dotKernel: async () => jsDotKernel,
+    synonyms: async () => new Map(),
+    wrapEmbedder: () => {
+      throw new Error('no embed worker in this test');
+    },
+    wrapLlm: () => createLlmService({ env: { wasm: WebAssembly }, fetch }),
+    ...extra,
+  });
+  await lib.init();
+  for (const [path, text] of DOCS)
+    await lib.importText({
+      path,
+      title: path,
+      mime: 'text/plain',
+      size: text.length,
+      modified: 1,
+      text,
+    });
+  return lib;
+}
+
+const port = () => ({}) as MessagePort;
+
+/** An LLM worker whose scripted backend writes `reply`, failing after `dieAfter` pieces. */
+function dyingLlm(reply: string, dieAfter: number): LlmWorker {
+  const gen = createScriptedGenerator({ rules: [{ match: 'Question:', reply }] });
+  return {
+    status: async () => ({ active: { kind: 'scripted', reason: 'test' } }) as never,
+    cancel: async () => undefined,
+    async generate(request: GenerateRequest, _id?: string, onToken?: (p: string) => void) {
+      let n = 0;
+      return gen.generate(request, {
+        onToken: (p) => {
+          onToken?.(p);
+          if (++n === dieAfter) throw createError('NETWORK_ERROR', { reason: 'Endpoint gone.' });
+        },
+      });
+    },
+  };
+}
+
+describe('library answers', () => {
+  it('answers extractively with citations, keeps the answer with its CRAG metadata', async () => {
+    const lib = await library();
+    const answer = await lib.ask({ question: QUESTION });
+    expect(answer.mode).toBe('extractive');
+    expect(answer.sentences.length).toBeGreaterThan(0);
+    expect(answer.sentences.every((s) => s.citations.length > 0)).toBe(true);
+    expect(answer.references[0]?.path).toBe('birds/pelicans.txt');
+    const doc = await lib.getDocument(answer.references[0]!.documentId!);
+    const ref = answer.references[0]!;
+    expect(answer.sentences[0]?.text).toBe(doc.text.slice(ref.start, ref.end));
+    expect(answer.crag.steps.map((s) => s.kind)).toEqual(
+      expect.arrayContaining(['retrieve', 'evaluate', 'correct', 'refine', 'answer', 'check']),
+    );
+    expect(answer.crag.steps.every((s) => Number.isFinite(s.ms) && s.ms >= 0)).toBe(true);
+    expect(['CORRECT', 'AMBIGUOUS', 'INCORRECT']).toContain(answer.crag.decision);
+    expect(answer.crag.evaluator.passages[0]?.components).toBeDefined();
+    const [kept] = await lib.listAnswers();
+    expect(kept).toMatchObject({
+      id: answer.id,
+      question: QUESTION,
+      decision: answer.crag.decision,
+    });
+    expect((await lib.getAnswer(answer.id)).crag).toEqual(answer.crag);
+    expect((await lib.answerDiagnostics()).answers).toBe(1);
+    expect((JSON.parse(await lib.exportAnswers()) as { answers: unknown[] }).answers).toHaveLength(
+      1,
+    );
+  });
+
+  it('says the library does not seem to hold what is absent, with the closest passages', async () => {
+    const lib = await library();
+    const answer = await lib.ask({ question: 'What is the boiling point of liquid nitrogen?' });
+    expect(answer.crag.decision).toBe('INCORRECT');
+    expect(answer.notFound).toBe(true);
+    expect(answer.sentences).toHaveLength(0);
+    expect(answer.crag.actions.map((a) => a.kind)).toContain('not-found');
+    expect(answer.crag.webUsed).toBe(false);
+  });
+
+  it('refuses an empty question with INVALID_QUERY', async () => {
+    const lib = await library();
+    await expect(lib.ask({ question: '   ' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
+  });
+
+  it('generates through the scripted backend, streaming, and flags the sentence it made up', async () => {
+    const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
+    await llm.useScripted();
+    const lib = await library({ wrapLlm: () => llm });
+    await lib.connectLlm(port());
+    const streamed: string[] = [];
+    const answer = await lib.ask({ question: QUESTION }, 'r1', (t) => void streamed.push(t));
+    expect(answer.mode).toBe('generated');
+    expect(streamed.length).toBeGreaterThan(1);
+    const madeUp = answer.sentences.find((s) => s.text.includes('lunar astronauts'));
+    expect(madeUp?.support.label).toBe('unsupported');
+    expect(answer.crag.llmUsed).toBe(true);
+  });
+
+  it('keeps a partial answer, marked, with the extractive answer beside it, when the backend dies', async () => {
+    const lib = await library({
+      wrapLlm: () =>
+        dyingLlm('The pelican colony nests on the cliffs [1]. It also nests on the moon [1].', 6),
+    });
+    await lib.connectLlm(port());
+    const answer = await lib.ask({ question: QUESTION });
+    expect(answer.partial).toBe(true);
+    expect(answer.sentences[0]?.text).toMatch(/^The pelican colony/);
+    expect(answer.extractive?.mode).toBe('extractive');
+    expect(answer.extractive?.sentences.length).toBeGreaterThan(0);
+    expect((await lib.listAnswers())[0]?.partial).toBe(true);
+  });
+
+  it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
+    const web = createWebService({
+      fetch: async () =>
+        new Response(
+          readFileSync(new URL('../web/fixtures/tavily-search.json', import.meta.url), 'utf8'),
+          {
+            status: 200,
+          },
+        ),
+      clock: createFakeClock(),
+      random: () => 0.5,
+      isOnline: () => false,
+      isBrowser: false,
+    });
+    await web.init();
+    await web.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+    const lib = await library({ wrapWeb: () => web });
+    await lib.connectWeb(port());
+    const answer = await lib.ask({ question: 'quantum chromodynamics lattice gluon confinement' });
+    const step = answer.crag.actions.find((a) => a.kind === 'web');
+    if (answer.crag.decision === 'CORRECT') {
+      expect(step).toBeUndefined();
+    } else {
+      expect(step).toMatchObject({ status: 'failed', errorCode: 'OFFLINE' });
+      expect(answer.notices.join(' ')).toMatch(/library answer stands/);
+      expect(answer.crag.webUsed).toBe(false);
+      expect((await lib.answerDiagnostics()).webTriggerRate).toBe(1);
+    }
+  });
+});

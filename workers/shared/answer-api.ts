@@ -1,0 +1,210 @@
+// The answer contract (issue 16, CRAG-001..006): the question, the retrieval evaluator's scores
+// and decision, knowledge strips with exact offsets, corrective actions, the answer's checked
+// sentences and the CRAG metadata kept with every answer. Plain DTOs only (structured clone);
+// must not import any other layer. Implementation: workers/answer/ (createAnswerService).
+import type { SearchFilters } from './types';
+
+/** CRAG-001: the evaluator's verdict on a query's retrieval. */
+export type CragDecision = 'CORRECT' | 'AMBIGUOUS' | 'INCORRECT';
+
+/** extractive: no LLM, deterministic (the offline default); generated: an LLM backend writes it. */
+export type AnswerMode = 'extractive' | 'generated';
+
+export interface AnswerRequest {
+  /** The question; empty is refused (INVALID_QUERY); over MAX_QUESTION_CHARS is truncated with a notice. */
+  question: string;
+  mode?: AnswerMode;
+  filters?: SearchFilters;
+  /** A research project id, when the answer is asked inside one (workers/projects). */
+  project?: string | null;
+  /** Let the corrective step use web providers (when one is enabled). Default true. */
+  allowWeb?: boolean;
+  /** Let the evaluator and checker ask the LLM backend (when one is active). Default true. */
+  allowLlm?: boolean;
+}
+
+export const MAX_QUESTION_CHARS = 2000;
+
+/** Named feature values of a passage (keyword overlap, cosine, ranks, margins, ...), for display. */
+export type ScoreComponents = Record<string, number>;
+
+/** CRAG-001 per passage: a retrieved document's best chunk, scored. */
+export interface PassageScore {
+  documentId: number;
+  chunkId: number;
+  path: string;
+  title: string;
+  /** 1-based rank in the retrieval (distinct documents). */
+  rank: number;
+  /** P(relevant) from the fitted LLM-free logistic model, 0..1. */
+  score: number;
+  /** The LLM "relevant: yes/no" grade when a backend graded it (0..1), else absent. */
+  llmScore?: number;
+  /** The score the decision used (LLM-free, or blended with llmScore). */
+  finalScore: number;
+  components: ScoreComponents;
+}
+
+/** Fitted on SciFact train (workers/answer/fitted/<model>.json); the per-query decision rule. */
+export interface EvaluatorThresholds {
+  /** Query score >= upper -> CORRECT. */
+  upper: number;
+  /** Query score < lower -> INCORRECT; between -> AMBIGUOUS. */
+  lower: number;
+  /** Passages with score >= passage are "relevant" (passage-level metrics, kept passages). */
+  passage: number;
+}
+
+export interface EvaluatorResult {
+  decision: CragDecision;
+  /** The query score the thresholds were applied to (best passage score of the top few). */
+  queryScore: number;
+  passages: PassageScore[];
+  thresholds: EvaluatorThresholds;
+  /** Which fitted model produced the scores (embedding model id + fit date). */
+  fittedModel: string;
+  /** LLM grading, when it ran. */
+  llm?: { backend: string; ms: number; graded: number; failed: number };
+}
+
+/** CRAG-003/004: a knowledge strip (1-2 sentences or a clause of a long sentence). */
+export interface Strip {
+  /** Stable within an answer: `d<documentId>:<start>-<end>` for library strips, `w<n>` for web. */
+  id: string;
+  source: 'library' | 'web';
+  documentId: number | null;
+  chunkId: number | null;
+  path: string;
+  title: string;
+  /** UTF-16 offsets into the document's stored text: `document.text.slice(start, end) === text`. */
+  start: number;
+  end: number;
+  text: string;
+  /** Relevance to the query, 0..1 (fitted). */
+  score: number;
+  /** Web strips: the result URL and its credibility tier. */
+  url?: string;
+  tier?: string;
+}
+
+export type CorrectiveKind =
+  | 'none' // CORRECT: library strips as they are
+  | 'refine' // strips kept above the fitted threshold
+  | 'expansion' // INCORRECT: RM3 / WordNet expanded second retrieval
+  | 'web' // INCORRECT/AMBIGUOUS: web search through an enabled provider
+  | 'not-found'; // INCORRECT and nothing helped: "the library does not seem to hold this"
+
+/** One corrective step, recorded in the plan and the answer's metadata. */
+export interface CorrectiveAction {
+  kind: CorrectiveKind;
+  /** ok: ran; skipped: not applicable or disabled (note says why); failed: error, answer stands. */
+  status: 'ok' | 'skipped' | 'failed';
+  note: string;
+  /** The expanded query or web query, when there was one. */
+  query?: string;
+  /** Expansion technique used (rm3 / wordnet), when kind = expansion. */
+  technique?: string;
+  /** Results it brought (document or web result count). */
+  results?: number;
+  /** Whether its results replaced/joined the context. */
+  applied: boolean;
+  ms: number;
+  errorCode?: string;
+}
+
+export type SupportLabel = 'supported' | 'partly' | 'unsupported';
+
+export interface SentenceSupport {
+  label: SupportLabel;
+  /** 0..1 from the fitted checker (lexical overlap + canonical cosine [+ LLM entailment]). */
+  score: number;
+  components: ScoreComponents;
+  /** Why, in words (e.g. "no citation", "cites a strip not in the context"). */
+  reason?: string;
+}
+
+export interface AnswerSentence {
+  text: string;
+  /** Citation numbers [n] as written, in order (1-based into Answer.references). */
+  citations: number[];
+  /** The strips those numbers point to (ids dropped when not in the context). */
+  stripIds: string[];
+  support: SentenceSupport;
+}
+
+export interface AnswerReference {
+  n: number;
+  stripId: string;
+  source: 'library' | 'web';
+  documentId: number | null;
+  chunkId: number | null;
+  path: string;
+  title: string;
+  start: number;
+  end: number;
+  url?: string;
+  tier?: string;
+  /** The cited document was deleted since the answer was made. */
+  missing?: boolean;
+}
+
+/** Named pipeline steps, timed. */
+export type AnswerStepKind =
+  | 'retrieve'
+  | 'evaluate'
+  | 'correct'
+  | 'refine'
+  | 'answer'
+  | 'check'
+  | 'llm-grade'
+  | 'web'
+  | 'generate';
+
+export interface AnswerStep {
+  kind: AnswerStepKind;
+  ms: number;
+  note?: string;
+}
+
+export interface CragMetadata {
+  decision: CragDecision;
+  queryScore: number;
+  evaluator: EvaluatorResult;
+  actions: CorrectiveAction[];
+  webUsed: boolean;
+  llmUsed: boolean;
+  /** Tokens (approximate) before and after refinement. */
+  retrievedTokens: number;
+  keptTokens: number;
+  steps: AnswerStep[];
+  totalMs: number;
+  /** The active embedding model. */
+  modelId: string;
+}
+
+export interface Answer {
+  question: string;
+  mode: AnswerMode;
+  sentences: AnswerSentence[];
+  references: AnswerReference[];
+  /** The context strips (library and web), in source order. */
+  strips: Strip[];
+  /** INCORRECT and nothing helped: the library does not seem to hold this. */
+  notFound: boolean;
+  /** The closest passages, shown with a not-found answer. */
+  closest: PassageScore[];
+  crag: CragMetadata;
+  /** ms since epoch (injected clock). */
+  createdAt: number;
+  /** A generated answer cut short (backend died / cancelled): kept and marked. */
+  partial?: boolean;
+  /** User-facing notices (question truncated, web failed, ...). */
+  notices: string[];
+}
+
+/** The answer API exposed to the UI (composed in a worker; implementation workers/answer/). */
+export interface AnswerApi {
+  /** @throws AppError INVALID_QUERY for an empty question, ABORTED when cancelled. */
+  ask(request: AnswerRequest, requestId?: string): Promise<Answer>;
+  cancelAnswer(requestId: string): Promise<void>;
+}
