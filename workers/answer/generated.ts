@@ -3,7 +3,7 @@
 // sentence, if left without one, is unsupported). References renumbered in order of first use.
 import type { AnswerReference, Strip } from '../shared/answer-api';
 import { referenceFor } from './extractive';
-import { sentences as splitSentences } from './text';
+import { citedDraft, parseCitations } from './parse-citations';
 
 export function parseGenerated(
   text: string,
@@ -12,31 +12,11 @@ export function parseGenerated(
   sentences: Array<{ text: string; stripIds: string[]; citations: number[] }>;
   references: AnswerReference[];
 } {
-  const refs = new Map<string, number>();
-  const references: AnswerReference[] = [];
-  const out = splitSentences(text).map((s) => {
-    const ids: string[] = [];
-    for (const m of s.text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g))
-      for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) {
-        const strip = context[n - 1];
-        if (strip && !ids.includes(strip.id)) ids.push(strip.id);
-      }
-    const citations = ids.map((id) => {
-      let n = refs.get(id);
-      if (n === undefined) {
-        n = refs.size + 1;
-        refs.set(id, n);
-        references.push(
-          referenceFor(
-            context.find((c) => c.id === id)!,
-            n,
-          ),
-        );
-      }
-      return n;
-    });
-    const clean = s.text.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, '').trim();
-    return { text: clean, stripIds: ids, citations };
-  });
-  return { sentences: out.filter((s) => s.text.length > 0), references };
+  // One citation reader for every generated answer (parse-citations.ts): a marker written after
+  // the full stop ("... fever. [1]") belongs to the sentence before it, not to the next one.
+  const draft = citedDraft(parseCitations(text, context.length), context, referenceFor);
+  const sentences = draft.sentences
+    .filter((s) => s.text.trim().length > 0)
+    .map((s) => ({ text: s.text, stripIds: s.stripIds, citations: s.citations }));
+  return { sentences, references: draft.references };
 }
