@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sentences, type Span } from '../../workers/answer/text';
+import { parseCsv } from './claims-data';
 
 export interface Evidence {
   claimId: string;
@@ -14,36 +15,6 @@ export interface Evidence {
   docId: string;
   label: 'SUPPORT' | 'CONTRADICT';
   sentences: number[];
-}
-
-/** RFC 4180-ish CSV rows (quoted fields, doubled quotes). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  return rows;
 }
 
 /** Evidence rows of a split (test = SciFact dev claims), [] when the dataset has no claims. */
