@@ -319,7 +319,8 @@ export function createHttp(deps: HttpDeps): Http {
         url: url.toString(),
         method: init.method ?? 'GET',
         purpose,
-        bytesSent: bodyBytes + headerBytes,
+        // The worker's network gate refuses before anything is sent.
+        bytesSent: error.code === 'ORIGIN_NOT_ALLOWED' ? 0 : bodyBytes + headerBytes,
         bytesReceived: received,
         status,
         outcome: error.code,
