@@ -8,10 +8,8 @@ import { createEmbedder } from '../workers/embed/embedder';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
 import { sha256Hex } from '../workers/ingest/hash';
 import { createImporter } from '../workers/ingest/importer';
-import { createHybridSearch } from '../workers/search/hybrid';
+import { createLibrarySearch, indexAsSource } from '../workers/library/library-search';
 import { createSemanticIndex } from '../workers/search/semantic-index';
-import { createChunkLookup } from '../workers/store/chunk-lookup';
-import { createLexicalSearch } from '../workers/store/lexical-search';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
 import { createVectorStore } from '../workers/store/vectors';
@@ -58,16 +56,7 @@ async function nodeResults(): Promise<Row[][]> {
     createIndex: () => createHnswIndex({ dim: info.dim }),
   });
   await semantic.start();
-  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
-  const lookup = createChunkLookup(store.sql);
-  const hybrid = createHybridSearch({
-    lexical,
-    semantic,
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    version: () => store.version() * 1_000_003 + semantic.generation(),
-  });
+  const { hybrid } = await createLibrarySearch(store, indexAsSource(semantic));
   const out: Row[][] = [];
   for (const query of QUERIES) {
     const res = await hybrid.search({ query, mode: 'hybrid', limit: 10 });

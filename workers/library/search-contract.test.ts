@@ -10,17 +10,15 @@ import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createResearchService } from '../research/service';
-import { createHybridSearch } from '../search/hybrid';
 import { createSemanticIndex } from '../search/semantic-index';
 import type { SearchScope } from '../shared/search-contract';
 import type { SearchFilters, SearchHit, SearchMode } from '../shared/types';
-import { createChunkLookup } from '../store/chunk-lookup';
 import { globToRegExp } from '../store/glob';
-import { createLexicalSearch } from '../store/lexical-search';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { createVectorStore } from '../store/vectors';
 import { createHnswIndex } from '../vector';
+import { createLibrarySearch, indexAsSource } from './library-search';
 import { planSearchDeps, relatedSearch } from './search-paths';
 
 const embedder = createEmbedder({
@@ -54,8 +52,6 @@ async function put(store: Store, d: (typeof DOCS)[number]) {
 async function library() {
   const db = await openNodeDatabase();
   const store = await createStore(db);
-  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
-  const lookup = createChunkLookup(store.sql);
   const info = await embedder.init();
   const semantic = createSemanticIndex({
     vectors: createVectorStore(store.sql),
@@ -64,14 +60,7 @@ async function library() {
     hash: sha256Hex,
     createIndex: () => createHnswIndex({ dim: info.dim }),
   });
-  const hybrid = createHybridSearch({
-    lexical,
-    semantic,
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    version: () => store.version() * 1_000_003 + semantic.generation(),
-  });
+  const { hybrid, lexical, lookup } = await createLibrarySearch(store, indexAsSource(semantic));
   for (const d of DOCS) await put(store, d);
   await semantic.start();
   const paths = { hybrid, lexical, lookup, store };

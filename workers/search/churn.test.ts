@@ -8,15 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
-import { createChunkLookup } from '../store/chunk-lookup';
-import { createLexicalSearch } from '../store/lexical-search';
+import { createLibrarySearch, indexAsSource } from '../library/library-search';
 import { rebuildTermStats } from '../store/migrations';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { mulberry32, zipfWords } from '../store/test-fixtures';
 import { createVectorStore } from '../store/vectors';
 import { createHnswIndex } from '../vector';
-import { createHybridSearch, type HybridSearch } from './hybrid';
+import type { HybridSearch } from './hybrid';
 import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 import type { SearchMode } from '../shared/types';
 
@@ -45,8 +44,6 @@ interface Library {
 async function openLibrary(): Promise<Library> {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
-  const lexical = await createLexicalSearch(store.sql, { version: store.version });
-  const lookup = createChunkLookup(store.sql);
   const semantic = createSemanticIndex({
     vectors: createVectorStore(store.sql),
     model: MODEL,
@@ -55,17 +52,9 @@ async function openLibrary(): Promise<Library> {
     createIndex: () => createHnswIndex({ dim: DIM }),
     batchSize: 4,
   });
-  const hybrid = createHybridSearch(
-    {
-      lexical,
-      semantic,
-      allowedChunkIds: lookup.allowedChunkIds,
-      chunkKeys: lookup.chunkKeys,
-      buildHits: lexical.buildHits,
-      version: () => store.version() * 1_000_003 + semantic.generation(),
-    },
-    { fusion: { kind: 'rrf' } },
-  );
+  const { hybrid } = await createLibrarySearch(store, indexAsSource(semantic), {
+    fusion: { kind: 'rrf' },
+  });
   return { store, semantic, hybrid };
 }
 
