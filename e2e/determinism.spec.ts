@@ -6,14 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEmbedder } from '../workers/embed/embedder';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
-import { sha256Hex } from '../workers/ingest/hash';
 import { createImporter } from '../workers/ingest/importer';
-import { createLibrarySearch, indexAsSource } from '../workers/library/library-search';
-import { createSemanticIndex } from '../workers/search/semantic-index';
+import { openTestLibrary } from '../workers/library/test-library.testkit';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
-import { createVectorStore } from '../workers/store/vectors';
-import { createHnswIndex } from '../workers/vector';
 import { FIXTURES, openApp, search, waitForImport } from './helpers';
 
 const FILES = ['sample.txt', 'notes.md', 'letter.docx'];
@@ -48,15 +44,11 @@ async function nodeResults(): Promise<Row[][]> {
     loadGolden: () => Promise.reject(new Error('not needed')),
   });
   const info = await embedder.init();
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
-    model: { id: info.id, version: info.version, dim: info.dim },
+  const { hybrid, semantic } = await openTestLibrary(store, {
+    model: info,
     embed: (texts, signal) => embedder.embedTexts(texts, { signal }),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }),
   });
   await semantic.start();
-  const { hybrid } = await createLibrarySearch(store, indexAsSource(semantic));
   const out: Row[][] = [];
   for (const query of QUERIES) {
     const res = await hybrid.search({ query, mode: 'hybrid', limit: 10 });

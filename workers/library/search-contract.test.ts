@@ -10,15 +10,12 @@ import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createResearchService } from '../research/service';
-import { createSemanticIndex } from '../search/semantic-index';
 import type { SearchScope } from '../shared/search-contract';
 import type { SearchFilters, SearchHit, SearchMode } from '../shared/types';
 import { globToRegExp } from '../store/glob';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
-import { createVectorStore } from '../store/vectors';
-import { createHnswIndex } from '../vector';
-import { createLibrarySearch, indexAsSource } from './library-search';
+import { openTestLibrary } from './test-library.testkit';
 import { planSearchDeps, relatedSearch } from './search-paths';
 
 const embedder = createEmbedder({
@@ -53,14 +50,10 @@ async function library() {
   const db = await openNodeDatabase();
   const store = await createStore(db);
   const info = await embedder.init();
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
-    model: { id: info.id, version: info.version, dim: info.dim },
+  const { hybrid, lexical, lookup, semantic } = await openTestLibrary(store, {
+    model: info,
     embed: (texts, signal) => embedder.embedTexts(texts, { signal }),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }),
   });
-  const { hybrid, lexical, lookup } = await createLibrarySearch(store, indexAsSource(semantic));
   for (const d of DOCS) await put(store, d);
   await semantic.start();
   const paths = { hybrid, lexical, lookup, store };

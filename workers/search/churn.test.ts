@@ -8,15 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
-import { createLibrarySearch, indexAsSource } from '../library/library-search';
+import { openTestLibrary } from '../library/test-library.testkit';
 import { rebuildTermStats } from '../store/migrations';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { mulberry32, zipfWords } from '../store/test-fixtures';
-import { createVectorStore } from '../store/vectors';
-import { createHnswIndex } from '../vector';
 import type { HybridSearch } from './hybrid';
-import { createSemanticIndex, type SemanticIndex } from './semantic-index';
+import type { SemanticIndex } from './semantic-index';
 import type { SearchMode } from '../shared/types';
 
 const DIM = 32;
@@ -44,16 +42,11 @@ interface Library {
 async function openLibrary(): Promise<Library> {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
+  const { hybrid, semantic } = await openTestLibrary(store, {
     model: MODEL,
     embed: async (texts) => texts.map(bowVector),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: DIM }),
     batchSize: 4,
-  });
-  const { hybrid } = await createLibrarySearch(store, indexAsSource(semantic), {
-    fusion: { kind: 'rrf' },
+    hybrid: { fusion: { kind: 'rrf' } },
   });
   return { store, semantic, hybrid };
 }
