@@ -25,11 +25,7 @@ function composeWebWorker() {
     self: SELF,
     builtIn: webBuiltInOrigins(),
   });
-  const {
-    ledger: _l,
-    redactor: _r,
-    ...service
-  } = createWebService({
+  const service = createWebService({
     fetch: gate.fetch,
     clock,
     random: () => 0.5,
@@ -37,8 +33,9 @@ function composeWebWorker() {
     isBrowser: false,
     maxRetries: 0,
   });
-  const api: WebApi = allowWebUserUrls(service, gate);
-  return { api, gate, sent, clock };
+  const { ledger: _l, redactor: _r, ...exposed } = service;
+  const api: WebApi = allowWebUserUrls(exposed, gate);
+  return { api, service, gate, sent, clock };
 }
 
 describe('the web worker behind its network gate', () => {
@@ -90,16 +87,8 @@ describe('the web worker behind its network gate', () => {
   });
 
   it('a request that did not come through the worker API is refused, unsent, and in the ledger', async () => {
-    const { gate, sent, clock } = composeWebWorker();
+    const { service: inner, sent, clock } = composeWebWorker();
     // The service alone (not the wrapped API): as code inside the worker that tries a page itself.
-    const inner = createWebService({
-      fetch: gate.fetch,
-      clock,
-      random: () => 0.5,
-      isOnline: () => true,
-      isBrowser: false,
-      maxRetries: 0,
-    });
     await inner.init();
     const page = await clock.run(inner.fetchPage('https://not-asked.example/', null));
     expect(page).toMatchObject({ ok: false, code: 'ORIGIN_NOT_ALLOWED' });
