@@ -6,11 +6,14 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Strict CSP for the built app's document: no inline script, no eval, and connections from the
- * UI thread only to its own origin. Every network request Sift makes (web providers, page import,
- * LLM endpoints, model downloads) runs in a module worker, and a dedicated worker loaded from a
- * URL does not inherit the document's meta CSP (its policy would come from its own response
- * headers), so this connect-src governs the UI thread only. What workers may reach, and why it is
- * not a CSP list, is in ARCHITECTURE.md ("Network: who may connect where").
+ * UI thread only to its own origin (`connect-src 'self'`). Every network request Sift makes (web
+ * providers, page import, LLM endpoints, model downloads) runs in a module worker, and a worker
+ * loaded from a URL does not inherit this meta CSP, so this connect-src governs the UI thread
+ * only. Each worker is held instead by its network gate (workers/shared/net-gate.ts, installed by
+ * workers/install-net-gate.ts before any other module): fetch, Cache.add, XMLHttpRequest,
+ * WebSocket and EventSource reach only the app's origin, that worker's built-in origins and the
+ * addresses the user set, and anything else is refused unsent (ARCHITECTURE.md "Network: who may
+ * connect where").
  */
 const CSP = [
   "default-src 'self'",

@@ -16,9 +16,7 @@ import { createScriptedGenerator } from '../workers/llm/scripted';
 import { planSearchDeps } from '../workers/library/search-paths';
 import { createQueryPlanner } from '../workers/research/planner';
 import type { LlmDep, RankedHit } from '../workers/research/types';
-import { createHybridSearch } from '../workers/search/hybrid';
 import type { PlanOptions } from '../workers/shared/research-api';
-import { createChunkLookup } from '../workers/store/chunk-lookup';
 import { parseArgs } from './args';
 import { loadCorpus, loadQueries } from './eval/beir';
 import { createHybridCore, hybridSettings } from './eval/hybrid-mode';
@@ -44,25 +42,15 @@ async function library(args: Record<string, string>) {
   const options = { model: args.model ?? 'use-lite' };
   const core = await createHybridCore(options);
   const report = await core.index(docs);
-  const { store, lexical, semantic, modelId, embedFresh } = core.parts();
-  const lookup = createChunkLookup(store.sql);
-  const hybrid = createHybridSearch(
-    {
-      lexical,
-      // Live query embedding: every configuration pays for its own query vectors.
-      semantic: {
-        embedQuery: async (t) => embedFresh(t),
-        embedQueries: async (ts) => ts.map(embedFresh),
-        search: semantic.search,
-        modelId,
-      },
-      allowedChunkIds: lookup.allowedChunkIds,
-      chunkKeys: lookup.chunkKeys,
-      buildHits: lexical.buildHits,
-      version: () => store.version(),
+  const { store, lexical, embedFresh } = core.parts();
+  const { hybrid, lookup } = core.appSearch({
+    fusion: hybridSettings(options).method,
+    // Live query embedding: every configuration pays for its own query vectors.
+    semantic: {
+      embedQuery: async (t) => embedFresh(t),
+      embedQueries: async (ts) => ts.map(embedFresh),
     },
-    { fusion: hybridSettings(options).method },
-  );
+  });
   return { dataset, core, report, hybrid, lookup, store, lexical, queries };
 }
 

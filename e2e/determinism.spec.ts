@@ -6,16 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEmbedder } from '../workers/embed/embedder';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
-import { sha256Hex } from '../workers/ingest/hash';
 import { createImporter } from '../workers/ingest/importer';
-import { createHybridSearch } from '../workers/search/hybrid';
-import { createSemanticIndex } from '../workers/search/semantic-index';
-import { createChunkLookup } from '../workers/store/chunk-lookup';
-import { createLexicalSearch } from '../workers/store/lexical-search';
+import { openTestLibrary } from '../workers/library/test-library.testkit';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
-import { createVectorStore } from '../workers/store/vectors';
-import { createHnswIndex } from '../workers/vector';
 import { FIXTURES, openApp, search, waitForImport } from './helpers';
 
 const FILES = ['sample.txt', 'notes.md', 'letter.docx'];
@@ -50,24 +44,11 @@ async function nodeResults(): Promise<Row[][]> {
     loadGolden: () => Promise.reject(new Error('not needed')),
   });
   const info = await embedder.init();
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
-    model: { id: info.id, version: info.version, dim: info.dim },
+  const { hybrid, semantic } = await openTestLibrary(store, {
+    model: info,
     embed: (texts, signal) => embedder.embedTexts(texts, { signal }),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }),
   });
   await semantic.start();
-  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
-  const lookup = createChunkLookup(store.sql);
-  const hybrid = createHybridSearch({
-    lexical,
-    semantic,
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    version: () => store.version() * 1_000_003 + semantic.generation(),
-  });
   const out: Row[][] = [];
   for (const query of QUERIES) {
     const res = await hybrid.search({ query, mode: 'hybrid', limit: 10 });

@@ -1,7 +1,8 @@
 // Thin entry of the database worker: builds the library service (workers/library/service.ts) from
 // browser sources (the library in OPFS, else IndexedDB; our WASM dot kernel; WordNet fetched from
 // the app; embed and LLM workers behind Comlink ports) and exposes it as `LibraryWorkerApi`.
-// No logic lives here beyond composition.
+// No logic lives here beyond composition. The network gate admits the app's own origin only.
+import { netGate } from './install-net-gate';
 import * as Comlink from 'comlink';
 import syncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
 import asyncWasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite-async.wasm?url';
@@ -32,7 +33,9 @@ const library = createLibraryService({
   // The synonym index (about 4.5 MB of JSON) is fetched on first use only.
   synonyms: async () =>
     synonymIndexFromJson(
-      (await (await fetch(WORDNET_URL)).json()) as Parameters<typeof synonymIndexFromJson>[0],
+      (await (await netGate.fetch(WORDNET_URL)).json()) as Parameters<
+        typeof synonymIndexFromJson
+      >[0],
     ),
   wrapEmbedder: (port) => Comlink.wrap<EmbedWorkerApi>(port),
   wrapLlm: (port) => Comlink.wrap<LlmApi>(port),

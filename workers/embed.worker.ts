@@ -1,7 +1,9 @@
 // Entry of the embed worker: builds the embedder from browser sources (runtime URL, model files
 // under the app's /models/use-lite/, the bundled golden file, BERT-family models stored in OPFS
 // under models/) and exposes EmbedWorkerApi.
-// Only this file touches `self` / Comlink.expose for embeddings.
+// Only this file touches `self` / Comlink.expose for embeddings. Every request leaves through the
+// network gate: the app's own files, the model hub, and a hub address the user set.
+import { netGate } from './install-net-gate';
 import * as Comlink from 'comlink';
 import wasmUrl from '../wasm/build/sift-kernels.wasm?url';
 import golden from '../wasm/golden/use-lite-int16-sha256.json';
@@ -9,10 +11,17 @@ import { installErrorTransfer } from './shared/comlink-errors';
 import { createError } from './shared/errors';
 import { createEmbedder } from './embed/embedder';
 import { createKernel } from './embed/kernel';
-import { createModelStore, createOpfsStorage, type ModelStore } from './embed/model-store';
+import {
+  createModelStore,
+  createOpfsStorage,
+  DEFAULT_HUB,
+  type ModelStore,
+} from './embed/model-store';
+import { allowUserUrls } from './shared/net-gate';
 import { createEmbedWorkerApi } from './embed/worker-api';
 
 installErrorTransfer();
+netGate.allow(DEFAULT_HUB);
 
 const modelBase = `${import.meta.env.BASE_URL}models/use-lite/`;
 
@@ -27,7 +36,7 @@ if (typeof navigator.storage?.getDirectory === 'function') {
           .getDirectory()
           .then((d) => d.getDirectoryHandle('models', { create: true }))),
     ),
-    fetch: (input, init) => fetch(input, init),
+    fetch: (input, init) => netGate.fetch(input, init),
     estimate: () => navigator.storage.estimate(),
     online: () => navigator.onLine,
   });
@@ -36,7 +45,7 @@ if (typeof navigator.storage?.getDirectory === 'function') {
 const embedder = createEmbedder({
   loadKernel: () => createKernel({ url: wasmUrl }),
   fetchModelFile: async (name) => {
-    const res = await fetch(modelBase + name);
+    const res = await netGate.fetch(modelBase + name);
     // vite preview answers a missing file with index.html: check the content type too.
     if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html')) {
       throw createError('MODEL_LOAD_FAILED', {
@@ -52,4 +61,8 @@ const embedder = createEmbedder({
     (await import('./embed/transformers-reference')).embedWithTransformers(request),
 });
 
-Comlink.expose(createEmbedWorkerApi(embedder, models));
+Comlink.expose(
+  allowUserUrls(createEmbedWorkerApi(embedder, models), netGate, {
+    downloadModel: (_profileId, _onProgress, baseUrl) => [baseUrl],
+  }),
+);

@@ -1,13 +1,19 @@
 // Thin entry of the LLM worker: builds the LLM service with the browser's capabilities and
 // exposes it with Comlink. WebLLM's MLCEngine runs inside this worker (WebGPU works in workers);
 // wllama starts its own inner worker. Nothing here is tested in Node; the service is.
+// Every request (WebLLM's and wllama's included) leaves through the network gate: the model hub,
+// WebLLM's model libraries, and the endpoint or GGUF URL the user chose.
+import { netGate } from './install-net-gate';
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from './shared/comlink-errors';
 import { createLlmService } from './llm/service';
+import { WEBLLM_ORIGINS } from './llm/webllm';
+import { allowUserUrls } from './shared/net-gate';
 import { createRealWllama } from './llm/wllama-factory';
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 
 installErrorTransfer();
+for (const origin of WEBLLM_ORIGINS) netGate.allow(origin);
 
 const nav = self.navigator as Navigator & {
   gpu?: { requestAdapter(): Promise<{ features: { has(n: string): boolean } } | null> };
@@ -15,7 +21,7 @@ const nav = self.navigator as Navigator & {
 
 const service = createLlmService({
   env: { gpu: nav.gpu, storage: nav.storage, wasm: WebAssembly },
-  fetch: self.fetch.bind(self),
+  fetch: netGate.fetch,
   createWllama: () => createRealWllama(new URL(wllamaWasmUrl, self.location.href).href),
   // web-llm is loaded only when chosen: it is large and needs WebGPU.
   createMlcEngine: async (modelId, onProgress) => {
@@ -26,4 +32,9 @@ const service = createLlmService({
   },
 });
 
-Comlink.expose(service);
+Comlink.expose(
+  allowUserUrls(service, netGate, {
+    useHttp: (config) => [config.baseUrl],
+    useWllama: (source) => ['url' in source ? source.url : null],
+  }),
+);

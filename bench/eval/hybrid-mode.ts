@@ -11,8 +11,9 @@
 //          --docDecay D --docDepth N (document-level evidence; --docDecay 0 = best chunk only)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createNodeKernel, REPO_ROOT } from '../../workers/embed/node-kernel';
+import { createChunkLookup, type ChunkLookup } from '../../workers/store/chunk-lookup';
 import { createLexicalSearch, type LexicalSearch } from '../../workers/store/lexical-search';
 import { openNodeDatabase } from '../../workers/store/open-database-node';
 import { createStore, type Store } from '../../workers/store/store';
@@ -22,6 +23,12 @@ import {
   type FusionMethod,
   type RankedCandidate,
 } from '../../workers/search/rrf';
+import {
+  createHybridSearch,
+  type HybridDeps,
+  type HybridOptions,
+  type HybridSearch,
+} from '../../workers/search/hybrid';
 import {
   createExactIndex,
   createHnswIndex,
@@ -55,6 +62,8 @@ export interface HybridLists {
   queryVector?: Int16Array;
 }
 
+type HybridSemantic = NonNullable<HybridDeps['semantic']>;
+
 export interface HybridCore {
   index(
     docs: BeirDoc[],
@@ -85,6 +94,18 @@ export interface HybridCore {
     /** A query's vector computed now (no cache): for latency benchmarks. */
     embedFresh(text: string): Int16Array;
   };
+  /**
+   * The app's `createHybridSearch` (workers/search/hybrid.ts) over `parts()` and the store's chunk
+   * look-ups, as the library service wires it: modes that rank through the app's own search
+   * (semantic, related, the plan bench) call this instead of wiring it again. `exact` puts the
+   * exact index behind the semantic side (default: HNSW); `semantic` replaces parts of that side.
+   */
+  appSearch(
+    options?: HybridOptions & {
+      exact?: boolean;
+      semantic?: Partial<NonNullable<HybridDeps['semantic']>>;
+    },
+  ): { hybrid: HybridSearch; lookup: ChunkLookup };
   close(): Promise<void>;
 }
 
@@ -109,6 +130,30 @@ export async function createHybridCore(options: Record<string, string>): Promise
   const keys = new Map<number, { path: string; seq: number }>();
   let hnswMs = 0;
   let hnswLoaded = false;
+  let hnswSource: { file: string; ids: number[]; vectors: Int16Array[] } | null = null;
+  /** The HNSW graph over the indexed vectors: loaded from .cache/hybrid/ or built and cached. */
+  const ensureHnsw = (): VectorIndex => {
+    if (hnsw) return hnsw;
+    if (!hnswSource) throw new Error('index() first');
+    const { file, ids, vectors } = hnswSource;
+    const t0 = performance.now();
+    if (existsSync(file)) {
+      hnsw = deserializeHnsw(new Uint8Array(readFileSync(file)), { kernel });
+      hnswLoaded = true;
+    } else {
+      process.stderr.write(`\n[hybrid] building HNSW over ${ids.length} vectors (cached after)\n`);
+      const built = createHnswIndex({ dim: encoder.dim }, { kernel });
+      vectors.forEach((v, i) => built.add(ids[i]!, v));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, built.serialize());
+      hnsw = built;
+    }
+    hnswMs = performance.now() - t0;
+    process.stderr.write(
+      `[hybrid] HNSW ${hnswLoaded ? 'loaded' : 'built'} in ${(hnswMs / 1000).toFixed(1)} s\n`,
+    );
+    return hnsw;
+  };
   /** A query's canonical vector (the model's query form), from the cache or embedded once. */
   const embedQueryCached = (query: string): Int16Array => {
     const input = encoder.queryText(query);
@@ -119,6 +164,18 @@ export async function createHybridCore(options: Record<string, string>): Promise
     }
     return q;
   };
+
+  const parts: HybridCore['parts'] = () => ({
+    store,
+    lexical,
+    semantic: {
+      embedQuery: async (text) => embedQueryCached(text),
+      search: (q, k, filter) =>
+        ensureHnsw().search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) }),
+    },
+    embedFresh: (text) => encoder.embed(encoder.queryText(text)),
+    modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
+  });
 
   return {
     async index(docs, onProgress) {
@@ -155,31 +212,16 @@ export async function createHybridCore(options: Record<string, string>): Promise
         exact!.add(ids[i]!, v);
         digest.update(`${ids[i]}:`).update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
       });
-      const dir = join(REPO_ROOT, '.cache/hybrid');
-      const file = join(dir, `${digest.digest('hex').slice(0, 24)}.hnsw`);
-      const t0 = performance.now();
-      if (existsSync(file)) {
-        hnsw = deserializeHnsw(new Uint8Array(readFileSync(file)), { kernel });
-        hnswLoaded = true;
-      } else {
-        process.stderr.write(
-          `\n[hybrid] building HNSW over ${ids.length} vectors (cached after)\n`,
-        );
-        hnsw = createHnswIndex({ dim: encoder.dim }, { kernel });
-        vectors.forEach((v, i) => hnsw!.add(ids[i]!, v));
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(file, hnsw.serialize());
-      }
-      hnswMs = performance.now() - t0;
-      process.stderr.write(
-        `[hybrid] HNSW ${hnswLoaded ? 'loaded' : 'built'} in ${(hnswMs / 1000).toFixed(1)} s\n`,
-      );
+      const file = join(REPO_ROOT, '.cache/hybrid', `${digest.digest('hex').slice(0, 24)}.hnsw`);
+      hnswSource = { file, ids, vectors };
+      // With --index exact nothing reads the graph: it is built (or loaded) on first use only.
+      if ((options.index ?? 'hnsw') !== 'exact') ensureHnsw();
       return { documents: docs.length, chunks: ids.length };
     },
     async lists(query, opts) {
       const lex = await lexical.rankChunks(query, { limit: opts.lexicalK });
       const q = embedQueryCached(query);
-      const idx = opts.exact ? exact : hnsw;
+      const idx = opts.exact ? exact : ensureHnsw();
       if (!idx) throw new Error('index() first');
       const hits = idx.search(
         q,
@@ -198,19 +240,30 @@ export async function createHybridCore(options: Record<string, string>): Promise
     },
     vector: (chunkId) => exact?.get(chunkId) ?? null,
     info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
-    parts: () => ({
-      store,
-      lexical,
-      semantic: {
-        embedQuery: async (text) => embedQueryCached(text),
-        search: (q, k, filter) => {
-          if (!hnsw) throw new Error('index() first');
-          return hnsw.search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) });
+    parts,
+    appSearch(opts = {}) {
+      const { exact: useExact, semantic: override, ...hybridOptions } = opts;
+      const { semantic, modelId } = parts();
+      const lookup = createChunkLookup(store.sql);
+      const search: HybridSemantic['search'] = useExact
+        ? (q, k, filter) => {
+            if (!exact) throw new Error('index() first');
+            return exact.search(q, k, filter ? { filter } : {});
+          }
+        : semantic.search;
+      const hybrid = createHybridSearch(
+        {
+          lexical,
+          semantic: { ...semantic, search, modelId, ...override },
+          allowedChunkIds: lookup.allowedChunkIds,
+          chunkKeys: lookup.chunkKeys,
+          buildHits: lexical.buildHits,
+          version: () => store.version(),
         },
-      },
-      embedFresh: (text) => encoder.embed(encoder.queryText(text)),
-      modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
-    }),
+        hybridOptions,
+      );
+      return { hybrid, lookup };
+    },
     async close() {
       await db.close();
     },

@@ -2,8 +2,6 @@
 // the passage (`{ kind: 'text' }`: lexically with all its terms, semantically embedded), through
 // workers/search/related.ts over the app's createHybridSearch on the hybrid mode's store and HNSW.
 // Documents score by their best chunk. Options: those of `hybrid` (--model, --ef, --index hnsw).
-import { createChunkLookup } from '../../workers/store/chunk-lookup';
-import { createHybridSearch } from '../../workers/search/hybrid';
 import { createRelatedSearch } from '../../workers/search/related';
 import { createHybridCore, hybridSettings } from './hybrid-mode';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
@@ -18,23 +16,12 @@ export const createRelatedRetriever: RetrieverFactory = async (options) => {
   const retriever: Retriever = {
     async index(docs, onProgress) {
       const report = await core.index(docs, onProgress);
-      const { store, lexical, semantic, modelId } = core.parts();
-      const lookup = createChunkLookup(store.sql);
-      const hybrid = createHybridSearch(
-        {
-          lexical,
-          semantic: { ...semantic, modelId },
-          allowedChunkIds: lookup.allowedChunkIds,
-          chunkKeys: lookup.chunkKeys,
-          buildHits: lexical.buildHits,
-          version: () => store.version(),
-        },
-        {
-          fusion: method,
-          lexicalK: Math.max(lexicalK, CHUNK_DEPTH),
-          semanticK: Math.max(semanticK, CHUNK_DEPTH),
-        },
-      );
+      const { store } = core.parts();
+      const { hybrid, lookup } = core.appSearch({
+        fusion: method,
+        lexicalK: Math.max(lexicalK, CHUNK_DEPTH),
+        semanticK: Math.max(semanticK, CHUNK_DEPTH),
+      });
       related = createRelatedSearch({
         hybrid,
         getDocument: (id) => store.getDocument(id),

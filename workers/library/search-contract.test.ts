@@ -10,17 +10,12 @@ import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createResearchService } from '../research/service';
-import { createHybridSearch } from '../search/hybrid';
-import { createSemanticIndex } from '../search/semantic-index';
 import type { SearchScope } from '../shared/search-contract';
 import type { SearchFilters, SearchHit, SearchMode } from '../shared/types';
-import { createChunkLookup } from '../store/chunk-lookup';
 import { globToRegExp } from '../store/glob';
-import { createLexicalSearch } from '../store/lexical-search';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
-import { createVectorStore } from '../store/vectors';
-import { createHnswIndex } from '../vector';
+import { openTestLibrary } from './test-library.testkit';
 import { planSearchDeps, relatedSearch } from './search-paths';
 
 const embedder = createEmbedder({
@@ -54,23 +49,10 @@ async function put(store: Store, d: (typeof DOCS)[number]) {
 async function library() {
   const db = await openNodeDatabase();
   const store = await createStore(db);
-  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
-  const lookup = createChunkLookup(store.sql);
   const info = await embedder.init();
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
-    model: { id: info.id, version: info.version, dim: info.dim },
+  const { hybrid, lexical, lookup, semantic } = await openTestLibrary(store, {
+    model: info,
     embed: (texts, signal) => embedder.embedTexts(texts, { signal }),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: info.dim }),
-  });
-  const hybrid = createHybridSearch({
-    lexical,
-    semantic,
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    version: () => store.version() * 1_000_003 + semantic.generation(),
   });
   for (const d of DOCS) await put(store, d);
   await semantic.start();

@@ -24,7 +24,9 @@ export interface SearchPathsDeps {
 /** The planner's search, embedding, feedback and presentation over the hybrid search. */
 export function planSearchDeps(
   deps: SearchPathsDeps,
-): Pick<ResearchServiceDeps<PlanHit>, 'search' | 'present' | 'embedQueries' | 'lexicalTopK'> {
+): Required<
+  Pick<ResearchServiceDeps<PlanHit>, 'search' | 'present' | 'embedQueries' | 'lexicalTopK'>
+> {
   return {
     search: async ({ text, vector, lexicalQuery, mode, filters, limit }) => {
       const ranked = await deps.hybrid.rank(

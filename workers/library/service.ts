@@ -6,18 +6,18 @@
 import type { LibraryWorkerApi } from '../shared/library-api';
 import type { OpenedDatabase } from '../store/open-database';
 import { createStore, type Store } from '../store/store';
-import { createLexicalSearch, type LexicalSearch } from '../store/lexical-search';
-import { createChunkLookup } from '../store/chunk-lookup';
+import type { LexicalSearch } from '../store/lexical-search';
 import { createVectorStore } from '../store/vectors';
 import { createIngestApi } from '../ingest/importer';
 import type { IngestApi } from '../shared/ingest-api';
 import { sha256Hex } from '../ingest/hash';
-import { createHybridSearch, type HybridSearch } from '../search/hybrid';
+import type { HybridSearch } from '../search/hybrid';
 import { createResearchService, type ResearchService } from '../research/service';
 import type { SynonymIndex } from '../research/wordnet';
 import type { LexicalTopKFn } from '../research/types';
 import type { DotKernel } from '../vector';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
+import { createLibrarySearch } from './library-search';
 import { createLlmLink, type LlmWorker } from './llm-link';
 import { planSearchDeps, relatedSearch } from './search-paths';
 import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
@@ -70,35 +70,17 @@ async function openLibrary(
 ): Promise<LibraryParts> {
   const db = await deps.openDatabase();
   const store = await createStore(db);
-  const lexical = await createLexicalSearch(store.sql, { version: () => store.version() });
-  const lookup = createChunkLookup(store.sql);
   const ingest = createIngestApi({ sink: store });
-  const hybrid = createHybridSearch({
-    lexical,
-    get semantic() {
-      return semantic.side();
-    },
-    allowedChunkIds: lookup.allowedChunkIds,
-    chunkKeys: lookup.chunkKeys,
-    buildHits: lexical.buildHits,
-    // Library writes and index changes (embedding progress) both invalidate cached answers.
-    version: () => store.version() * 1_000_003 + semantic.generation(),
-  }); // fusion: chosen per model (see workers/search/model-fusion.ts)
+  const { lexical, lookup, hybrid } = await createLibrarySearch(store, semantic);
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => semantic.sync());
-  const lexicalTopK: LexicalTopKFn = async (query, k) => {
-    const ranked = await lexical.rankChunks(query, { limit: k });
-    const texts = await lookup.chunkTexts(ranked.map((r) => r.chunkId));
-    return ranked.map((r) => ({
-      id: String(r.chunkId),
-      text: texts.get(r.chunkId) ?? '',
-      score: r.score,
-    }));
-  };
   // Every search path over the one hybrid search: the same scope (mode, filters) everywhere.
   const paths = { hybrid, lexical, lookup, store };
+  const planned = planSearchDeps(paths);
+  // The answers' RM3 feedback reads the planner's lexical top k (no filters: the whole library).
+  const lexicalTopK: LexicalTopKFn = planned.lexicalTopK;
   const research = createResearchService({
-    ...planSearchDeps(paths),
+    ...planned,
     embed: (texts, options) => semantic.embed(texts, options),
     synonyms: deps.synonyms,
     clock: { now: deps.now ?? (() => performance.now()) },

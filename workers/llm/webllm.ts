@@ -7,6 +7,16 @@ import type { LoadProgress, WebLlmModelInfo } from '../shared/llm-api';
 import { createGenerator, type Generator } from './generator';
 
 /**
+ * Where WebLLM's prebuilt models come from (its prebuiltAppConfig): the weights and tokenizer on
+ * huggingface.co (mlc-ai/*-MLC), the compiled model libraries on raw.githubusercontent.com
+ * (mlc-ai/binary-mlc-llm-libs). The LLM worker's network gate admits these two.
+ */
+export const WEBLLM_ORIGINS: readonly string[] = [
+  'https://huggingface.co',
+  'https://raw.githubusercontent.com',
+];
+
+/**
  * Small instruct models from web-llm 0.2.86's prebuilt list. `vramMB` is web-llm's
  * vram_required_MB; `downloadMB` is the approximate size of the quantised weights
  * (parameters x bits / 8, plus embeddings) that the Cache API will hold.

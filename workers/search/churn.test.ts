@@ -8,16 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
-import { createChunkLookup } from '../store/chunk-lookup';
-import { createLexicalSearch } from '../store/lexical-search';
+import { openTestLibrary } from '../library/test-library.testkit';
 import { rebuildTermStats } from '../store/migrations';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { mulberry32, zipfWords } from '../store/test-fixtures';
-import { createVectorStore } from '../store/vectors';
-import { createHnswIndex } from '../vector';
-import { createHybridSearch, type HybridSearch } from './hybrid';
-import { createSemanticIndex, type SemanticIndex } from './semantic-index';
+import type { HybridSearch } from './hybrid';
+import type { SemanticIndex } from './semantic-index';
 import type { SearchMode } from '../shared/types';
 
 const DIM = 32;
@@ -45,27 +42,12 @@ interface Library {
 async function openLibrary(): Promise<Library> {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
-  const lexical = await createLexicalSearch(store.sql, { version: store.version });
-  const lookup = createChunkLookup(store.sql);
-  const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
+  const { hybrid, semantic } = await openTestLibrary(store, {
     model: MODEL,
     embed: async (texts) => texts.map(bowVector),
-    hash: sha256Hex,
-    createIndex: () => createHnswIndex({ dim: DIM }),
     batchSize: 4,
+    hybrid: { fusion: { kind: 'rrf' } },
   });
-  const hybrid = createHybridSearch(
-    {
-      lexical,
-      semantic,
-      allowedChunkIds: lookup.allowedChunkIds,
-      chunkKeys: lookup.chunkKeys,
-      buildHits: lexical.buildHits,
-      version: () => store.version() * 1_000_003 + semantic.generation(),
-    },
-    { fusion: { kind: 'rrf' } },
-  );
   return { store, semantic, hybrid };
 }
 

@@ -83,6 +83,11 @@ export const ERROR_CODES = {
     message: 'The network request failed. Check your connection and retry.',
     retryable: true,
   },
+  ORIGIN_NOT_ALLOWED: {
+    message:
+      'Sift connects only to its own app, the built-in providers and model hub, and addresses you set. To use this address, enter it in Settings (web search base URL, LLM endpoint or model hub).',
+    retryable: false,
+  },
   CORS_BLOCKED: {
     message:
       'The browser blocked the request (CORS): the service does not allow calls from web pages. Set a proxy or base URL for it in Settings.',

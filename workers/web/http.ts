@@ -183,6 +183,9 @@ export function createHttp(deps: HttpDeps): Http {
     // was then the browser refusing the response for lack of CORS headers, not a network fault.
     const probeUrl = `${url.origin}/`;
     const started = clock.now();
+    // An opaque answer has status 0 (recorded as null): `reached` says whether one came.
+    let reached = false;
+    let status: number | null = null;
     try {
       const res = await deps.fetch(probeUrl, {
         method: 'HEAD',
@@ -191,31 +194,23 @@ export function createHttp(deps: HttpDeps): Http {
         referrerPolicy: 'no-referrer',
         signal,
       });
-      ledger.record({
-        url: probeUrl,
-        method: 'HEAD',
-        purpose: 'cors-probe',
-        bytesSent: 0,
-        bytesReceived: 0,
-        status: res.status || null,
-        outcome: 'ok',
-        time: started,
-        durationMs: clock.now() - started,
-      });
+      reached = true;
+      status = res.status || null;
       return true;
     } catch {
+      return false;
+    } finally {
       ledger.record({
         url: probeUrl,
         method: 'HEAD',
         purpose: 'cors-probe',
         bytesSent: 0,
         bytesReceived: 0,
-        status: null,
-        outcome: 'NETWORK_ERROR',
+        status,
+        outcome: reached ? 'ok' : 'NETWORK_ERROR',
         time: started,
         durationMs: clock.now() - started,
       });
-      return false;
     }
   }
 
@@ -319,7 +314,8 @@ export function createHttp(deps: HttpDeps): Http {
         url: url.toString(),
         method: init.method ?? 'GET',
         purpose,
-        bytesSent: bodyBytes + headerBytes,
+        // The worker's network gate refuses before anything is sent.
+        bytesSent: error.code === 'ORIGIN_NOT_ALLOWED' ? 0 : bodyBytes + headerBytes,
         bytesReceived: received,
         status,
         outcome: error.code,

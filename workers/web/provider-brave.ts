@@ -5,13 +5,14 @@
 // `web` is absent when there are no web results. Rate limit: 1 request/s on the free plan
 // (docs.openwebui.com/features/web-search/brave quoting Brave's plan table); paid plans allow more.
 // Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
-  httpUrl,
   isRecord,
+  jsonRead,
   malformed,
   parseJsonBody,
+  recordList,
   str,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -31,35 +32,21 @@ export const brave: ProviderDefinition = {
   minIntervalMs: 1000,
   rateLimitNote: '1 request/s (free plan), api-dashboard.search.brave.com',
   authHeaders: (key) => ({ 'X-Subscription-Token': key }),
-  searchRequest: (query, limit) => ({
-    method: 'GET',
-    path: 'res/v1/web/search',
-    query: { q: query, count: String(Math.min(Math.max(1, limit), 20)) },
-    headers: { Accept: 'application/json' },
-    idempotent: true,
-    purpose: 'search:brave',
-  }),
+  searchRequest: (query, limit) =>
+    jsonRead('brave', 'search', {
+      method: 'GET',
+      path: 'res/v1/web/search',
+      query: { q: query, count: String(Math.min(Math.max(1, limit), 20)) },
+    }),
   parseSearch(res) {
     const body = parseJsonBody(res, LABEL);
     if (!isRecord(body) || typeof body.type !== 'string') malformed(LABEL, 'a response type');
-    const web = body.web;
-    if (web === undefined) return [];
-    if (!isRecord(web) || !Array.isArray(web.results)) malformed(LABEL, 'web results');
-    const hits: WebHit[] = [];
-    for (const r of web.results as unknown[]) {
-      if (!isRecord(r)) continue;
-      const url = httpUrl(r.url);
-      if (!url) continue;
-      hits.push({
-        url,
-        title: stripTags(str(r.title) ?? url),
-        snippet: stripTags(str(r.description) ?? ''),
-        publishedDate: str(r.page_age),
-        provider: 'brave',
-        providerScore: null,
-        raw: r,
-      });
-    }
-    return hits;
+    if (body.web === undefined) return [];
+    return toHits(recordList(body.web, 'results', LABEL, 'web results'), 'brave', (r, url) => ({
+      title: stripTags(str(r.title) ?? url),
+      snippet: stripTags(str(r.description) ?? ''),
+      publishedDate: str(r.page_age),
+      providerScore: null,
+    }));
   },
 };

@@ -5,14 +5,13 @@
 // POST /contents {urls, text: true} -> {results: [{url, title, text}]}. Auth: "x-api-key" header.
 // Rate limit: exa.ai/docs/reference/rate-limits (/search 10 QPS, /contents 100 QPS).
 // Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
-  httpUrl,
-  isRecord,
-  malformed,
+  jsonRead,
   num,
   parseJsonBody,
+  recordList,
   str,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -27,56 +26,38 @@ export const exa: ProviderDefinition = {
   minIntervalMs: 100,
   rateLimitNote: '/search 10 requests/s, exa.ai/docs/reference/rate-limits',
   authHeaders: (key) => ({ 'x-api-key': key }),
-  searchRequest: (query, limit) => ({
-    method: 'POST',
-    path: 'search',
-    json: {
-      query,
-      numResults: Math.min(Math.max(1, limit), 100),
-      type: 'auto',
-      contents: { highlights: { maxCharacters: 500 } },
-    },
-    headers: { Accept: 'application/json' },
-    idempotent: true,
-    purpose: 'search:exa',
-  }),
-  parseSearch(res) {
-    const body = parseJsonBody(res, LABEL);
-    if (!isRecord(body) || !Array.isArray(body.results)) malformed(LABEL, 'a results list');
-    const hits: WebHit[] = [];
-    for (const r of body.results as unknown[]) {
-      if (!isRecord(r)) continue;
-      const url = httpUrl(r.url);
-      if (!url) continue;
+  searchRequest: (query, limit) =>
+    jsonRead('exa', 'search', {
+      method: 'POST',
+      path: 'search',
+      json: {
+        query,
+        numResults: Math.min(Math.max(1, limit), 100),
+        type: 'auto',
+        contents: { highlights: { maxCharacters: 500 } },
+      },
+    }),
+  parseSearch: (res) =>
+    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'exa', (r, url) => {
       const highlights = Array.isArray(r.highlights)
         ? r.highlights.filter((h): h is string => typeof h === 'string')
         : [];
-      const snippet = highlights.join(' … ') || (str(r.text) ?? '').slice(0, 500);
-      hits.push({
-        url,
+      return {
         title: str(r.title) ?? url,
-        snippet,
+        snippet: highlights.join(' … ') || (str(r.text) ?? '').slice(0, 500),
         publishedDate: str(r.publishedDate),
-        provider: 'exa',
         providerScore: num(r.score),
-        raw: r,
-      });
-    }
-    return hits;
-  },
-  extract: {
-    request: (url) => ({
-      method: 'POST',
-      path: 'contents',
-      json: { urls: [url], text: true },
-      headers: { Accept: 'application/json' },
-      idempotent: true,
-      purpose: 'extract:exa',
+      };
     }),
+  extract: {
+    request: (url) =>
+      jsonRead('exa', 'extract', {
+        method: 'POST',
+        path: 'contents',
+        json: { urls: [url], text: true },
+      }),
     parse(res) {
-      const body = parseJsonBody(res, LABEL);
-      if (!isRecord(body) || !Array.isArray(body.results)) malformed(LABEL, 'a results list');
-      const first = (body.results as unknown[]).find(isRecord);
+      const [first] = recordList(parseJsonBody(res, LABEL), 'results', LABEL);
       const text = first ? str(first.text) : null;
       return first && text ? { title: str(first.title) ?? '', text } : null;
     },

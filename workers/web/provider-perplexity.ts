@@ -5,13 +5,13 @@
 // last_updated?, snippet?}]}. Hits come from search_results, else from citations (URL only).
 // Auth: "Authorization: Bearer". Rate limit: docs.perplexity.ai/guides/usage-tiers (sonar 50 RPM).
 // Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
   httpUrl,
   isRecord,
   malformed,
   parseJsonBody,
   str,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -47,41 +47,38 @@ export const perplexity: ProviderDefinition = {
     const choice = (body.choices as unknown[]).find(isRecord);
     const message = choice && isRecord(choice.message) ? choice.message : null;
     const answer = message ? (str(message.content) ?? '') : '';
-    const hits: WebHit[] = [];
+    // Each URL once: its search result if there is one, else the bare citation.
     const seen = new Set<string>();
-    if (Array.isArray(body.search_results)) {
-      for (const r of body.search_results as unknown[]) {
-        if (!isRecord(r)) continue;
-        const url = httpUrl(r.url);
-        if (!url || seen.has(url)) continue;
-        seen.add(url);
-        hits.push({
-          url,
+    const firstTime = (url: string | null) => (url && !seen.has(url) ? (seen.add(url), url) : null);
+    const results = Array.isArray(body.search_results) ? body.search_results.filter(isRecord) : [];
+    const citations = Array.isArray(body.citations)
+      ? (body.citations as unknown[]).map((c) => ({ citation: c }))
+      : [];
+    return [
+      ...toHits(
+        results,
+        'perplexity',
+        (r, url) => ({
           title: str(r.title) ?? url,
           snippet: str(r.snippet) ?? '',
           publishedDate: str(r.date) ?? str(r.last_updated),
-          provider: 'perplexity',
           providerScore: null,
           raw: { ...r, answer },
-        });
-      }
-    }
-    if (Array.isArray(body.citations)) {
-      for (const c of body.citations as unknown[]) {
-        const url = httpUrl(c);
-        if (!url || seen.has(url)) continue;
-        seen.add(url);
-        hits.push({
-          url,
+        }),
+        (r) => firstTime(httpUrl(r.url)),
+      ),
+      ...toHits(
+        citations,
+        'perplexity',
+        (_c, url) => ({
           title: url,
           snippet: '',
           publishedDate: null,
-          provider: 'perplexity',
           providerScore: null,
           raw: { citation: url, answer },
-        });
-      }
-    }
-    return hits;
+        }),
+        (c) => firstTime(httpUrl(c.citation)),
+      ),
+    ];
   },
 };

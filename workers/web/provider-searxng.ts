@@ -5,14 +5,13 @@
 // answers, suggestions, unresponsive_engines}. No key. Rate limit: none published (self-hosted);
 // 1 request/s keeps clear of the instance's optional limiter plugin.
 // Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
-  httpUrl,
-  isRecord,
-  malformed,
+  jsonRead,
   num,
   parseJsonBody,
+  recordList,
   str,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -27,32 +26,17 @@ export const searxng: ProviderDefinition = {
   minIntervalMs: 1000,
   rateLimitNote: 'your own instance; Sift sends at most 1 request/s',
   authHeaders: () => ({}),
-  searchRequest: (query) => ({
-    method: 'GET',
-    path: 'search',
-    query: { q: query, format: 'json' },
-    headers: { Accept: 'application/json' },
-    idempotent: true,
-    purpose: 'search:searxng',
-  }),
-  parseSearch(res) {
-    const body = parseJsonBody(res, LABEL);
-    if (!isRecord(body) || !Array.isArray(body.results)) malformed(LABEL, 'a results list');
-    const hits: WebHit[] = [];
-    for (const r of body.results as unknown[]) {
-      if (!isRecord(r)) continue;
-      const url = httpUrl(r.url);
-      if (!url) continue;
-      hits.push({
-        url,
-        title: str(r.title) ?? url,
-        snippet: str(r.content) ?? '',
-        publishedDate: str(r.publishedDate),
-        provider: 'searxng',
-        providerScore: num(r.score),
-        raw: r,
-      });
-    }
-    return hits;
-  },
+  searchRequest: (query) =>
+    jsonRead('searxng', 'search', {
+      method: 'GET',
+      path: 'search',
+      query: { q: query, format: 'json' },
+    }),
+  parseSearch: (res) =>
+    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'searxng', (r, url) => ({
+      title: str(r.title) ?? url,
+      snippet: str(r.content) ?? '',
+      publishedDate: str(r.publishedDate),
+      providerScore: num(r.score),
+    })),
 };

@@ -5,14 +5,16 @@
 // publicationDate?, externalIds?}]}. Key optional, "x-api-key" header. Rate limit: about 1 request/s
 // (WSOP spec search_providers.semantic_scholar.rate_limit; unauthenticated use shares a pool).
 // Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
   httpUrl,
   isRecord,
+  jsonRead,
   malformed,
   parseJsonBody,
+  recordList,
   str,
   num,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -27,43 +29,41 @@ export const semanticScholar: ProviderDefinition = {
   minIntervalMs: 1000,
   rateLimitNote: 'about 1 request/s, www.semanticscholar.org/product/api',
   authHeaders: (key) => ({ 'x-api-key': key }),
-  searchRequest: (query, limit) => ({
-    method: 'GET',
-    path: 'graph/v1/paper/search',
-    query: {
-      query,
-      limit: String(Math.min(Math.max(1, limit), 100)),
-      fields: 'title,abstract,url,year,publicationDate,externalIds',
-    },
-    headers: { Accept: 'application/json' },
-    idempotent: true,
-    purpose: 'search:semantic-scholar',
-  }),
+  searchRequest: (query, limit) =>
+    jsonRead('semantic-scholar', 'search', {
+      method: 'GET',
+      path: 'graph/v1/paper/search',
+      query: {
+        query,
+        limit: String(Math.min(Math.max(1, limit), 100)),
+        fields: 'title,abstract,url,year,publicationDate,externalIds',
+      },
+    }),
   parseSearch(res) {
     const body = parseJsonBody(res, LABEL);
     if (!isRecord(body)) malformed(LABEL, 'a JSON object');
     // With zero matches the API may omit `data`; `total` is still there.
     if (body.data === undefined && num(body.total) !== null) return [];
-    if (!Array.isArray(body.data)) malformed(LABEL, 'a data list');
-    const hits: WebHit[] = [];
-    for (const r of body.data as unknown[]) {
-      if (!isRecord(r)) continue;
-      const paperId = str(r.paperId);
-      const url =
-        httpUrl(r.url) ??
-        (paperId ? `https://www.semanticscholar.org/paper/${encodeURIComponent(paperId)}` : null);
-      if (!url) continue;
-      const year = num(r.year);
-      hits.push({
-        url,
-        title: str(r.title) ?? url,
-        snippet: (str(r.abstract) ?? '').slice(0, 600),
-        publishedDate: str(r.publicationDate) ?? (year ? String(year) : null),
-        provider: 'semantic-scholar',
-        providerScore: null,
-        raw: r,
-      });
-    }
-    return hits;
+    return toHits(
+      recordList(body, 'data', LABEL, 'a data list'),
+      'semantic-scholar',
+      (r, url) => {
+        const year = num(r.year);
+        return {
+          title: str(r.title) ?? url,
+          snippet: (str(r.abstract) ?? '').slice(0, 600),
+          publishedDate: str(r.publicationDate) ?? (year ? String(year) : null),
+          providerScore: null,
+        };
+      },
+      // A paper without a URL of its own links to its Semantic Scholar page.
+      (r) => {
+        const paperId = str(r.paperId);
+        return (
+          httpUrl(r.url) ??
+          (paperId ? `https://www.semanticscholar.org/paper/${encodeURIComponent(paperId)}` : null)
+        );
+      },
+    );
   },
 };

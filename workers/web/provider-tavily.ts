@@ -5,14 +5,14 @@
 // {urls, extract_depth} -> {results: [{url, raw_content}], failed_results: [{url, error}]}.
 // Auth: "Authorization: Bearer tvly-..." header. Rate limit: docs.tavily.com/documentation/rate-limits
 // (Development keys 100 RPM). Must not import anything outside workers/shared and workers/web.
-import type { WebHit } from '../shared/web-api';
 import {
-  httpUrl,
   isRecord,
-  malformed,
+  jsonRead,
   num,
   parseJsonBody,
+  recordList,
   str,
+  toHits,
   type ProviderDefinition,
 } from './provider-types';
 
@@ -28,53 +28,34 @@ export const tavily: ProviderDefinition = {
   minIntervalMs: 600,
   rateLimitNote: '100 requests/min (Development key), docs.tavily.com/documentation/rate-limits',
   authHeaders: (key) => ({ Authorization: `Bearer ${key}` }),
-  searchRequest: (query, limit) => ({
-    method: 'POST',
-    path: 'search',
-    json: { query, max_results: Math.min(Math.max(1, limit), 20), search_depth: 'basic' },
-    headers: { Accept: 'application/json' },
-    // A search is a read: repeating it changes nothing on the server.
-    idempotent: true,
-    purpose: 'search:tavily',
-  }),
-  parseSearch(res) {
-    const body = parseJsonBody(res, LABEL);
-    if (!isRecord(body) || !Array.isArray(body.results)) malformed(LABEL, 'a results list');
-    const hits: WebHit[] = [];
-    for (const r of body.results as unknown[]) {
-      if (!isRecord(r)) continue;
-      const url = httpUrl(r.url);
-      if (!url) continue;
-      hits.push({
-        url,
-        title: str(r.title) ?? url,
-        snippet: str(r.content) ?? '',
-        publishedDate: str(r.published_date),
-        provider: 'tavily',
-        providerScore: num(r.score),
-        raw: r,
-      });
-    }
-    return hits;
-  },
-  extract: {
-    request: (url) => ({
+  searchRequest: (query, limit) =>
+    jsonRead('tavily', 'search', {
       method: 'POST',
-      path: 'extract',
-      json: { urls: [url], extract_depth: 'basic' },
-      headers: { Accept: 'application/json' },
-      idempotent: true,
-      purpose: 'extract:tavily',
+      path: 'search',
+      json: { query, max_results: Math.min(Math.max(1, limit), 20), search_depth: 'basic' },
     }),
+  parseSearch: (res) =>
+    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'tavily', (r, url) => ({
+      title: str(r.title) ?? url,
+      snippet: str(r.content) ?? '',
+      publishedDate: str(r.published_date),
+      providerScore: num(r.score),
+    })),
+  extract: {
+    request: (url) =>
+      jsonRead('tavily', 'extract', {
+        method: 'POST',
+        path: 'extract',
+        json: { urls: [url], extract_depth: 'basic' },
+      }),
     parse(res, url) {
       const body = parseJsonBody(res, LABEL);
-      if (!isRecord(body) || !Array.isArray(body.results)) malformed(LABEL, 'a results list');
-      for (const r of body.results as unknown[]) {
-        if (!isRecord(r)) continue;
+      const results = recordList(body, 'results', LABEL);
+      // One answer for one URL is that URL's, whatever spelling of it the answer carries.
+      const single = isRecord(body) && (body.results as unknown[]).length === 1;
+      for (const r of results) {
         const text = str(r.raw_content);
-        if (text && (str(r.url) === url || (body.results as unknown[]).length === 1)) {
-          return { title: '', text };
-        }
+        if (text && (str(r.url) === url || single)) return { title: '', text };
       }
       return null;
     },

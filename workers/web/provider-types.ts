@@ -63,3 +63,57 @@ export function httpUrl(v: unknown): string | null {
     return null;
   }
 }
+
+/**
+ * A read request for a JSON answer (a search, an extract): `Accept: application/json`, and
+ * idempotent, since repeating a read changes nothing on the server (so http.ts may retry it).
+ */
+export function jsonRead(
+  provider: ProviderId,
+  kind: 'search' | 'extract',
+  spec: Pick<RequestSpec, 'method' | 'path' | 'query' | 'json'>,
+): RequestSpec {
+  return {
+    ...spec,
+    headers: { Accept: 'application/json' },
+    idempotent: true,
+    purpose: `${kind}:${provider}`,
+  };
+}
+
+/** The records of the list a JSON object keeps under `key`; MALFORMED_RESPONSE without one. */
+export function recordList(
+  body: unknown,
+  key: string,
+  label: string,
+  what = 'a results list',
+): Record<string, unknown>[] {
+  if (!isRecord(body) || !Array.isArray(body[key])) malformed(label, what);
+  return (body[key] as unknown[]).filter(isRecord);
+}
+
+/** What a provider reads from one result record besides its URL. */
+export type HitFields = Pick<WebHit, 'title' | 'snippet' | 'publishedDate' | 'providerScore'> & {
+  /** The record kept as the hit's `raw` (default: the record itself). */
+  raw?: unknown;
+};
+
+/**
+ * WebHits from result records. A provider answer is untrusted input: only a record whose URL
+ * (`urlOf`, default its `url` field) is http(s) becomes a hit.
+ */
+export function toHits(
+  records: readonly Record<string, unknown>[],
+  provider: ProviderId,
+  fields: (record: Record<string, unknown>, url: string) => HitFields,
+  urlOf: (record: Record<string, unknown>) => string | null = (r) => httpUrl(r.url),
+): WebHit[] {
+  const hits: WebHit[] = [];
+  for (const r of records) {
+    const url = urlOf(r);
+    if (!url) continue;
+    const { title, snippet, publishedDate, providerScore, raw = r } = fields(r, url);
+    hits.push({ url, title, snippet, publishedDate, provider, providerScore, raw });
+  }
+  return hits;
+}

@@ -147,9 +147,10 @@ describe('offline', () => {
 
 describe('CORS detection (browser)', () => {
   const corsRoute = (probeOk: boolean) => (url: URL, init?: RequestInit) => {
+    // A no-cors answer is opaque: status 0, as browsers give it.
     if (init?.mode === 'no-cors')
       return probeOk
-        ? Promise.resolve(new Response(null, { status: 200 }))
+        ? Promise.resolve({ status: 0 } as Response)
         : Promise.reject(new TypeError('Failed to fetch'));
     if (url.host === 'api.search.brave.com')
       return Promise.reject(new TypeError('Failed to fetch'));
@@ -170,7 +171,11 @@ describe('CORS detection (browser)', () => {
     expect(f?.message).toMatch(/proxy or base URL/);
     const ledger = await svc.getLedger();
     expect(ledger.map((e) => e.purpose).sort()).toEqual(['cors-probe', 'search:brave']);
-    expect(ledger.find((e) => e.purpose === 'cors-probe')?.path).toBe('/');
+    expect(ledger.find((e) => e.purpose === 'cors-probe')).toMatchObject({
+      path: '/',
+      status: null,
+      outcome: 'ok',
+    });
     expect(ledger.find((e) => e.purpose === 'search:brave')?.outcome).toBe('CORS_BLOCKED');
   });
 
@@ -184,6 +189,11 @@ describe('CORS detection (browser)', () => {
     const result = await clock.run(svc.search({ query: 'rag' }));
     expect(result.failures.map((f) => f.code)).toEqual(['NETWORK_ERROR']);
     expect(calls.filter((c) => c.init?.mode !== 'no-cors')).toHaveLength(2);
+    const probes = (await svc.getLedger()).filter((e) => e.purpose === 'cors-probe');
+    expect(probes.map((e) => [e.status, e.outcome])).toEqual([
+      [null, 'NETWORK_ERROR'],
+      [null, 'NETWORK_ERROR'],
+    ]);
   });
 });
 
