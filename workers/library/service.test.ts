@@ -5,7 +5,8 @@
 // real LLM service with its scripted backend.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
-import type { EmbedModelInfo, EmbedWorkerApi } from '../shared/embed-api';
+import type { EmbedModelInfo, EmbedSpawner, EmbedWorkerApi } from '../shared/embed-api';
+import { createEmbedPool } from '../embed/pool';
 import type { LibraryWorkerApi } from '../shared/library-api';
 import type { SemanticStatus } from '../shared/semantic-api';
 import type { DocumentInput } from '../shared/types';
@@ -69,6 +70,17 @@ function info(id: string): EmbedModelInfo {
 
 const port = () => ({}) as MessagePort;
 
+/** Starts fake workers: each spawn gets a port; `wrapEmbedder` decides which fake answers it. */
+function spawner(): EmbedSpawner & { terminated: number[] } {
+  let next = 0;
+  const terminated: number[] = [];
+  return {
+    terminated,
+    spawn: async () => ({ id: next++, port: port() }),
+    terminate: async (id) => void terminated.push(id),
+  };
+}
+
 function service(
   db: Promise<OpenedDatabase>,
   embed = fakeEmbedWorker(),
@@ -80,6 +92,7 @@ function service(
     dotKernel: async () => jsDotKernel,
     synonyms: async () => new Map(),
     wrapEmbedder: () => embed.worker,
+    createEmbedPool,
     wrapLlm: () => llm,
     ...extra,
   });
@@ -131,7 +144,7 @@ describe('library service', () => {
     const lib = await library(openNodeDatabase(), embed);
     const seen: SemanticStatus[] = [];
     await lib.watchSemantic((s) => void seen.push(s));
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     const status = await until(lib, embeddedAll);
     expect(status.model?.id).toBe('bow-a');
     expect(status.total).toBeGreaterThanOrEqual(DOCS.length);
@@ -152,7 +165,7 @@ describe('library service', () => {
     const embed = fakeEmbedWorker();
     embed.hold();
     const lib = await library(openNodeDatabase(), embed);
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     await until(lib, () => embed.calls.length > 0);
     await lib.pauseEmbedding();
     const paused = await until(lib, (s) => s.phase === 'paused');
@@ -167,7 +180,7 @@ describe('library service', () => {
   it('switching the model re-embeds the library under the new model only', async () => {
     const embed = fakeEmbedWorker('bow-a');
     const lib = await library(openNodeDatabase(), embed);
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     const before = await until(lib, embeddedAll);
     embed.calls.length = 0;
 
