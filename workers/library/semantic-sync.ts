@@ -231,8 +231,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     },
     setWorkers(size) {
       pool?.resize(size);
-      const current = semantic?.status();
-      if (current) broadcast({ ...current, workers: pool?.size() ?? 0 });
+      if (semantic) broadcast(semantic.status());
     },
     status: () => semantic?.status() ?? between ?? { ...STARTING, workers: pool?.size() ?? 0 },
     watch(onStatus) {

@@ -270,7 +270,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       controller?.abort();
       await running;
     },
-    status: () => status,
+    status: () => ({ ...status, workers: parallelism() }),
     generation: () => generation,
     search(query, k, filter) {
       if (!index || index.size === 0) return index ? [] : null;
