@@ -67,6 +67,8 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   let loading: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  /** The library changed during this run: count the backlog again at the next step. */
+  let recount = false;
   let controller: AbortController | null = null;
   let paused = false;
   let unsaved = 0;
@@ -93,8 +95,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   async function load(): Promise<void> {
     const counts = await deps.vectors.counts(deps.model);
     emit({ ...counts, phase: 'indexing', done: 0, todo: counts.embedded });
+    const stored = await deps.vectors.loadIndex(deps.model);
     const outcome = await loadOrRebuildVectorIndex(
-      await deps.vectors.loadIndex(deps.model),
+      stored,
       deps.createIndex,
       () => deps.vectors.iterate(deps.model),
       {
@@ -107,9 +110,13 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     index = outcome.index;
     generation++;
     if (outcome.rebuilt && counts.embedded > 0) {
-      emit({
-        message: `The search index was rebuilt from stored vectors: ${outcome.reason.message}`,
-      });
+      // No index saved yet is normal after a run stopped before its first save (a closed tab):
+      // only a damaged one is worth telling the user about.
+      if (stored !== null) {
+        emit({
+          message: `The search index was rebuilt from stored vectors: ${outcome.reason.message}`,
+        });
+      }
       await deps.vectors.saveIndex(deps.model, index.serialize());
     }
   }
@@ -175,7 +182,8 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       done += rows.length;
       embedded += rows.length;
       // An import may still be adding chunks: re-count now and then so the progress stays true.
-      if (done % (step * 8) < rows.length) {
+      if (recount || done % (step * 8) < rows.length) {
+        recount = false;
         ({ total, embedded } = await deps.vectors.counts(deps.model));
         todo = done + (total - embedded);
       }
@@ -230,10 +238,18 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   }
 
   function sync(): Promise<void> {
-    // While paused only a first pass runs (it loads the index and embeds nothing).
-    if (paused && (index || running)) return running ?? Promise.resolve();
+    // While paused only a first pass runs (it loads the index and embeds nothing); later writes
+    // only update the counts, so the backlog shown stays true.
+    if (paused && running) return running;
+    if (paused && index) {
+      return deps.vectors.counts(deps.model).then(
+        (counts) => void (status.phase === 'paused' && emit(counts)),
+        () => undefined,
+      );
+    }
     if (running) {
       again = true; // a write arrived mid-run: look again when this run ends
+      recount = true;
       return running;
     }
     running = (async () => {
