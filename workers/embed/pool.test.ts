@@ -145,6 +145,17 @@ describe('createEmbedPool', () => {
     expect(pool.stats().replaced).toBe(0); // an abort is not a worker fault
   });
 
+  it('stops its calls when closed instead of respawning the workers it terminated', async () => {
+    const { spawn, log } = fakeSpawner();
+    const pool = createEmbedPool({ spawn, size: 2, batchSize: 2 });
+    const running = pool.embed(TEXTS).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 5));
+    await pool.close();
+    expect(((await running) as AppError).code).toBe('ABORTED');
+    expect(pool.stats().spawned).toBe(2);
+    expect(log.terminated.sort()).toEqual([0, 1]);
+  });
+
   it('resizes: extra workers stop, the rest carry on', async () => {
     const { spawn, log } = fakeSpawner();
     const pool = createEmbedPool({ spawn, size: 3, batchSize: 2 });

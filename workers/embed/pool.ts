@@ -37,6 +37,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
   let slots: Array<Slot<W> | undefined> = [];
   let spawned = 0;
   let replaced = 0;
+  let closed = false;
 
   function spawnSlot(): Slot<W> {
     spawned++;
@@ -62,7 +63,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
     replaced++;
     options.onReplace?.(error);
     stop(failed); // at once, busy or not: its other pending batches reject and are retried
-    slots[i] = i < target ? spawnSlot() : undefined;
+    slots[i] = i < target && !closed ? spawnSlot() : undefined;
   }
 
   async function embed(
@@ -91,7 +92,8 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
 
     const lane = async (l: number) => {
       for (;;) {
-        if (inner.signal.aborted) throw createError('ABORTED');
+        // A closed pool (its owner moved on) stops its calls rather than respawning workers.
+        if (inner.signal.aborted || closed) throw createError('ABORTED');
         const batch = queue.shift();
         if (!batch) return;
         const i = l % target; // after a resize, lanes share the remaining workers
@@ -165,6 +167,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
     size: () => target,
     stats: () => ({ size: target, spawned, replaced }),
     async close() {
+      closed = true;
       const all = slots.filter((s): s is Slot<W> => !!s);
       slots = [];
       await Promise.all(
