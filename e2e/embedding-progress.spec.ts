@@ -1,7 +1,8 @@
 // Embedding a library big enough to take a while (USE-lite, the shipped model): Pause stops the
 // count (and stays paused after a reload) while search keeps working and says meaning search covers
 // only the embedded part; Resume (from the keyboard) continues with chunks/s and time left; a
-// reload mid-run resumes where it stopped, and the run completes.
+// reload mid-run resumes where it stopped, and the run completes. On a (simulated) 4-core device
+// the backlog runs on three embed workers, and the Settings choice of fewer is applied and kept.
 import { test, expect, type Page } from '@playwright/test';
 import { openApp, search, waitForImport } from './helpers';
 
@@ -95,4 +96,31 @@ test('embedding pauses, resumes and survives a reload mid-run', async ({ page })
     timeout: 480_000,
   });
   await expect(status(page)).toHaveCount(0); // the bar goes once everything is embedded
+});
+
+test('the backlog runs on every core but one, and Settings can lower it for good', async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  // A 4-core device: three embed workers (the UI keeps a core).
+  await page.addInitScript(() =>
+    Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 4 }),
+  );
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(library().slice(0, 6));
+  await expect(page.getByTestId('semantic-rate')).toContainText('3 workers', { timeout: 120_000 });
+
+  await page.getByTestId('tab-settings').click();
+  const select = page.getByRole('combobox', { name: 'Embed workers' });
+  await expect(select).toHaveValue('3');
+  await select.selectOption('1');
+  await expect(page.getByTestId('semantic-rate')).toContainText('1 worker', { timeout: 60_000 });
+
+  // The choice is kept after a reload.
+  await page.reload();
+  await page.getByTestId('tab-settings').click();
+  await expect(page.getByRole('combobox', { name: 'Embed workers' })).toHaveValue('1');
+  await expect(page.getByTestId('semantic-pill')).toHaveAttribute('data-phase', 'ready', {
+    timeout: 480_000,
+  });
 });
