@@ -13,6 +13,7 @@ import {
   type EmbedWorkerApi,
 } from '../shared/embed-api';
 import type { SemanticStatus } from '../shared/semantic-api';
+import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
 import { createSemanticIndex, type SemanticIndex } from '../search/semantic-index';
 import type { HybridDeps } from '../search/hybrid';
@@ -172,19 +173,31 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     return old;
   }
 
-  return {
-    async connect(spawner, size) {
-      const previous = pool;
-      await retire('Starting the embedding workers…');
-      await previous?.close();
-      if (!deps.createEmbedPool) throw new Error('This build has no embed-worker pool.');
-      const next = deps.createEmbedPool({ size, spawn: () => spawnWorker(spawner) });
-      pool = next;
+  let lastConnect: { spawner: EmbedSpawner; size: number } | null = null;
+
+  async function connect(spawner: EmbedSpawner, size: number): Promise<void> {
+    lastConnect = { spawner, size };
+    const previous = pool;
+    await retire('Starting the embedding workers…');
+    await previous?.close();
+    if (!deps.createEmbedPool) throw new Error('This build has no embed-worker pool.');
+    const next = deps.createEmbedPool({ size, spawn: () => spawnWorker(spawner) });
+    pool = next;
+    try {
       const [first] = await next.workers();
       if (!first) return;
       activeModel ??= first.info.id;
       await start(first.info, next);
-    },
+    } catch (err) {
+      // Say why meaning search is off; Resume (shown as Retry) connects again.
+      between = { ...STARTING, phase: 'error', message: toAppError(err).message };
+      broadcast(between);
+      throw err;
+    }
+  }
+
+  return {
+    connect,
     async activateModel(id) {
       const workers = pool;
       if (!workers) throw new Error('The embedding workers are not connected yet.');
@@ -224,7 +237,10 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     },
     resume() {
       held = false;
-      void semantic?.start();
+      if (semantic) void semantic.start();
+      else if (between?.phase === 'error' && lastConnect) {
+        void connect(lastConnect.spawner, pool?.size() ?? lastConnect.size).catch(() => undefined);
+      }
     },
     cancel() {
       semantic?.pause();

@@ -376,3 +376,26 @@ describe('the embedding backlog over the embed pool', () => {
     expect((await lib.semanticStatus()).workers).toBe(1);
   });
 });
+
+describe('embed workers that cannot start', () => {
+  it('says why meaning search is off, keeps keyword search, and Retry connects again', async () => {
+    const embed = fakeEmbedWorker();
+    let failures = 1;
+    const real = embed.worker.init;
+    embed.worker.init = (async () => {
+      if (failures-- > 0) throw createError('MODEL_LOAD_FAILED', { reason: 'model file missing' });
+      return real();
+    }) as typeof embed.worker.init;
+    const lib = await library(openNodeDatabase(), embed);
+    const err = await lib.connectEmbedders(spawner(), 1).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('MODEL_LOAD_FAILED');
+    const stopped = await lib.semanticStatus();
+    expect(stopped.phase).toBe('error');
+    expect(stopped.message).toMatch(/model/i);
+    expect((await lib.search({ query: 'pelican colony' })).hits[0]?.path).toBe(
+      'birds/pelicans.txt',
+    );
+    await lib.resumeEmbedding(); // the Retry button
+    expect((await until(lib, embeddedAll)).embedded).toBe(DOCS.length);
+  });
+});
