@@ -5,7 +5,7 @@ import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
 import type { LlmApi } from '../workers/shared/llm-api';
-import { embedWorkerCount, type EmbedWorkerApi } from '../workers/shared/embed-api';
+import type { EmbedSpawner, EmbedWorkerApi } from '../workers/shared/embed-api';
 
 installErrorTransfer();
 
@@ -23,31 +23,59 @@ export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
   return library;
 }
 
-let embedders: Array<Comlink.Remote<EmbedWorkerApi>> | null = null;
-
-/**
- * The embed workers (canonical WASM runtime + USE-lite), hardwareConcurrency - 1 of them, at
- * most 4. The database worker gets its own port to each, so vectors go worker to worker.
- */
-export function embedClients(): Array<Comlink.Remote<EmbedWorkerApi>> {
-  if (!embedders) {
-    const count = embedWorkerCount(navigator.hardwareConcurrency || 2);
-    embedders = Array.from({ length: count }, (_, i) =>
-      Comlink.wrap<EmbedWorkerApi>(
-        new Worker(new URL('../workers/embed.worker.ts', import.meta.url), {
-          type: 'module',
-          name: `sift-embed-${i}`,
-        }),
-      ),
-    );
-  }
-  return embedders;
+interface EmbedWorkerEntry {
+  worker: Worker;
+  remote: Comlink.Remote<EmbedWorkerApi>;
+  /** Handed to the database worker's pool. */
+  pooled: boolean;
 }
 
-/** Hands the database worker a direct channel to every embed worker. */
-export async function connectEmbedders(): Promise<void> {
-  const ports = await Promise.all(embedClients().map((e) => e[Comlink.createEndpoint]()));
-  await libraryClient().connectEmbedders(Comlink.transfer(ports, ports));
+// Live embed workers by id, oldest first (Map keeps insertion order).
+const embedWorkers = new Map<number, EmbedWorkerEntry>();
+let nextEmbedId = 0;
+
+function startEmbedWorker(): [number, EmbedWorkerEntry] {
+  const id = nextEmbedId++;
+  const worker = new Worker(new URL('../workers/embed.worker.ts', import.meta.url), {
+    type: 'module',
+    name: `sift-embed-${id}`,
+  });
+  const entry = { worker, remote: Comlink.wrap<EmbedWorkerApi>(worker), pooled: false };
+  embedWorkers.set(id, entry);
+  return [id, entry];
+}
+
+/**
+ * The embed worker the Models card talks to (list, download, import, self-test): the oldest live
+ * one, so it is one of the pool's workers rather than another copy of the model.
+ */
+export function modelsClient(): Comlink.Remote<EmbedWorkerApi> {
+  const oldest = embedWorkers.values().next().value;
+  return (oldest ?? startEmbedWorker()[1]).remote;
+}
+
+/**
+ * Starts and stops embed workers for the database worker's pool, which talks to each over its own
+ * port (vectors go worker to worker, not through the UI thread).
+ */
+const embedSpawner: EmbedSpawner = {
+  async spawn() {
+    // A worker the Models card started before the pool existed joins the pool.
+    const idle = [...embedWorkers].find(([, e]) => !e.pooled);
+    const [id, entry] = idle ?? startEmbedWorker();
+    entry.pooled = true;
+    const port = await entry.remote[Comlink.createEndpoint]();
+    return Comlink.transfer({ id, port }, [port]);
+  },
+  async terminate(id) {
+    embedWorkers.get(id)?.worker.terminate();
+    embedWorkers.delete(id);
+  },
+};
+
+/** Hands the database worker the embed-worker spawner and the pool size to start with. */
+export async function connectEmbedders(size: number): Promise<void> {
+  await libraryClient().connectEmbedders(Comlink.proxy(embedSpawner), size);
 }
 
 let web: Comlink.Remote<WebApi> | null = null;

@@ -1,12 +1,15 @@
 // Node-side embedding for the eval and benches: an on-disk cache of canonical int16 vectors keyed
 // by model id + version + SHA-256 of the text (.cache/embed/<model>@<version>.bin, append-only
-// records of [32-byte hash][dim x int16 LE]), and a pool of worker threads that embed misses.
+// records of [32-byte hash][dim x int16 LE]), and worker threads that embed misses on the app's
+// embed-worker pool (workers/embed/pool.ts).
 // Node only. The product path is workers/embed (browser workers); this reuses the same modules.
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
+import { createEmbedPool, type PoolWorker } from '../workers/embed/pool';
+import { createError } from '../workers/shared/errors';
 
 export interface EmbedCache {
   get(text: string): Int16Array | undefined;
@@ -57,8 +60,9 @@ export function openEmbedCache(
 }
 
 /**
- * Embeds `texts` with `threads` worker threads (each loads the runtime and model), using and
- * filling the cache. Vectors do not depend on which thread computed them (canonical path).
+ * Embeds `texts` with `threads` worker threads (each loads the runtime and model) on the app's
+ * embed-worker pool (workers/embed/pool.ts: batches, order, retry on a fresh thread when one
+ * dies), using and filling the cache. Vectors do not depend on which thread computed them.
  */
 export async function embedAllCached(
   texts: string[],
@@ -69,60 +73,79 @@ export async function embedAllCached(
 ): Promise<Int16Array[]> {
   const out: Array<Int16Array | undefined> = texts.map((t) => cache.get(t));
   const missing = [...new Set(texts.filter((_, i) => !out[i]))];
-  let done = texts.length - texts.filter((_, i) => !out[i]).length;
-  onProgress?.(done, texts.length);
+  const cached = texts.length - texts.filter((_, i) => !out[i]).length;
+  onProgress?.(cached, texts.length);
   if (missing.length > 0) {
     const byText = new Map<string, Int16Array>();
-    const n = Math.max(1, Math.min(threads, missing.length));
-    const BATCH = 16;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: n }, async () => {
-        // tsx's loader does not follow into worker threads: register it there, then import.
-        const url = new URL('./embed-thread.ts', import.meta.url).href;
-        const worker = new Worker(
-          `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
-          { eval: true, workerData: { model } },
-        );
-        try {
-          await reply<void>(worker);
-          while (next < missing.length) {
-            const batch = missing.slice(next, next + BATCH);
-            next += batch.length;
-            const vectors = await reply<Int16Array[]>(worker, batch);
-            batch.forEach((t, i) => {
-              byText.set(t, vectors[i]!);
-              cache.put(t, vectors[i]!);
-            });
-            done += batch.length;
-            onProgress?.(Math.min(done, texts.length), texts.length);
-          }
-        } finally {
-          await worker.terminate();
-        }
-      }),
-    );
+    const pool = createEmbedPool({
+      spawn: () => spawnEmbedThread(model),
+      size: Math.max(1, Math.min(threads, missing.length)),
+      batchSize: 16,
+      onReplace: (err) => console.error(`[embed] a thread failed and was replaced: ${String(err)}`),
+    });
+    try {
+      // Rounds of a few batches per thread: each round lands in the cache, so a run that is
+      // stopped keeps what it embedded.
+      const round = 16 * pool.size() * 8;
+      for (let r = 0; r < missing.length; r += round) {
+        const slice = missing.slice(r, r + round);
+        const vectors = await pool.embed(slice, {
+          onProgress: (p) => onProgress?.(cached + r + p.done, texts.length),
+        });
+        slice.forEach((t, i) => {
+          byText.set(t, vectors[i]!);
+          cache.put(t, vectors[i]!);
+        });
+      }
+    } finally {
+      await pool.close();
+    }
     texts.forEach((t, i) => {
       out[i] ??= byText.get(t);
     });
+    onProgress?.(texts.length, texts.length); // repeated texts were embedded once
   }
   return out.map((v) => v!);
 }
 
-/** The worker's next message (after posting `request`, if given); its error rejects. */
-function reply<T>(worker: Worker, request?: unknown): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    // Listeners are removed once answered: one per batch would pile up over a corpus.
-    const onError = (err: Error) => {
-      worker.off('message', onMessage);
-      reject(err);
-    };
-    const onMessage = (message: T) => {
-      worker.off('error', onError);
-      resolve(message);
-    };
-    worker.once('message', onMessage);
-    worker.once('error', onError);
-    if (request !== undefined) worker.postMessage(request);
+/**
+ * One embedding thread (bench/embed-thread.ts) as a pool worker: batches are answered in order;
+ * a thread that throws or exits rejects every batch it still owes (the pool retries them).
+ */
+export async function spawnEmbedThread(model: string): Promise<PoolWorker> {
+  // tsx's loader does not follow into worker threads: register it there, then import.
+  const url = new URL('./embed-thread.ts', import.meta.url).href;
+  const worker = new Worker(
+    `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
+    { eval: true, workerData: { model } },
+  );
+  const owed: Array<{ resolve(v: Int16Array[]): void; reject(e: unknown): void }> = [];
+  let dead: Error | null = null;
+  const fail = (err: Error) => {
+    dead ??= err;
+    for (const p of owed.splice(0)) p.reject(err);
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The embedding thread exited (code ${code}).`)));
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    owed.push({ resolve: () => resolve(), reject });
   });
+  owed.length = 0;
+  worker.on('message', (vectors: Int16Array[]) => owed.shift()?.resolve(vectors));
+  return {
+    async embed(texts, { signal }) {
+      if (dead) throw dead;
+      const vectors = await new Promise<Int16Array[]>((resolve, reject) => {
+        owed.push({ resolve, reject });
+        worker.postMessage(texts);
+      });
+      // A thread cannot stop mid-batch: a cancel takes effect when the batch is back.
+      if (signal.aborted) throw createError('ABORTED');
+      return vectors;
+    },
+    async terminate() {
+      await worker.terminate();
+    },
+  };
 }

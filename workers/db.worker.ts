@@ -13,6 +13,7 @@ import type { LlmApi } from './shared/llm-api';
 import type { WebApi } from './shared/web-api';
 import { openBrowserDatabase } from './store/open-database';
 import { createKernel } from './embed/kernel';
+import { createEmbedPool } from './embed/pool';
 import { createWasmDotKernel, jsDotKernel } from './vector';
 import { synonymIndexFromJson } from './research/wordnet';
 import { createLibraryService } from './library/service';
@@ -38,6 +39,7 @@ const library = createLibraryService({
       >[0],
     ),
   wrapEmbedder: (port) => Comlink.wrap<EmbedWorkerApi>(port),
+  createEmbedPool,
   wrapLlm: (port) => Comlink.wrap<LlmApi>(port),
   wrapWeb: (port) => Comlink.wrap<WebApi>(port),
   proxy: (fn) => Comlink.proxy(fn),

@@ -3,7 +3,7 @@
 // self-test of the active model (golden SHA-256 hashes for USE-lite; repeatability and the
 // transformers.js comparison for BERT-family models).
 import { useState } from 'react';
-import { Comlink, embedClients, webClient } from '../clients';
+import { Comlink, modelsClient, webClient } from '../clients';
 import { ModelsPanel, type ModelsApi } from '../models/models-panel';
 import { SelfTestResult } from '../models/self-test-result';
 import { useAppStore } from '../state/app-store';
@@ -22,15 +22,16 @@ export interface ModelsCardProps {
  * The embed worker's model API, with every model download written to the network ledger
  * (Settings > Network ledger lists everything that left the device, downloads included).
  */
-function withLedger(api: Comlink.Remote<EmbedWorkerApi>): ModelsApi {
+function withLedger(worker: () => Comlink.Remote<EmbedWorkerApi>): ModelsApi {
   return {
-    listModels: () => api.listModels(),
-    catalogue: () => api.catalogue(),
-    importModelFiles: (profileId, files) => api.importModelFiles(profileId, files),
-    deleteModel: (id) => api.deleteModel(id),
-    selfTest: (id) => api.selfTest(id),
-    cancel: (jobId) => api.cancel(jobId),
+    listModels: () => worker().listModels(),
+    catalogue: () => worker().catalogue(),
+    importModelFiles: (profileId, files) => worker().importModelFiles(profileId, files),
+    deleteModel: (id) => worker().deleteModel(id),
+    selfTest: (id) => worker().selfTest(id),
+    cancel: (jobId) => worker().cancel(jobId),
     async downloadModel(profileId, onProgress, baseUrl = 'https://huggingface.co', jobId) {
+      const api = worker(); // one worker for the whole download (and its ledger entry)
       const time = Date.now();
       const repo = (await api.catalogue()).find((e) => e.id === profileId)?.repo ?? profileId;
       const record = (outcome: string, bytesReceived?: number) =>
@@ -62,13 +63,13 @@ export function ModelsCard(props: ModelsCardProps = {}) {
   const notifyError = useAppStore((s) => s.notifyError);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<EmbedSelfTestResult | null>(null);
-  const [api] = useState(() => embedClients()[0]);
-  const [ledgered] = useState(() => (api ? withLedger(api) : null));
+  // The pool may replace a worker (after a fault): each call goes to the oldest live one.
+  const [ledgered] = useState(() => withLedger(modelsClient));
   const runSelfTest = async () => {
     setRunning(true);
     setResult(null);
     try {
-      if (api) setResult(await api.selfTest());
+      setResult(await modelsClient().selfTest());
     } catch (err) {
       notifyError(err);
     } finally {

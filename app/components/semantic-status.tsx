@@ -1,47 +1,95 @@
-// Shows the embedding backlog while it is being worked through (with pause/resume), and why
-// semantic search is not available when it is not.
-import { pauseEmbedding } from '../state/actions';
+// Shows the embedding backlog while it is being worked through: chunks done / total, the rate and
+// the time left, how many embed workers run it, Pause / Resume / Cancel, and that search meanwhile
+// uses meaning only for the embedded part (keywords for the rest). Also why semantic search is not
+// available when it is not.
+import { cancelEmbedding, pauseEmbedding } from '../state/actions';
 import { useAppStore } from '../state/app-store';
+import { formatTimeLeft } from '../lib/format';
+
+const count = (n: number) => n.toLocaleString('en');
 
 export function SemanticStatusBar() {
   const s = useAppStore((st) => st.semantic);
   if (!s) return null;
   if (s.phase === 'ready' && !s.message) return null;
-  const pct = s.todo > 0 ? Math.round((s.done / s.todo) * 100) : 0;
+  const pct = s.total > 0 ? Math.floor((s.embedded / s.total) * 100) : 0;
+  const indexPct = s.todo > 0 ? Math.round((s.done / s.todo) * 100) : 0;
+  const partial = s.embedded < s.total && (s.phase === 'embedding' || s.phase === 'paused');
   return (
     <section
       className="semantic-status"
       data-testid="semantic-status"
       data-phase={s.phase}
-      aria-live="polite"
+      aria-label="Semantic indexing"
     >
       <div className="row">
-        <strong>
+        <strong aria-live="polite">
           {s.phase === 'indexing' && 'Loading the semantic index…'}
-          {s.phase === 'embedding' && 'Preparing semantic search…'}
-          {s.phase === 'paused' && 'Semantic indexing paused'}
+          {s.phase === 'embedding' && 'Embedding your library for meaning search…'}
+          {s.phase === 'paused' && 'Embedding paused'}
           {s.phase === 'error' && 'Semantic indexing stopped'}
-          {s.phase === 'starting' && 'Starting semantic search…'}
+          {s.phase === 'starting' && (s.message ?? 'Starting semantic search…')}
           {s.phase === 'ready' && 'Semantic search ready'}
         </strong>
-        <span data-testid="semantic-counts">
-          {s.embedded}/{s.total} chunks embedded
+        <span data-testid="semantic-counts" data-embedded={s.embedded} data-total={s.total}>
+          {count(s.embedded)} / {count(s.total)} chunks embedded
         </span>
         {s.phase === 'embedding' && (
-          <button onClick={() => void pauseEmbedding(true)} data-testid="semantic-pause">
-            Pause
-          </button>
+          <span data-testid="semantic-rate">
+            {s.ratePerSecond !== null
+              ? `${s.ratePerSecond.toFixed(s.ratePerSecond < 10 ? 1 : 0)} chunks/s · ${formatTimeLeft(s.etaSeconds ?? Number.NaN)} left`
+              : 'measuring speed…'}
+            {` · ${s.workers} worker${s.workers === 1 ? '' : 's'}`}
+          </span>
+        )}
+        {s.phase === 'embedding' && (
+          <>
+            <button
+              onClick={() => void pauseEmbedding(true)}
+              data-testid="semantic-pause"
+              aria-label="Pause embedding"
+              title="Stays paused after a reload until you resume"
+            >
+              Pause
+            </button>
+            <button
+              onClick={() => void cancelEmbedding()}
+              data-testid="semantic-cancel"
+              aria-label="Cancel embedding"
+              title="Stops this run; the rest is embedded when you resume or next start Sift"
+            >
+              Cancel
+            </button>
+          </>
         )}
         {(s.phase === 'paused' || s.phase === 'error') && (
-          <button onClick={() => void pauseEmbedding(false)} data-testid="semantic-resume">
+          <button
+            onClick={() => void pauseEmbedding(false)}
+            data-testid="semantic-resume"
+            aria-label={s.phase === 'error' ? 'Retry embedding' : 'Resume embedding'}
+          >
             {s.phase === 'error' ? 'Retry' : 'Resume'}
           </button>
         )}
       </div>
-      {(s.phase === 'embedding' || s.phase === 'indexing') && (
-        <progress max={100} value={pct} aria-valuetext={`${pct}%`} />
+      {s.phase === 'embedding' && (
+        <progress
+          max={100}
+          value={pct}
+          aria-label="Chunks embedded"
+          aria-valuetext={`${count(s.embedded)} of ${count(s.total)} chunks`}
+        />
       )}
-      {s.message && <p className="hint">{s.message}</p>}
+      {s.phase === 'indexing' && (
+        <progress max={100} value={indexPct} aria-valuetext={`${indexPct}%`} />
+      )}
+      {partial && (
+        <p className="hint" data-testid="semantic-partial">
+          Search works meanwhile: meaning search covers the {count(s.embedded)} embedded chunks, the
+          other {count(s.total - s.embedded)} are found by keywords only.
+        </p>
+      )}
+      {s.message && s.phase !== 'starting' && <p className="hint">{s.message}</p>}
     </section>
   );
 }

@@ -21,3 +21,14 @@ const MIME_LABELS: Record<string, string> = {
 export function mimeLabel(mime: string): string {
   return MIME_LABELS[mime] ?? mime;
 }
+
+/** A time left as people say it: "under a minute", "about 4 min", "about 1 h 20 min". */
+export function formatTimeLeft(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 60) return 'under a minute';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
+}

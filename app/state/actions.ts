@@ -2,8 +2,10 @@
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
 import { Comlink, connectEmbedders, connectLlm, libraryClient, llmClient } from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
+import { createEmbedSettings } from '../lib/embed-settings';
 import {
   createStoragePersistence,
+  type FlagStore,
   type PersistTrigger,
   type StoragePersistence,
 } from '../lib/storage-persistence';
@@ -22,8 +24,10 @@ export async function initLibrary(): Promise<void> {
     void refreshStorageStatus({ warn: true }).catch(() => undefined);
     await refreshDocuments();
     await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
+    // A pause the user chose survives a reload; otherwise the backlog resumes where it stopped.
+    if (embedSettings.held()) await library.pauseEmbedding();
     // The model loads in the background; until then every search answers lexically.
-    connectEmbedders().catch((err: unknown) => store().notifyError(err));
+    connectEmbedders(embedSettings.workers()).catch((err: unknown) => store().notifyError(err));
     connectLlm()
       .then(async () => {
         // Test hook: `?llm=scripted` selects the deterministic scripted generator (e2e).
@@ -36,26 +40,35 @@ export async function initLibrary(): Promise<void> {
   }
 }
 
+/** localStorage, quiet where it is unavailable (private mode: a choice lasts one session). */
+const browserFlags: FlagStore = {
+  get: (k) => {
+    try {
+      return localStorage.getItem(k);
+    } catch {
+      return null;
+    }
+  },
+  set: (k, v) => {
+    try {
+      localStorage.setItem(k, v);
+    } catch {
+      // private mode: we may ask again next session, which is harmless
+    }
+  },
+};
+
+/** How many embed workers to run and whether embedding is on hold (kept over reloads). */
+export const embedSettings = createEmbedSettings({
+  hardwareConcurrency: typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency,
+  flags: browserFlags,
+});
+
 let persistence: StoragePersistence | null = null;
 function storagePersistence(): StoragePersistence {
   persistence ??= createStoragePersistence({
     storage: typeof navigator === 'undefined' ? undefined : navigator.storage,
-    flags: {
-      get: (k) => {
-        try {
-          return localStorage.getItem(k);
-        } catch {
-          return null;
-        }
-      },
-      set: (k, v) => {
-        try {
-          localStorage.setItem(k, v);
-        } catch {
-          // private mode: we may ask again next session, which is harmless
-        }
-      },
-    },
+    flags: browserFlags,
   });
   return persistence;
 }
@@ -269,11 +282,34 @@ export async function importLibrary(file: File): Promise<void> {
   }
 }
 
+/** Pauses (kept over reloads until resumed) or resumes embedding the backlog. */
 export async function pauseEmbedding(paused: boolean): Promise<void> {
   try {
+    embedSettings.setHeld(paused);
     if (paused) await libraryClient().pauseEmbedding();
     else await libraryClient().resumeEmbedding();
   } catch (err) {
     store().notifyError(err);
   }
+}
+
+/** Stops this embedding run; the rest is embedded on Resume or at the next start of Sift. */
+export async function cancelEmbedding(): Promise<void> {
+  try {
+    embedSettings.setHeld(false);
+    await libraryClient().cancelEmbedding();
+  } catch (err) {
+    store().notifyError(err);
+  }
+}
+
+/** The Settings choice of embed workers (saved; the pool resizes at once). Returns what runs. */
+export async function setEmbedWorkers(n: number): Promise<number> {
+  const value = embedSettings.setWorkers(n);
+  try {
+    await libraryClient().setEmbedWorkers(value);
+  } catch (err) {
+    store().notifyError(err);
+  }
+  return value;
 }

@@ -27,6 +27,12 @@ export function SearchView() {
   const docCount = useAppStore((s) => s.documents.length);
   const ready = useAppStore((s) => s.ready);
   const related = useAppStore((s) => s.related);
+  // While the backlog is embedded, meaning search sees only part of the library: say so.
+  const coverage = useAppStore((s) =>
+    s.semantic && s.semantic.model && s.semantic.embedded < s.semantic.total
+      ? `${s.semantic.embedded.toLocaleString('en')} of ${s.semantic.total.toLocaleString('en')}`
+      : null,
+  );
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
 
@@ -116,7 +122,11 @@ export function SearchView() {
               ? `${hits.length} result${hits.length === 1 ? '' : 's'} in ${results.tookMs.toFixed(0)} ms` +
                 (results.mode !== mode
                   ? ' · keyword results: semantic search is still getting ready'
-                  : '')
+                  : coverage && results.mode === 'hybrid'
+                    ? ` · meaning search covers ${coverage} chunks so far; the rest match by keywords only`
+                    : coverage && results.mode === 'semantic'
+                      ? ` · meaning search covers ${coverage} chunks so far; the rest are not searched until embedded`
+                      : '')
               : ''}
         </div>
         {related && (

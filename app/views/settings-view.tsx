@@ -3,6 +3,7 @@
 import { Comlink, libraryClient, llmClient, webClient } from '../clients';
 import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
+import { EmbedWorkersSetting } from '../components/embed-workers-setting';
 import { formatBytes } from '../lib/format';
 import { describeStorage } from '../lib/storage-persistence';
 import { requestPersistence } from '../state/actions';
@@ -38,6 +39,7 @@ export function SettingsView() {
         </p>
       </div>
       <ModelsCard onActivate={(id) => libraryClient().activateModel(id)} />
+      <EmbedWorkersSetting />
       <div className="card">
         <h3>Language model (optional)</h3>
         <p className="hint">

@@ -5,13 +5,7 @@ import { join } from 'node:path';
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { installErrorTransfer } from '../shared/comlink-errors';
-import {
-  embedWithPool,
-  embedWithSignal,
-  embedWorkerCount,
-  type EmbedProgress,
-  type EmbedWorkerApi,
-} from '../shared/embed-api';
+import { embedWithSignal, type EmbedProgress, type EmbedWorkerApi } from '../shared/embed-api';
 import { AppError } from '../shared/errors';
 import { createEmbedder, type EmbedderDeps } from './embedder';
 import { createNodeKernel, readUseLiteFile, REPO_ROOT } from './node-kernel';
@@ -127,52 +121,5 @@ describe('embed worker API over a MessageChannel', () => {
     expect(seen.at(-1)!).toBeLessThan(40);
     port1.close();
     port2.close();
-  });
-});
-
-describe('embedWithPool over several workers', () => {
-  function channelWorker(): { remote: Comlink.Remote<EmbedWorkerApi>; close(): void } {
-    installErrorTransfer();
-    const { port1, port2 } = new MessageChannel();
-    let t = 0;
-    const api = createEmbedWorkerApi(
-      createEmbedder(
-        deps({ now: () => (t += 60), yieldToEvents: () => new Promise((r) => setTimeout(r, 2)) }),
-      ),
-    );
-    Comlink.expose(api, port1);
-    return {
-      remote: Comlink.wrap<EmbedWorkerApi>(port2),
-      close: () => {
-        port1.close();
-        port2.close();
-      },
-    };
-  }
-
-  it('keeps input order, equals a single worker, and reports total progress', async () => {
-    const workers = [channelWorker(), channelWorker()];
-    const texts = Array.from({ length: 23 }, (_, i) => `pool text ${i} ${'x'.repeat(i)}`);
-    const seen: EmbedProgress[] = [];
-    const pooled = await embedWithPool(
-      workers.map((w) => w.remote),
-      texts,
-      { batchSize: 5, onProgress: (p) => seen.push(p) },
-    );
-    const single = await workers[0]!.remote.embedTexts(texts);
-    expect(pooled.map((v) => Array.from(v))).toEqual(single.map((v) => Array.from(v)));
-    expect(seen.at(-1)).toEqual({ done: 23, total: 23 });
-    const abort = new AbortController();
-    const err = await embedWithPool(
-      workers.map((w) => w.remote),
-      texts,
-      { batchSize: 5, signal: abort.signal, onProgress: (p) => p.done > 3 && abort.abort() },
-    ).catch((x: unknown) => x);
-    expect((err as AppError).code).toBe('ABORTED');
-    workers.forEach((w) => w.close());
-  });
-
-  it('sizes the pool as hardwareConcurrency - 1, at least 1', () => {
-    expect([1, 2, 4, 16].map((n) => embedWorkerCount(n))).toEqual([1, 1, 3, 4]);
   });
 });

@@ -1,9 +1,19 @@
-// The library's embedding side: the connected embed workers (a pool), the semantic index of the
-// active model, and its status watchers. Starts, pauses, resumes and switches the model; every
-// model gets its own index, so vectors of two models never mix. Embedding and vector storage are
-// injected (embed workers over Comlink in the browser, fakes or the real embedder in Node).
-import { embedWithPool, type EmbedModelInfo, type EmbedWorkerApi } from '../shared/embed-api';
+// The library's embedding side: the embed-worker pool, the semantic index of the active model, and
+// its status watchers. Starts, pauses, resumes, cancels and switches the model (the old run is
+// stopped and its statuses dropped before the new model loads); every model gets its own index, so
+// vectors of two models never mix. The pool implementation, worker ports and vector storage are
+// injected (Comlink remotes in the browser, fakes or the real embedder in Node).
+import {
+  remotePoolWorker,
+  type EmbedModelInfo,
+  type EmbedPool,
+  type EmbedPoolOptions,
+  type EmbedPoolWorker,
+  type EmbedSpawner,
+  type EmbedWorkerApi,
+} from '../shared/embed-api';
 import type { SemanticStatus } from '../shared/semantic-api';
+import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
 import { createSemanticIndex, type SemanticIndex } from '../search/semantic-index';
 import type { HybridDeps } from '../search/hybrid';
@@ -12,6 +22,9 @@ import { createHnswIndex, type DotKernel } from '../vector';
 
 /** An embed worker as the library sees it (a Comlink remote, or an EmbedWorkerApi in tests). */
 export type EmbedWorker = Remote<EmbedWorkerApi>;
+
+/** A pool member: the worker's remote and the model it loaded when it started. */
+export type PooledEmbedWorker = EmbedPoolWorker & { api: EmbedWorker; info: EmbedModelInfo };
 
 export interface SemanticSyncDeps {
   /** The opened library's vector tables. */
@@ -22,17 +35,31 @@ export interface SemanticSyncDeps {
   hash(text: string): Promise<string>;
   /** Called when the model changes, before the new index starts (e.g. clear cached answers). */
   onModelChange(): Promise<void>;
+  /** An embed worker behind a port (`Comlink.wrap`). */
+  wrapEmbedder(port: MessagePort): EmbedWorker;
+  /**
+   * The pool (workers/embed/pool.ts `createEmbedPool`, injected: the library never imports embed).
+   * Without it `connect` fails (a library that never embeds, e.g. in tests).
+   */
+  createEmbedPool?(options: EmbedPoolOptions<PooledEmbedWorker>): EmbedPool<PooledEmbedWorker>;
+  /** Milliseconds for the embedding rate (default `performance.now`). */
+  now?(): number;
 }
 
 export interface SemanticSync {
-  /** Replaces the embed workers; the first one's model names the vectors, then the index starts. */
-  connect(workers: EmbedWorker[]): Promise<void>;
+  /** Starts a pool of `size` embed workers; the first one's model names the vectors. */
+  connect(spawner: EmbedSpawner, size: number): Promise<void>;
   /** Every embed worker loads model `id`; a new index re-embeds the library in the background. */
   activateModel(id: string): Promise<void>;
   /** Embeds new chunks (after a write); no-op before a model is connected or while paused. */
   sync(): void;
+  /** Holds embedding until `resume` (the index still loads and searches what is embedded). */
   pause(): void;
   resume(): void;
+  /** Stops this run; like a pause, but said as a cancel (the UI does not keep it over a reload). */
+  cancel(): void;
+  /** Changes the number of embed workers (at least 1). */
+  setWorkers(size: number): void;
   status(): SemanticStatus;
   /** `onStatus` gets the current status at once (when an index exists) and every change. */
   watch(onStatus: (status: SemanticStatus) => void): void;
@@ -55,37 +82,74 @@ const STARTING: SemanticStatus = {
   done: 0,
   todo: 0,
   message: null,
+  ratePerSecond: null,
+  etaSeconds: null,
+  workers: 0,
 };
 
 export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const watchers = new Set<(s: SemanticStatus) => void>();
   let semantic: SemanticIndex | null = null;
-  let workers: EmbedWorker[] = [];
+  let pool: EmbedPool<PooledEmbedWorker> | null = null;
   let kernel: Promise<DotKernel> | null = null;
+  /** The model every (re)spawned worker must load; null until the first worker reports one. */
+  let activeModel: string | null = null;
+  let held = false;
+  let between: SemanticStatus | null = null;
+
+  const broadcast = (status: SemanticStatus) => watchers.forEach((w) => void w(status));
+
+  /** Starts a worker through the spawner with the library's model loaded (killed if it fails). */
+  async function spawnWorker(spawner: EmbedSpawner): Promise<PooledEmbedWorker> {
+    const { id, port } = await spawner.spawn();
+    const api = deps.wrapEmbedder(port);
+    const kill = () => spawner.terminate(id);
+    try {
+      let info = await api.init();
+      // A replacement started mid-switch or after one: it must embed with the library's model.
+      if (activeModel && info.id !== activeModel) info = await api.activateModel(activeModel);
+      return { ...remotePoolWorker(api, kill), info };
+    } catch (err) {
+      await kill();
+      throw err;
+    }
+  }
 
   /** Starts a semantic index for one model; vectors of other models are never read by it. */
-  async function start(info: EmbedModelInfo): Promise<void> {
+  async function start(info: EmbedModelInfo, workers: EmbedPool<PooledEmbedWorker>): Promise<void> {
     const vectors = await deps.vectors();
     const dot = await (kernel ??= deps.dotKernel());
-    semantic?.pause();
-    const pool = workers;
-    semantic = createSemanticIndex({
+    const passages = (texts: string[], signal: AbortSignal) =>
+      workers.embed(texts, { signal, role: 'passage' });
+    const queries = (texts: string[], signal: AbortSignal) =>
+      workers.embed(texts, { signal, role: 'query' });
+    const index: SemanticIndex = createSemanticIndex({
       vectors,
       model: { id: info.id, version: info.version, dim: info.dim },
-      embed: (texts, signal) => embedWithPool(pool, texts, { signal, role: 'passage' }),
+      embed: passages,
       embedQuery: async (text, signal) => {
-        const [vector] = await embedWithPool(pool, [text], { signal, role: 'query' });
+        const [vector] = await queries([text], signal);
         if (!vector) throw new Error('The embedder returned no vector.');
         return vector;
       },
       // A query plan's variants: one pool call, spread over the embed workers.
-      embedQueries: (texts, signal) => embedWithPool(pool, texts, { signal, role: 'query' }),
+      embedQueries: queries,
       hash: deps.hash,
       createIndex: () => createHnswIndex({ dim: info.dim }, { kernel: dot }),
       kernel: dot,
-      onStatus: (status) => watchers.forEach((w) => void w(status)),
+      parallelism: () => workers.size(),
+      ...(deps.now ? { now: deps.now } : {}),
+      // A stopped index (the model was switched) may still report its last step: drop it.
+      onStatus: (status) => {
+        if (semantic === index) broadcast(status);
+      },
     });
-    void semantic.start();
+    semantic = index;
+    between = null;
+    if (held) {
+      index.pause();
+      void index.sync(); // loads the index: what is embedded is searchable while on hold
+    } else void index.start();
   }
 
   const side: NonNullable<HybridDeps['semantic']> = {
@@ -99,24 +163,93 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     },
   };
 
+  /** Stops the running index and takes it out of search until the next one starts. */
+  async function retire(message: string): Promise<SemanticIndex | null> {
+    const old = semantic;
+    semantic = null;
+    between = { ...STARTING, message, workers: pool?.size() ?? 0 };
+    broadcast(between);
+    await old?.stop();
+    return old;
+  }
+
+  let lastConnect: { spawner: EmbedSpawner; size: number } | null = null;
+
+  async function connect(spawner: EmbedSpawner, size: number): Promise<void> {
+    lastConnect = { spawner, size };
+    const previous = pool;
+    await retire('Starting the embedding workers…');
+    await previous?.close();
+    if (!deps.createEmbedPool) throw new Error('This build has no embed-worker pool.');
+    const next = deps.createEmbedPool({ size, spawn: () => spawnWorker(spawner) });
+    pool = next;
+    try {
+      const [first] = await next.workers();
+      if (!first) return;
+      activeModel ??= first.info.id;
+      await start(first.info, next);
+    } catch (err) {
+      // Say why meaning search is off; Resume (shown as Retry) connects again.
+      between = { ...STARTING, phase: 'error', message: toAppError(err).message };
+      broadcast(between);
+      throw err;
+    }
+  }
+
   return {
-    async connect(next) {
-      workers = next;
-      if (workers.length === 0) return;
-      // Every worker loads the same (remembered) model; the first one's info names the vectors.
-      const [info] = await Promise.all(workers.map((w) => w.init()));
-      if (info) await start(info);
-    },
+    connect,
     async activateModel(id) {
-      semantic?.pause();
-      const [info] = await Promise.all(workers.map((w) => w.activateModel(id)));
-      await deps.onModelChange();
-      if (info) await start(info);
+      const workers = pool;
+      if (!workers) throw new Error('The embedding workers are not connected yet.');
+      const before = activeModel;
+      const old = await retire(`Switching the embedding model to ${id}…`);
+      activeModel = id;
+      try {
+        const [info] = await Promise.all(
+          (await workers.workers()).map((w) => w.api.activateModel(id)),
+        );
+        await deps.onModelChange();
+        if (info) await start(info, workers);
+      } catch (err) {
+        // The model did not load: every worker goes back to the previous model and its index.
+        activeModel = before;
+        if (before) {
+          await Promise.all(
+            (await workers.workers()).map((w) =>
+              w.api.activateModel(before).catch(() => undefined),
+            ),
+          );
+        }
+        if (old) {
+          semantic = old;
+          between = null;
+          if (!held) void old.start();
+          else void old.sync();
+          broadcast(old.status());
+        }
+        throw err;
+      }
     },
     sync: () => void semantic?.sync(),
-    pause: () => semantic?.pause(),
-    resume: () => void semantic?.start(),
-    status: () => semantic?.status() ?? { ...STARTING },
+    pause() {
+      held = true;
+      semantic?.pause();
+    },
+    resume() {
+      held = false;
+      if (semantic) void semantic.start();
+      else if (between?.phase === 'error' && lastConnect) {
+        void connect(lastConnect.spawner, pool?.size() ?? lastConnect.size).catch(() => undefined);
+      }
+    },
+    cancel() {
+      semantic?.pause();
+    },
+    setWorkers(size) {
+      pool?.resize(size);
+      if (semantic) broadcast(semantic.status());
+    },
+    status: () => semantic?.status() ?? between ?? { ...STARTING, workers: pool?.size() ?? 0 },
     watch(onStatus) {
       watchers.add(onStatus);
       if (semantic) void onStatus(semantic.status());
@@ -124,8 +257,8 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     generation: () => semantic?.generation() ?? 0,
     side: () => (semantic ? side : null),
     embed: (texts, options) =>
-      workers.length > 0
-        ? embedWithPool(workers, texts, {
+      pool
+        ? pool.embed(texts, {
             ...(options?.signal ? { signal: options.signal } : {}),
             ...(options?.role ? { role: options.role } : {}),
           })

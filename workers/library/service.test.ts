@@ -5,7 +5,8 @@
 // real LLM service with its scripted backend.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
-import type { EmbedModelInfo, EmbedWorkerApi } from '../shared/embed-api';
+import type { EmbedModelInfo, EmbedSpawner, EmbedWorkerApi } from '../shared/embed-api';
+import { createEmbedPool } from '../embed/pool';
 import type { LibraryWorkerApi } from '../shared/library-api';
 import type { SemanticStatus } from '../shared/semantic-api';
 import type { DocumentInput } from '../shared/types';
@@ -69,6 +70,17 @@ function info(id: string): EmbedModelInfo {
 
 const port = () => ({}) as MessagePort;
 
+/** Starts fake workers: each spawn gets a port; `wrapEmbedder` decides which fake answers it. */
+function spawner(): EmbedSpawner & { terminated: number[] } {
+  let next = 0;
+  const terminated: number[] = [];
+  return {
+    terminated,
+    spawn: async () => ({ id: next++, port: port() }),
+    terminate: async (id) => void terminated.push(id),
+  };
+}
+
 function service(
   db: Promise<OpenedDatabase>,
   embed = fakeEmbedWorker(),
@@ -80,6 +92,7 @@ function service(
     dotKernel: async () => jsDotKernel,
     synonyms: async () => new Map(),
     wrapEmbedder: () => embed.worker,
+    createEmbedPool,
     wrapLlm: () => llm,
     ...extra,
   });
@@ -131,7 +144,7 @@ describe('library service', () => {
     const lib = await library(openNodeDatabase(), embed);
     const seen: SemanticStatus[] = [];
     await lib.watchSemantic((s) => void seen.push(s));
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     const status = await until(lib, embeddedAll);
     expect(status.model?.id).toBe('bow-a');
     expect(status.total).toBeGreaterThanOrEqual(DOCS.length);
@@ -152,7 +165,7 @@ describe('library service', () => {
     const embed = fakeEmbedWorker();
     embed.hold();
     const lib = await library(openNodeDatabase(), embed);
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     await until(lib, () => embed.calls.length > 0);
     await lib.pauseEmbedding();
     const paused = await until(lib, (s) => s.phase === 'paused');
@@ -167,7 +180,7 @@ describe('library service', () => {
   it('switching the model re-embeds the library under the new model only', async () => {
     const embed = fakeEmbedWorker('bow-a');
     const lib = await library(openNodeDatabase(), embed);
-    await lib.connectEmbedders([port()]);
+    await lib.connectEmbedders(spawner(), 1);
     const before = await until(lib, embeddedAll);
     embed.calls.length = 0;
 
@@ -230,5 +243,159 @@ describe('library service', () => {
     const bytes = await lib.exportLibrary();
     expect(transferred).toEqual([bytes]);
     expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+});
+
+describe('the embedding backlog over the embed pool', () => {
+  const MANY = Array.from({ length: 60 }, (_, i) =>
+    doc(
+      `notes/n${i}.txt`,
+      `Field note ${i}: the ${['tide', 'heron', 'lichen'][i % 3]} count ${i}.`,
+    ),
+  );
+
+  async function big(extra: Partial<LibraryServiceDeps>, embed = fakeEmbedWorker()) {
+    const lib = service(openNodeDatabase(), embed, undefined, extra);
+    libs.push(lib);
+    await lib.init();
+    for (const d of MANY) await lib.importText(d);
+    return lib;
+  }
+
+  it('retries the batch of a worker that crashed mid-batch on a new worker: every chunk once', async () => {
+    const fakes: Array<ReturnType<typeof fakeEmbedWorker>> = [];
+    const lib = await big({
+      wrapEmbedder: () => {
+        const fake = fakeEmbedWorker();
+        const n = fakes.push(fake);
+        if (n === 2) {
+          // The second worker dies in its first batch (a WASM trap, say).
+          const real = fake.worker.embedTexts;
+          let crashed = false;
+          fake.worker.embedTexts = (async (...args: Parameters<EmbedWorkerApi['embedTexts']>) => {
+            if (crashed) return real(...args);
+            crashed = true;
+            throw new Error('RuntimeError: unreachable');
+          }) as typeof fake.worker.embedTexts;
+        }
+        return fake.worker;
+      },
+    });
+    const spawns = spawner();
+    await lib.connectEmbedders(spawns, 3);
+    const done = await until(lib, embeddedAll);
+    expect(done.embedded).toBe(MANY.length);
+    expect(done.workers).toBe(3);
+    // Worker 1 was replaced by a fourth; every chunk went through exactly one successful call.
+    expect(spawns.terminated).toEqual([1]);
+    expect(fakes.length).toBe(4);
+    const embedded = fakes.flatMap((f) => f.calls.flatMap((c) => c.texts));
+    expect(embedded.length).toBe(MANY.length);
+    expect(new Set(embedded).size).toBe(MANY.length);
+    // Every worker took part: the backlog feeds one batch per worker per step.
+    expect(fakes.filter((f) => f.calls.length > 0).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('stops the old run cleanly when the model is switched mid-run', async () => {
+    const embed = fakeEmbedWorker('bow-a');
+    embed.hold();
+    const lib = await big({}, embed);
+    await lib.connectEmbedders(spawner(), 1);
+    await until(lib, () => embed.calls.length > 0);
+    const seen: SemanticStatus[] = [];
+    await lib.watchSemantic((s) => void seen.push(s));
+    seen.length = 0;
+
+    await lib.activateModel('bow-b');
+    embed.release();
+    const after = await until(lib, (s) => s.model?.id === 'bow-b' && embeddedAll(s));
+    expect(after.embedded).toBe(MANY.length);
+    // The held bow-a batch was cancelled, not retried, and nothing of bow-a reported afterwards.
+    expect(embed.calls.filter((c) => c.model === 'bow-a').length).toBe(1);
+    expect(seen.filter((s) => s.model?.id === 'bow-a')).toEqual([]);
+    expect(seen[0]).toMatchObject({ phase: 'starting', model: null });
+    expect(seen.some((s) => s.phase === 'error')).toBe(false);
+  });
+
+  it('keeps a hold from before the workers connect: searches what is embedded, then resumes', async () => {
+    const embed = fakeEmbedWorker();
+    const lib = await big({}, embed);
+    await lib.pauseEmbedding(); // the UI does this at start when the user's pause was kept
+    await lib.connectEmbedders(spawner(), 1);
+    const held = await until(lib, (s) => s.phase === 'paused');
+    expect(held).toMatchObject({ embedded: 0, total: MANY.length });
+    const passages = () => embed.calls.filter((c) => c.role === 'passage').length;
+    expect(passages()).toBe(0);
+    // Hybrid search still answers (keywords for what is not embedded).
+    const { hits } = await lib.search({ query: 'heron count' });
+    expect(hits.length).toBeGreaterThan(0);
+    // A write while held embeds nothing.
+    await lib.importText(doc('late.txt', 'A late note about herons.'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(passages()).toBe(0);
+
+    await lib.resumeEmbedding();
+    expect((await until(lib, embeddedAll)).embedded).toBe(MANY.length + 1);
+  });
+
+  it('cancels a run, keeps its vectors, and embeds the rest on resume', async () => {
+    const embed = fakeEmbedWorker();
+    const lib = await big({}, embed);
+    await lib.connectEmbedders(spawner(), 1);
+    await until(lib, (s) => s.embedded > 0);
+    embed.hold();
+    await until(lib, (s) => s.phase === 'embedding' && embed.calls.length > 1);
+    await lib.cancelEmbedding();
+    const cancelled = await until(lib, (s) => s.phase === 'paused');
+    expect(cancelled.embedded).toBeGreaterThan(0);
+    expect(cancelled.embedded).toBeLessThan(MANY.length);
+    embed.release();
+    await lib.resumeEmbedding();
+    expect((await until(lib, embeddedAll)).embedded).toBe(MANY.length);
+  });
+
+  it('reports the embedding rate, the time left and the worker count', async () => {
+    let t = 0;
+    const embed = fakeEmbedWorker();
+    const real = embed.worker.embedTexts;
+    embed.worker.embedTexts = (async (...args: Parameters<EmbedWorkerApi['embedTexts']>) => {
+      t += 400; // each batch takes 0.4 s of the injected clock
+      return real(...args);
+    }) as typeof embed.worker.embedTexts;
+    const lib = await big({ now: () => t }, embed);
+    const seen: SemanticStatus[] = [];
+    await lib.watchSemantic((s) => void seen.push(s));
+    await lib.connectEmbedders(spawner(), 2);
+    await until(lib, embeddedAll);
+    const measured = seen.filter((s) => s.phase === 'embedding' && s.ratePerSecond !== null);
+    expect(measured.length).toBeGreaterThan(0);
+    expect(measured.every((s) => s.ratePerSecond! > 0 && s.etaSeconds! >= 0)).toBe(true);
+    expect(measured.every((s) => s.workers === 2)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ phase: 'ready', ratePerSecond: null, etaSeconds: null });
+    await lib.setEmbedWorkers(1);
+    expect((await lib.semanticStatus()).workers).toBe(1);
+  });
+});
+
+describe('embed workers that cannot start', () => {
+  it('says why meaning search is off, keeps keyword search, and Retry connects again', async () => {
+    const embed = fakeEmbedWorker();
+    let failures = 1;
+    const real = embed.worker.init;
+    embed.worker.init = (async () => {
+      if (failures-- > 0) throw createError('MODEL_LOAD_FAILED', { reason: 'model file missing' });
+      return real();
+    }) as typeof embed.worker.init;
+    const lib = await library(openNodeDatabase(), embed);
+    const err = await lib.connectEmbedders(spawner(), 1).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('MODEL_LOAD_FAILED');
+    const stopped = await lib.semanticStatus();
+    expect(stopped.phase).toBe('error');
+    expect(stopped.message).toMatch(/model/i);
+    expect((await lib.search({ query: 'pelican colony' })).hits[0]?.path).toBe(
+      'birds/pelicans.txt',
+    );
+    await lib.resumeEmbedding(); // the Retry button
+    expect((await until(lib, embeddedAll)).embedded).toBe(DOCS.length);
   });
 });

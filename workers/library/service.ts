@@ -20,7 +20,12 @@ import { createProjectStore, type ProjectStore } from '../projects/project-store
 import { createLibrarySearch } from './library-search';
 import { createLlmLink, type LlmWorker } from './llm-link';
 import { planSearchDeps, relatedSearch } from './search-paths';
-import { createSemanticSync, type EmbedWorker, type SemanticSync } from './semantic-sync';
+import {
+  createSemanticSync,
+  type EmbedWorker,
+  type SemanticSync,
+  type SemanticSyncDeps,
+} from './semantic-sync';
 import { createAnswerLink, type WebWorker } from './answers';
 
 export type { EmbedWorker } from './semantic-sync';
@@ -36,6 +41,8 @@ export interface LibraryServiceDeps {
   synonyms(): Promise<SynonymIndex>;
   /** An embed worker behind a port (`Comlink.wrap` in the worker). */
   wrapEmbedder(port: MessagePort): EmbedWorker;
+  /** The embed-worker pool (workers/embed/pool.ts `createEmbedPool`, composed by the entry). */
+  createEmbedPool?: SemanticSyncDeps['createEmbedPool'];
   /** The LLM worker behind a port (`Comlink.wrap` in the worker). */
   wrapLlm(port: MessagePort): LlmWorker;
   /** The web worker behind a port (`Comlink.wrap` in the worker), for the answers' web step. */
@@ -98,6 +105,9 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     dotKernel: deps.dotKernel,
     hash: sha256Hex,
     onModelChange: async () => (await ready()).hybrid.clearCache(),
+    wrapEmbedder: deps.wrapEmbedder,
+    ...(deps.createEmbedPool ? { createEmbedPool: deps.createEmbedPool } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
   });
   const llm = createLlmLink(deps.proxy);
   const transfer = deps.transfer ?? ((bytes: Uint8Array) => bytes);
@@ -136,11 +146,13 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     cancelImport: () => void ready().then(({ ingest }) => ingest.cancelImport()),
     importText: async (input) => (await ready()).ingest.importText(input),
 
-    connectEmbedders: (ports) => semantic.connect(ports.map((p) => deps.wrapEmbedder(p))),
+    connectEmbedders: (spawner, size) => semantic.connect(spawner, size),
+    setEmbedWorkers: async (size) => semantic.setWorkers(size),
     semanticStatus: async () => semantic.status(),
     watchSemantic: async (onStatus) => semantic.watch(onStatus),
     pauseEmbedding: async () => semantic.pause(),
     resumeEmbedding: async () => semantic.resume(),
+    cancelEmbedding: async () => semantic.cancel(),
     activateModel: (id) => semantic.activateModel(id),
     libraryChangedElsewhere: async () => {
       (await ready()).hybrid.clearCache();

@@ -249,4 +249,38 @@ describe('semantic index and hybrid search', () => {
     const q = await embedder.embedTexts(['pelican colony']);
     expect(third.search(q[0]!, 1)?.[0]?.id).toBe(second.search(q[0]!, 1)?.[0]?.id);
   });
+
+  it('resumes quietly after a tab closed before the index was first saved', async () => {
+    const { store } = await setup(model);
+    for (const [p, t, x] of DOCS) await put(store, p, t, x);
+    const vectors = createVectorStore(store.sql);
+    // A run that stored two vectors and was closed before its first index save.
+    const first = await vectors.pending(model, 2);
+    const made = await embedder.embedTexts(first.map((c) => c.text));
+    await vectors.put(
+      model,
+      await Promise.all(
+        first.map(async (c, i) => ({
+          chunkId: c.chunkId,
+          textHash: await sha256Hex(c.text),
+          vector: made[i]!,
+        })),
+      ),
+    );
+    expect(await vectors.loadIndex(model)).toBeNull();
+    const embedded: string[] = [];
+    const next = createSemanticIndex({
+      vectors,
+      model,
+      embed: async (texts) => (embedded.push(...texts), embedder.embedTexts(texts)),
+      hash: sha256Hex,
+      createIndex: () => createHnswIndex({ dim: model.dim }),
+    });
+    await next.start();
+    // The two stored vectors are kept (not embedded again), the rest embedded, and no "damaged
+    // index" message: nothing was damaged.
+    expect(next.status()).toMatchObject({ phase: 'ready', embedded: 4, total: 4, message: null });
+    expect(embedded.length).toBe(2);
+    expect(await vectors.loadIndex(model)).not.toBeNull();
+  });
 });

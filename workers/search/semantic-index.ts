@@ -6,6 +6,7 @@ import { createError, isAppError, toAppError } from '../shared/errors';
 import type { EmbeddingModelKey, SemanticPhase, SemanticStatus } from '../shared/semantic-api';
 import type { VectorStore } from '../store/vectors';
 import { loadOrRebuildVectorIndex } from '../vector';
+import { createRateMeter } from './rate-meter';
 import type { AllowedFilter, DotKernel, VectorHit, VectorIndex } from '../vector';
 
 export type { SemanticPhase, SemanticStatus };
@@ -24,8 +25,12 @@ export interface SemanticIndexDeps {
   createIndex(): VectorIndex;
   /** Dot product used when a persisted index is loaded (default: the index's JS kernel). */
   kernel?: DotKernel;
-  /** Chunks embedded per call; small batches keep cancel and progress responsive. */
+  /** Chunks per embed worker per step; small batches keep cancel and progress responsive. */
   batchSize?: number;
+  /** Embed workers available now (a step takes batchSize x this many chunks). Default 1. */
+  parallelism?(): number;
+  /** Milliseconds, for the embedding rate and ETA. Default `performance.now`. */
+  now?(): number;
   /** Save the index after this many new vectors (and when the backlog is done). */
   saveEvery?: number;
   onStatus?(status: SemanticStatus): void;
@@ -36,8 +41,10 @@ export interface SemanticIndex {
   start(): Promise<void>;
   /** Re-reads the library (after imports and deletes) and embeds what is new. */
   sync(): Promise<void>;
-  /** Stops embedding after the current batch; `sync()` resumes. */
+  /** Stops embedding at once (the running batch is cancelled); `start()` resumes. */
   pause(): void;
+  /** Pauses and waits until the running pass has ended (saved, last status sent). */
+  stop(): Promise<void>;
   status(): SemanticStatus;
   /** Bumped whenever the index content changes (caches of semantic results key on it). */
   generation(): number;
@@ -54,10 +61,14 @@ export interface SemanticIndex {
 export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   const batchSize = deps.batchSize ?? 16;
   const saveEvery = deps.saveEvery ?? 2000;
+  const parallelism = () => Math.max(1, Math.floor(deps.parallelism?.() ?? 1));
+  const meter = createRateMeter(deps.now ?? (() => performance.now()));
   let index: VectorIndex | null = null;
   let loading: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  /** The library changed during this run: count the backlog again at the next step. */
+  let recount = false;
   let controller: AbortController | null = null;
   let paused = false;
   let unsaved = 0;
@@ -70,18 +81,23 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     done: 0,
     todo: 0,
     message: null,
+    ratePerSecond: null,
+    etaSeconds: null,
+    workers: parallelism(),
   };
 
   const emit = (patch: Partial<SemanticStatus>) => {
-    status = { ...status, ...patch };
+    // Rate and ETA describe the embedding step only: any other status clears them.
+    status = { ...status, ratePerSecond: null, etaSeconds: null, ...patch, workers: parallelism() };
     deps.onStatus?.(status);
   };
 
   async function load(): Promise<void> {
     const counts = await deps.vectors.counts(deps.model);
     emit({ ...counts, phase: 'indexing', done: 0, todo: counts.embedded });
+    const stored = await deps.vectors.loadIndex(deps.model);
     const outcome = await loadOrRebuildVectorIndex(
-      await deps.vectors.loadIndex(deps.model),
+      stored,
       deps.createIndex,
       () => deps.vectors.iterate(deps.model),
       {
@@ -94,9 +110,13 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     index = outcome.index;
     generation++;
     if (outcome.rebuilt && counts.embedded > 0) {
-      emit({
-        message: `The search index was rebuilt from stored vectors: ${outcome.reason.message}`,
-      });
+      // No index saved yet is normal after a run stopped before its first save (a closed tab):
+      // only a damaged one is worth telling the user about.
+      if (stored !== null) {
+        emit({
+          message: `The search index was rebuilt from stored vectors: ${outcome.reason.message}`,
+        });
+      }
       await deps.vectors.saveIndex(deps.model, index.serialize());
     }
   }
@@ -130,10 +150,14 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     let embedded = counts.embedded;
     let todo = total - embedded;
     let done = 0;
+    meter.reset();
+    meter.sample(0);
     emit({ phase: todo > 0 ? 'embedding' : 'ready', embedded, total, done, todo });
     for (;;) {
       if (signal.aborted || paused) throw createError('ABORTED');
-      const batch = await deps.vectors.pending(deps.model, batchSize);
+      // One step feeds every embed worker a batch (the pool splits it again).
+      const step = batchSize * parallelism();
+      const batch = await deps.vectors.pending(deps.model, step);
       if (batch.length === 0) break;
       const hashes = await Promise.all(batch.map((c) => deps.hash(c.text)));
       const reuse = await deps.vectors.reusable(deps.model, hashes);
@@ -158,11 +182,22 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       done += rows.length;
       embedded += rows.length;
       // An import may still be adding chunks: re-count now and then so the progress stays true.
-      if (done % (batchSize * 8) === 0) {
+      if (recount || done % (step * 8) < rows.length) {
+        recount = false;
         ({ total, embedded } = await deps.vectors.counts(deps.model));
         todo = done + (total - embedded);
       }
-      emit({ phase: 'embedding', embedded, total, done, todo: Math.max(todo, done) });
+      meter.sample(done);
+      const rate = meter.rate();
+      emit({
+        phase: 'embedding',
+        embedded,
+        total,
+        done,
+        todo: Math.max(todo, done),
+        ratePerSecond: rate,
+        etaSeconds: meter.eta(total - embedded),
+      });
       if (unsaved >= saveEvery) await save(idx);
     }
   }
@@ -184,6 +219,8 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     if (status.phase === 'error' || status.phase === 'paused') emit({ message: null });
     try {
       await reconcile(idx);
+      // Paused before the first pass (e.g. a hold kept over a reload): search what is embedded.
+      if (paused) throw createError('ABORTED');
       await embedBacklog(idx, controller.signal);
       await save(idx);
       const counts = await deps.vectors.counts(deps.model);
@@ -191,17 +228,28 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     } catch (err) {
       await save(idx).catch(() => undefined);
       const e = toAppError(err);
-      if (isAppError(e) && e.code === 'ABORTED') emit({ phase: 'paused', message: null });
-      else emit({ phase: 'error', message: e.message });
+      if (isAppError(e) && e.code === 'ABORTED') {
+        const counts = await deps.vectors.counts(deps.model).catch(() => null);
+        emit({ ...(counts ?? {}), phase: 'paused', message: null });
+      } else emit({ phase: 'error', message: e.message });
     } finally {
       controller = null;
     }
   }
 
   function sync(): Promise<void> {
-    if (paused) return Promise.resolve();
+    // While paused only a first pass runs (it loads the index and embeds nothing); later writes
+    // only update the counts, so the backlog shown stays true.
+    if (paused && running) return running;
+    if (paused && index) {
+      return deps.vectors.counts(deps.model).then(
+        (counts) => void (status.phase === 'paused' && emit(counts)),
+        () => undefined,
+      );
+    }
     if (running) {
       again = true; // a write arrived mid-run: look again when this run ends
+      recount = true;
       return running;
     }
     running = (async () => {
@@ -233,7 +281,12 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       paused = true;
       controller?.abort();
     },
-    status: () => status,
+    async stop() {
+      paused = true;
+      controller?.abort();
+      await running;
+    },
+    status: () => ({ ...status, workers: parallelism() }),
     generation: () => generation,
     search(query, k, filter) {
       if (!index || index.size === 0) return index ? [] : null;

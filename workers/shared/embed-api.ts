@@ -1,6 +1,7 @@
 // The embedding contract: what the embed worker exposes (over Comlink) and the DTOs the UI and
 // the db worker see. Vectors are canonical int16 (CFS-012 section 2), transferred, never copied.
-// Owns: EmbedWorkerApi, model info, progress and self-test shapes, `embedWithSignal`.
+// Owns: EmbedWorkerApi, model info, progress and self-test shapes, `embedWithSignal`, the pool
+// contract (`EmbedPool`, `EmbedPoolWorker`, `remotePoolWorker`).
 // Must not import any other layer (only comlink, for the abort/progress adapter).
 import * as Comlink from 'comlink';
 import { createError } from './errors';
@@ -225,78 +226,104 @@ export async function embedWithSignal(
   }
 }
 
-/** How many embed workers to start: hardwareConcurrency - 1 (the UI keeps a core), 1..max. */
-export function embedWorkerCount(hardwareConcurrency: number, max = 4): number {
+/**
+ * How many embed workers to start: hardwareConcurrency - 1 (the UI keeps a core), at least 1,
+ * at most `max` (each worker holds its own copy of the model: about 100 MB for MiniLM).
+ */
+export function embedWorkerCount(hardwareConcurrency: number, max = 8): number {
   return Math.max(1, Math.min(max, Math.floor(hardwareConcurrency) - 1));
 }
 
+// The embed-worker pool's contract (its implementation is workers/embed/pool.ts, injected where
+// layers forbid importing it): the app's backlog and the eval CLI run on the same pool.
+
+/** One embed worker as the pool drives it. */
+export interface EmbedPoolWorker {
+  /**
+   * Canonical vectors for `texts`, in order. `signal` aborts (rejects with AppError ABORTED);
+   * `onProgress` gets the texts done so far in this call.
+   */
+  embed(
+    texts: string[],
+    options: { role?: EmbedRole; signal: AbortSignal; onProgress?: (done: number) => void },
+  ): Promise<Int16Array[]>;
+  /** Stops the worker for good; its pending `embed` calls must reject (never hang). */
+  terminate(): void | Promise<void>;
+}
+
+export interface EmbedPoolOptions<W extends EmbedPoolWorker> {
+  /** Starts a worker with the active model loaded; a failure counts as a failed batch. */
+  spawn(): Promise<W>;
+  /** Workers to run (at least 1); `resize` changes it. */
+  size: number;
+  /** Texts per batch (default 16): small batches keep cancel, progress and retries cheap. */
+  batchSize?: number;
+  /** Tries per batch before the call fails with the batch's last error (default 3). */
+  maxAttempts?: number;
+  /** Told when a worker is replaced after a failure (for logs and status). */
+  onReplace?(error: unknown): void;
+}
+
+export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {
+  /**
+   * Vectors for `texts` in input order, batches spread over the workers (faster ones take more).
+   * @throws AppError ABORTED when `signal` aborts; a batch's last error after `maxAttempts` tries
+   */
+  embed(
+    texts: string[],
+    options?: {
+      signal?: AbortSignal;
+      role?: EmbedRole;
+      onProgress?: (p: EmbedProgress) => void;
+    },
+  ): Promise<Int16Array[]>;
+  /** The `size` workers, started if needed (e.g. to switch every worker's model). */
+  workers(): Promise<W[]>;
+  /** Changes the number of workers; extra workers stop once their batches end. */
+  resize(size: number): void;
+  size(): number;
+  /** Workers started and replaced so far. */
+  stats(): { size: number; spawned: number; replaced: number };
+  /** Stops every worker. */
+  close(): Promise<void>;
+}
+
 /**
- * Embeds `texts` across several embed workers: batches are taken from a shared cursor (faster
- * workers take more), results keep the input order, progress is summed over workers, and an abort
- * cancels every worker's job. Canonical vectors do not depend on which worker computed them.
- * @throws AppError ABORTED when the signal aborts; the first worker error otherwise
+ * Starts and stops embed workers for the database worker's pool. app/clients.ts (the one place
+ * that creates workers) passes it as a Comlink proxy; Node tests pass fakes.
  */
-export async function embedWithPool(
-  apis: ReadonlyArray<Comlink.Remote<EmbedWorkerApi>>,
-  texts: string[],
-  options: {
-    signal?: AbortSignal;
-    onProgress?: (p: EmbedProgress) => void;
-    batchSize?: number;
-    /** 'query' for search queries (default 'passage'). */
-    role?: EmbedRole;
-  } = {},
-): Promise<Int16Array[]> {
-  const batchSize = Math.max(1, options.batchSize ?? 32);
-  const out: Int16Array[] = new Array<Int16Array>(texts.length);
-  const partial = new Array<number>(apis.length).fill(0);
-  let finished = 0;
-  let cursor = 0;
-  const report = () =>
-    options.onProgress?.({
-      done: finished + partial.reduce((a, b) => a + b, 0),
-      total: texts.length,
-    });
-  // One failing worker stops the others at their next batch.
-  const inner = new AbortController();
-  const onAbort = () => inner.abort();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    await Promise.all(
-      apis.map(async (api, w) => {
-        while (cursor < texts.length && !inner.signal.aborted) {
-          const start = cursor;
-          const batch = texts.slice(start, start + batchSize);
-          cursor += batch.length;
-          // Progress messages are asynchronous: one may arrive after its batch resolved.
-          let live = true;
-          try {
-            const vectors = await embedWithSignal(api, batch, {
-              signal: inner.signal,
-              ...(options.role ? { role: options.role } : {}),
-              onProgress: (p) => {
-                if (!live) return;
-                partial[w] = p.done;
-                report();
-              },
-            });
-            live = false;
-            vectors.forEach((v, i) => (out[start + i] = v));
-          } catch (err) {
-            live = false;
-            inner.abort();
-            throw err;
-          }
-          partial[w] = 0;
-          finished += batch.length;
-          report();
-        }
-      }),
-    );
-    // A cancel that arrived after the last batch finished still means "cancelled" to the caller.
-    if (options.signal?.aborted) throw createError('ABORTED');
-    return out;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
-  }
+export interface EmbedSpawner {
+  /** Starts an embed worker; resolves with its id and a port to it (transferred). */
+  spawn(): Promise<{ id: number; port: MessagePort }>;
+  /** Terminates worker `id` (after a fault, or when the pool shrinks). */
+  terminate(id: number): Promise<void>;
+}
+
+/**
+ * An embed worker behind a Comlink remote as the pool drives it. `kill` stops the real worker;
+ * calls still pending on it then reject (a terminated worker never answers over its port).
+ */
+export function remotePoolWorker(
+  api: Comlink.Remote<EmbedWorkerApi>,
+  kill: () => void | Promise<void>,
+): EmbedPoolWorker & { api: Comlink.Remote<EmbedWorkerApi> } {
+  let killed: (err: Error) => void = () => undefined;
+  const dead = new Promise<never>((_, reject) => (killed = reject));
+  dead.catch(() => undefined);
+  return {
+    api,
+    embed: (texts, { role, signal, onProgress }) =>
+      Promise.race([
+        embedWithSignal(api, texts, {
+          signal,
+          ...(role ? { role } : {}),
+          ...(onProgress ? { onProgress: (p: EmbedProgress) => onProgress(p.done) } : {}),
+        }),
+        dead,
+      ]),
+    async terminate() {
+      killed(createError('INTERNAL', { reason: 'The embed worker was stopped.' }));
+      await kill();
+    },
+  };
 }

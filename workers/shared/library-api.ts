@@ -9,6 +9,7 @@ import type { RelatedRequest, SearchQuery } from './search-contract';
 import type { SemanticStatus } from './semantic-api';
 import type { SearchResponse, StorageInfo } from './types';
 import type { AnswerWorkerApi } from './answer-history-api';
+import type { EmbedSpawner } from './embed-api';
 
 export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi {
   /**
@@ -17,17 +18,25 @@ export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi, An
    */
   init(): Promise<StorageInfo>;
   /**
-   * Connects embed workers (ports from `Comlink.createEndpoint` on each embed worker's remote).
+   * Runs the embedding backlog on a pool of `size` embed workers started through `spawner` (a
+   * Comlink proxy; a worker that fails mid-batch is replaced through it and its batch retried).
    * Semantic and hybrid search start once the model has loaded; the backlog is embedded in the
    * background with progress reported to `watchSemantic`.
    */
-  connectEmbedders(ports: MessagePort[]): Promise<void>;
+  connectEmbedders(spawner: EmbedSpawner, size: number): Promise<void>;
+  /** Changes how many embed workers the backlog runs on (the Settings choice), at least 1. */
+  setEmbedWorkers(size: number): Promise<void>;
   semanticStatus(): Promise<SemanticStatus>;
   /** Calls `onStatus` (a Comlink proxy) on every change of the semantic status. */
   watchSemantic(onStatus: (status: SemanticStatus) => void): Promise<void>;
   /** Pauses background embedding (resumable: the backlog stays in the library). */
   pauseEmbedding(): Promise<void>;
   resumeEmbedding(): Promise<void>;
+  /**
+   * Stops this embedding run (vectors made so far are kept and searched); the rest stays
+   * keyword-only until `resumeEmbedding` or the next start of the app.
+   */
+  cancelEmbedding(): Promise<void>;
   /**
    * Makes model `id` (installed in the embed workers) the library's embedding model; the library
    * is re-embedded in the background and old and new vectors never mix in a search.

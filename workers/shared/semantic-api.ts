@@ -21,4 +21,10 @@ export interface SemanticStatus {
   todo: number;
   /** Why the stored index was rebuilt, or why embedding stopped. */
   message: string | null;
+  /** Chunks embedded per second over the last few seconds of this run (null until measured). */
+  ratePerSecond: number | null;
+  /** Seconds until the backlog is done at that rate (null until measured). */
+  etaSeconds: number | null;
+  /** Embed workers the backlog runs on (0 before any is connected). */
+  workers: number;
 }

@@ -1,0 +1,234 @@
+// The embed-worker pool: input order and progress over several workers, the same bytes from 1 and
+// 3 real USE-lite workers, a worker crashing mid-batch (the batch retried on a respawned worker,
+// nothing lost or embedded twice), a batch that always fails (bounded tries), abort, resizing,
+// and Comlink remotes whose worker is terminated (pending calls reject instead of hanging).
+import * as Comlink from 'comlink';
+import { describe, expect, it } from 'vitest';
+import { installErrorTransfer } from '../shared/comlink-errors';
+import {
+  embedWorkerCount,
+  remotePoolWorker,
+  type EmbedProgress,
+  type EmbedWorkerApi,
+} from '../shared/embed-api';
+import { AppError, createError } from '../shared/errors';
+import { createEmbedder } from './embedder';
+import { createNodeKernel, readUseLiteFile } from './node-kernel';
+import { createEmbedPool, type PoolWorker } from './pool';
+import { createEmbedWorkerApi } from './worker-api';
+
+/** A vector that depends on the text only (what any worker must return for it). */
+function fakeVector(text: string): Int16Array {
+  const v = new Int16Array(4);
+  for (let i = 0; i < text.length; i++) v[i % 4] = (v[i % 4]! * 31 + text.charCodeAt(i)) % 32767;
+  return v;
+}
+
+interface FakeLog {
+  /** Texts of every batch that returned vectors (a text twice here was embedded twice). */
+  delivered: string[];
+  terminated: number[];
+}
+
+/**
+ * Fake workers numbered in spawn order; `crash(id, call)` says whether worker `id` fails its
+ * `call`-th batch (after reporting some progress, as a worker dying mid-batch would).
+ */
+function fakeSpawner(crash: (id: number, call: number) => boolean = () => false) {
+  const log: FakeLog = { delivered: [], terminated: [] };
+  let next = 0;
+  const spawn = async (): Promise<PoolWorker & { id: number }> => {
+    const id = next++;
+    let calls = 0;
+    let alive = true;
+    return {
+      id,
+      async embed(texts, { signal, onProgress }) {
+        const call = calls++;
+        for (let i = 0; i < texts.length; i++) {
+          await new Promise((r) => setTimeout(r, 1));
+          if (signal.aborted) throw createError('ABORTED');
+          if (!alive) throw new Error('worker gone');
+          if (i === 1 && crash(id, call))
+            throw new Error(`RuntimeError: unreachable (worker ${id})`);
+          onProgress?.(i + 1);
+        }
+        log.delivered.push(...texts);
+        return texts.map(fakeVector);
+      },
+      terminate() {
+        alive = false;
+        log.terminated.push(id);
+      },
+    };
+  };
+  return { spawn, log };
+}
+
+const TEXTS = Array.from({ length: 50 }, (_, i) => `chunk number ${i} ${'z'.repeat(i % 7)}`);
+
+describe('createEmbedPool', () => {
+  it('keeps input order over several workers and reports progress up to the total', async () => {
+    const { spawn, log } = fakeSpawner();
+    const pool = createEmbedPool({ spawn, size: 3, batchSize: 4 });
+    const seen: EmbedProgress[] = [];
+    const out = await pool.embed(TEXTS, { onProgress: (p) => seen.push(p) });
+    expect(out).toEqual(TEXTS.map(fakeVector));
+    expect(seen.at(-1)).toEqual({ done: 50, total: 50 });
+    expect(seen.every((p, i) => i === 0 || p.done >= seen[i - 1]!.done)).toBe(true);
+    expect(pool.stats()).toEqual({ size: 3, spawned: 3, replaced: 0 });
+    expect([...log.delivered].sort()).toEqual([...TEXTS].sort());
+    await pool.close();
+    expect(log.terminated.sort()).toEqual([0, 1, 2]);
+  });
+
+  it('retries a batch whose worker crashed on a respawned worker: nothing lost or embedded twice', async () => {
+    // Worker 1 dies in its second batch.
+    const { spawn, log } = fakeSpawner((id, call) => id === 1 && call === 1);
+    const replaced: unknown[] = [];
+    const pool = createEmbedPool({
+      spawn,
+      size: 3,
+      batchSize: 4,
+      onReplace: (e) => replaced.push(e),
+    });
+    const out = await pool.embed(TEXTS);
+    expect(out).toEqual(TEXTS.map(fakeVector));
+    // Every text came back from exactly one successful batch.
+    expect([...log.delivered].sort()).toEqual([...TEXTS].sort());
+    expect(pool.stats()).toEqual({ size: 3, spawned: 4, replaced: 1 });
+    expect(log.terminated).toEqual([1]);
+    expect(String(replaced[0])).toContain('unreachable');
+    await pool.close();
+  });
+
+  it('gives up on a batch that fails on every worker after maxAttempts, with its error', async () => {
+    // Any batch holding this text crashes its worker.
+    const poison = TEXTS[9]!;
+    let spawned = 0;
+    const pool = createEmbedPool({
+      spawn: async (): Promise<PoolWorker> => {
+        spawned++;
+        return {
+          embed: async (texts) => {
+            if (texts.includes(poison))
+              throw new Error('RuntimeError: memory access out of bounds');
+            return texts.map(fakeVector);
+          },
+          terminate: () => undefined,
+        };
+      },
+      size: 2,
+      batchSize: 4,
+      maxAttempts: 3,
+    });
+    const err = await pool.embed(TEXTS).catch((e: unknown) => e);
+    expect(String(err)).toContain('memory access out of bounds');
+    expect(pool.stats().replaced).toBe(3);
+    expect(spawned).toBe(2 + 3);
+    // The pool still works for other texts afterwards.
+    expect(await pool.embed(['fine'])).toEqual([fakeVector('fine')]);
+  });
+
+  it('aborts every worker and rejects with ABORTED', async () => {
+    const { spawn } = fakeSpawner();
+    const pool = createEmbedPool({ spawn, size: 2, batchSize: 3 });
+    const controller = new AbortController();
+    const err = await pool
+      .embed(TEXTS, {
+        signal: controller.signal,
+        onProgress: (p) => p.done >= 5 && controller.abort(),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('ABORTED');
+    expect(pool.stats().replaced).toBe(0); // an abort is not a worker fault
+  });
+
+  it('stops its calls when closed instead of respawning the workers it terminated', async () => {
+    const { spawn, log } = fakeSpawner();
+    const pool = createEmbedPool({ spawn, size: 2, batchSize: 2 });
+    const running = pool.embed(TEXTS).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 5));
+    await pool.close();
+    expect(((await running) as AppError).code).toBe('ABORTED');
+    expect(pool.stats().spawned).toBe(2);
+    expect(log.terminated.sort()).toEqual([0, 1]);
+  });
+
+  it('resizes: extra workers stop, the rest carry on', async () => {
+    const { spawn, log } = fakeSpawner();
+    const pool = createEmbedPool({ spawn, size: 3, batchSize: 2 });
+    expect((await pool.workers()).length).toBe(3);
+    pool.resize(1);
+    await new Promise((r) => setTimeout(r, 0)); // termination follows the spawn's promise
+    expect(log.terminated.sort()).toEqual([1, 2]);
+    expect(await pool.embed(TEXTS)).toEqual(TEXTS.map(fakeVector));
+    expect(pool.stats()).toMatchObject({ size: 1, spawned: 3 });
+    pool.resize(2);
+    expect((await pool.workers()).length).toBe(2);
+    expect(pool.stats().spawned).toBe(4);
+  });
+
+  it('gives the same bytes from 1 and 3 real USE-lite workers', async () => {
+    const spawnReal = async (): Promise<PoolWorker> => {
+      const embedder = createEmbedder({
+        loadKernel: createNodeKernel,
+        fetchModelFile: readUseLiteFile,
+        loadGolden: async () => ({ modelId: '', modelVersion: '', dim: 0, entries: [] }),
+      });
+      await embedder.init();
+      return {
+        embed: (texts, { signal, role, onProgress }) =>
+          embedder.embedTexts(texts, {
+            signal,
+            ...(role ? { role } : {}),
+            ...(onProgress ? { onProgress: (p) => onProgress(p.done) } : {}),
+          }),
+        terminate: () => undefined,
+      };
+    };
+    const texts = [...TEXTS.slice(0, 30), '', 'ünïcödé 😀 ✓', 'x'.repeat(3000)];
+    const one = await createEmbedPool({ spawn: spawnReal, size: 1, batchSize: 5 }).embed(texts);
+    const three = await createEmbedPool({ spawn: spawnReal, size: 3, batchSize: 5 }).embed(texts);
+    const bytes = (vs: Int16Array[]) => vs.map((v) => Buffer.from(v.buffer).toString('hex'));
+    expect(three.length).toBe(texts.length);
+    expect(bytes(three)).toEqual(bytes(one));
+  });
+
+  it('sizes the browser pool as hardwareConcurrency - 1, at least 1', () => {
+    expect([1, 2, 4, 16, 64].map((n) => embedWorkerCount(n))).toEqual([1, 1, 3, 8, 8]);
+  });
+});
+
+describe('remotePoolWorker (a Comlink remote)', () => {
+  it('embeds over the port, and a terminated worker rejects its pending call', async () => {
+    installErrorTransfer();
+    const { port1, port2 } = new MessageChannel();
+    let t = 0;
+    const embedder = createEmbedder({
+      loadKernel: createNodeKernel,
+      fetchModelFile: readUseLiteFile,
+      loadGolden: async () => ({ modelId: '', modelVersion: '', dim: 0, entries: [] }),
+      now: () => (t += 60),
+      yieldToEvents: () => new Promise((r) => setTimeout(r, 2)),
+    });
+    Comlink.expose(createEmbedWorkerApi(embedder), port1);
+    const api = Comlink.wrap<EmbedWorkerApi>(port2);
+    let killed = false;
+    const worker = remotePoolWorker(api, () => {
+      killed = true;
+      port1.close(); // the real worker would stop answering
+    });
+    const [v] = await worker.embed(['alpha'], { signal: new AbortController().signal });
+    expect(v?.length).toBe(512);
+    const pending = worker.embed(
+      Array.from({ length: 200 }, (_, i) => `text ${i}`),
+      { signal: new AbortController().signal },
+    );
+    await worker.terminate();
+    expect(killed).toBe(true);
+    await expect(pending).rejects.toMatchObject({ code: 'INTERNAL' });
+    port2.close();
+  });
+});
