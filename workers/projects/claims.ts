@@ -2,7 +2,7 @@
 // a checkable statement (questions, headings, very short fragments), strip citation markers
 // ("[1]", "(Smith 2020)") but remember them, and cap the list (500 pasted claims are processed in
 // batches by the caller). The user edits the list afterwards. Imports projects only.
-import { splitSentences } from './sentences';
+import { splitSentences, type SentenceSpan } from './sentences';
 
 export interface ExtractedClaim {
   text: string;
@@ -30,7 +30,7 @@ export function extractClaims(draft: string, max = MAX_CLAIMS): ExtractedClaim[]
         previous.citations.push(...markers(lead));
         previous.end = line.start + span.start + lead.trimEnd().length;
       }
-      const s =
+      const s: SentenceSpan =
         previous && lead
           ? { ...span, text: span.text.slice(lead.length), start: span.start + lead.length }
           : span;
