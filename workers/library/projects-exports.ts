@@ -3,13 +3,14 @@
 // report's answer section. Also the stored form of a claim check (`ClaimCheckView`). Reads no
 // settings, so no API key can reach an export. Imports projects and shared only.
 import type { StoredAnswer } from '../shared/answer-history-api';
-import type {
-  AuditRowView,
-  ClaimCheckView,
-  ClaimEvidenceView,
-  Project,
-  ProjectClaim,
-  ProjectExportFiles,
+import {
+  claimCheckOf,
+  type AuditRowView,
+  type ClaimCheckView,
+  type ClaimEvidenceView,
+  type Project,
+  type ProjectClaim,
+  type ProjectExportFiles,
 } from '../shared/projects-api';
 import type { DocumentSummary, QualityGrade } from '../shared/types';
 import type { JudgedSentence } from '../projects/evidence';
@@ -98,14 +99,6 @@ function triangulationOf(v: ClaimCheckView): Triangulation {
   };
 }
 
-/** A stored claim result, or null when unchecked (or stored by an older shape). */
-export function claimViewOf(c: ProjectClaim): ClaimCheckView | null {
-  const r = c.result as Partial<ClaimCheckView> | null;
-  return r && typeof r.status === 'string' && Array.isArray(r.evidence)
-    ? (r as ClaimCheckView)
-    : null;
-}
-
 /** Retrieval stats over the project's claim checks (one evidence search per checked claim). */
 function retrievalStats(views: ClaimCheckView[]): RetrievalStats {
   const n = views.length;
@@ -165,7 +158,7 @@ export function buildExports(input: {
     passageCount: d.chunkCount,
   }));
   const checked = input.claims
-    .map((c) => ({ claim: c, view: claimViewOf(c) }))
+    .map((c) => ({ claim: c, view: claimCheckOf(c) }))
     .filter((x): x is { claim: ProjectClaim; view: ClaimCheckView } => x.view !== null);
   const stats = retrievalStats(checked.map((x) => x.view));
   const rows = auditRows(input.audit);

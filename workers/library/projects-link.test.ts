@@ -130,6 +130,11 @@ describe('projects link: citation audit and exports', () => {
       ['3', null, 'SOURCE_NOT_INDEXED'],
     ]);
     expect(rows[0]!.passage?.text).toContain('Smoking significantly increases');
+    expect(await link.extractDraftClaims(draft)).toEqual([
+      SUPPORTED,
+      CONTRADICTED,
+      'Bridges last a century.',
+    ]);
   });
 
   it('exports the report and the two spec files in their shapes, from library data only', async () => {

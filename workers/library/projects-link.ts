@@ -36,7 +36,7 @@ export interface ProjectsLinkDeps {
 
 export type ProjectChecksApi = Pick<
   ProjectsApi,
-  'checkProjectClaim' | 'cancelClaimCheck' | 'auditDraft' | 'projectExports'
+  'checkProjectClaim' | 'cancelClaimCheck' | 'extractDraftClaims' | 'auditDraft' | 'projectExports'
 >;
 
 export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
@@ -122,6 +122,10 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
     async cancelClaimCheck(requestId) {
       const signal = running.get(requestId);
       if (signal) signal.aborted = true;
+    },
+
+    async extractDraftClaims(draft) {
+      return extractClaims(parseDraftReferences(draft).body).map((c) => c.text);
     },
 
     async auditDraft(input) {

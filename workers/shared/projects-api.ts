@@ -1,7 +1,8 @@
 // The research-projects contract the library service exposes (workers/projects/project-store.ts
 // implements it): named collections of documents, their claims and per-project stats. Scoping a
 // search to a project is `SearchFilters.project`. Claim checks, citation audits and exports are
-// composed in workers/library/projects-link.ts. Plain types only; imports only shared types.
+// composed in workers/library/projects-link.ts. Plain types (and the
+// reader of a stored check); imports only shared types.
 import type { QualityGrade } from './types';
 
 export interface Project {
@@ -68,6 +69,11 @@ export interface ProjectsApi {
   ): Promise<ProjectClaim>;
   cancelClaimCheck(requestId: string): Promise<void>;
   /**
+   * Claims in an answer or a pasted draft, without an LLM: the sentences that state something
+   * (headings, questions, fragments and the reference list dropped; citation markers removed).
+   */
+  extractDraftClaims(draft: string): Promise<string[]>;
+  /**
    * Audits every citation of a draft: `[n]` markers resolved through `references` (an answer's)
    * or the draft's own reference lines (`[1] notes/a.txt`). A source not in the library is
    * SOURCE_NOT_INDEXED (a row, never an error). @throws AppError MODEL_LOAD_FAILED
@@ -128,6 +134,14 @@ export interface ClaimCheckView {
   skipped: number[];
   tookMs: number;
   minGrade: QualityGrade | null;
+}
+
+/** A claim's stored check, or null when unchecked (or stored in an older shape). */
+export function claimCheckOf(c: ProjectClaim): ClaimCheckView | null {
+  const r = c.result as Partial<ClaimCheckView> | null;
+  return r && typeof r.status === 'string' && Array.isArray(r.evidence)
+    ? (r as ClaimCheckView)
+    : null;
 }
 
 export interface AuditInput {
