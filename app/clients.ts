@@ -6,6 +6,8 @@ import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
 import type { LlmApi } from '../workers/shared/llm-api';
 import { embedWorkerCount, type EmbedWorkerApi } from '../workers/shared/embed-api';
+import type { LedgerPort } from '../workers/shared/ledgered-fetch';
+import type { ExternalLedgerRecord } from '../workers/shared/web-api';
 
 installErrorTransfer();
 
@@ -23,7 +25,19 @@ export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
   return library;
 }
 
-let embedders: Array<Comlink.Remote<EmbedWorkerApi>> | null = null;
+/**
+ * Workers whose requests skip the web worker's client record them at their fetch layer; the
+ * records land in the one network ledger (in the web worker, started on the first record).
+ */
+function connectLedger(worker: Comlink.Remote<LedgerPort>): void {
+  const sink = (record: ExternalLedgerRecord) =>
+    void webClient()
+      .recordExternal(record)
+      .catch(() => undefined);
+  void worker.setLedger(Comlink.proxy(sink)).catch(() => undefined);
+}
+
+let embedders: Array<Comlink.Remote<EmbedWorkerApi & LedgerPort>> | null = null;
 
 /**
  * The embed workers (canonical WASM runtime + USE-lite), hardwareConcurrency - 1 of them, at
@@ -33,13 +47,14 @@ export function embedClients(): Array<Comlink.Remote<EmbedWorkerApi>> {
   if (!embedders) {
     const count = embedWorkerCount(navigator.hardwareConcurrency || 2);
     embedders = Array.from({ length: count }, (_, i) =>
-      Comlink.wrap<EmbedWorkerApi>(
+      Comlink.wrap<EmbedWorkerApi & LedgerPort>(
         new Worker(new URL('../workers/embed.worker.ts', import.meta.url), {
           type: 'module',
           name: `sift-embed-${i}`,
         }),
       ),
     );
+    embedders.forEach(connectLedger);
   }
   return embedders;
 }
@@ -65,17 +80,18 @@ export function webClient(): Comlink.Remote<WebApi> {
   return web;
 }
 
-let llm: Comlink.Remote<LlmApi> | null = null;
+let llm: Comlink.Remote<LlmApi & LedgerPort> | null = null;
 
 /** The LLM worker (WebLLM, wllama on CPU, or an endpoint). Nothing loads until the user picks one. */
 export function llmClient(): Comlink.Remote<LlmApi> {
   if (!llm) {
-    llm = Comlink.wrap<LlmApi>(
+    llm = Comlink.wrap<LlmApi & LedgerPort>(
       new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
         type: 'module',
         name: 'sift-llm',
       }),
     );
+    connectLedger(llm);
   }
   return llm;
 }

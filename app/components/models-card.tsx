@@ -3,11 +3,11 @@
 // self-test of the active model (golden SHA-256 hashes for USE-lite; repeatability and the
 // transformers.js comparison for BERT-family models).
 import { useState } from 'react';
-import { Comlink, embedClients, webClient } from '../clients';
-import { ModelsPanel, type ModelsApi } from '../models/models-panel';
+import { Comlink, embedClients } from '../clients';
+import { ModelsPanel } from '../models/models-panel';
 import { SelfTestResult } from '../models/self-test-result';
 import { useAppStore } from '../state/app-store';
-import type { EmbedSelfTestResult, EmbedWorkerApi } from '../../workers/shared/embed-api';
+import type { EmbedSelfTestResult } from '../../workers/shared/embed-api';
 
 export interface ModelsCardProps {
   /**
@@ -18,52 +18,12 @@ export interface ModelsCardProps {
   onActivate?: (id: string) => Promise<unknown>;
 }
 
-/**
- * The embed worker's model API, with every model download written to the network ledger
- * (Settings > Network ledger lists everything that left the device, downloads included).
- */
-function withLedger(api: Comlink.Remote<EmbedWorkerApi>): ModelsApi {
-  return {
-    listModels: () => api.listModels(),
-    catalogue: () => api.catalogue(),
-    importModelFiles: (profileId, files) => api.importModelFiles(profileId, files),
-    deleteModel: (id) => api.deleteModel(id),
-    selfTest: (id) => api.selfTest(id),
-    cancel: (jobId) => api.cancel(jobId),
-    async downloadModel(profileId, onProgress, baseUrl = 'https://huggingface.co', jobId) {
-      const time = Date.now();
-      const repo = (await api.catalogue()).find((e) => e.id === profileId)?.repo ?? profileId;
-      const record = (outcome: string, bytesReceived?: number) =>
-        void webClient()
-          .recordExternal({
-            url: `${baseUrl.replace(/\/+$/, '')}/${repo}`,
-            method: 'GET',
-            purpose: `model download (${profileId})`,
-            outcome,
-            time,
-            durationMs: Date.now() - time,
-            ...(bytesReceived !== undefined ? { bytesReceived } : {}),
-          })
-          .catch(() => undefined);
-      try {
-        const model = await api.downloadModel(profileId, onProgress, baseUrl, jobId);
-        record('ok', model.sizeBytes);
-        return model;
-      } catch (err) {
-        record((err as { code?: string }).code ?? 'error');
-        throw err;
-      }
-    },
-  };
-}
-
 export function ModelsCard(props: ModelsCardProps = {}) {
   const semantic = useAppStore((s) => s.semantic);
   const notifyError = useAppStore((s) => s.notifyError);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<EmbedSelfTestResult | null>(null);
   const [api] = useState(() => embedClients()[0]);
-  const [ledgered] = useState(() => (api ? withLedger(api) : null));
   const runSelfTest = async () => {
     setRunning(true);
     setResult(null);
@@ -78,9 +38,9 @@ export function ModelsCard(props: ModelsCardProps = {}) {
   return (
     <div className="card" data-testid="models-card">
       <h3>Models</h3>
-      {ledgered && (
+      {api && (
         <ModelsPanel
-          api={ledgered}
+          api={api}
           proxy={Comlink.proxy}
           onError={notifyError}
           {...(props.onActivate ? { onActivate: props.onActivate } : {})}
