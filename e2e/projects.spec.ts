@@ -197,3 +197,31 @@ test('500 pasted claims: progress, the UI stays usable, cancel stops the run', a
   expect(checked).toBeGreaterThan(0);
   expect(checked).toBeLessThan(500);
 });
+
+test('a kept answer: its cited documents join the project and its citations are audited', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
+  await waitForImport(page);
+  await page.keyboard.press('Alt+4');
+  const question = 'Does smoking increase the risk of lung cancer?';
+  await page.getByTestId('answer-input').fill(question);
+  await page.getByTestId('answer-ask').click();
+  await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
+    timeout: 60_000,
+  });
+  await page.keyboard.press('Alt+6');
+  await page.getByTestId('project-name').fill('From an answer');
+  await page.getByTestId('project-create').click();
+  await expect(page.getByTestId('project-title')).toHaveText('From an answer');
+  await page.getByTestId('project-add-answer').selectOption({ label: question });
+  await expect(page.getByTestId('project-members')).toContainText('smoking-cohort');
+  await page.getByTestId('audit-answer').selectOption({ label: question });
+  await expect(page.getByTestId('audit-draft')).toHaveValue(/\[1\]/);
+  await page.getByTestId('audit-run').click();
+  const rows = page.getByTestId('audit-row');
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.first()).toContainText('smoking-cohort');
+  await expect(rows.first()).not.toHaveAttribute('data-status', 'SOURCE_NOT_INDEXED');
+});

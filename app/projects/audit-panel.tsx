@@ -1,20 +1,12 @@
 // Projects > citation audit: a pasted draft (citations [n] with a reference list "[n] path or
 // URL" at the end) or a kept answer; each citation scored against its source: PASS / REVIEW /
 // SOURCE_NOT_INDEXED, with the passage to open. Everything shown as text.
-import { useEffect, useState } from 'react';
-import { libraryClient } from '../clients';
 import { openAt, runAudit, auditAnswer } from '../state/project-actions';
 import { useProjectStore } from '../state/project-store';
-import type { AnswerSummary } from '../../workers/shared/answer-history-api';
+import { useKeptAnswers } from './kept-answers';
 
 function AnswerPicker() {
-  const [answers, setAnswers] = useState<AnswerSummary[]>([]);
-  useEffect(() => {
-    void libraryClient()
-      .listAnswers(50)
-      .then(setAnswers)
-      .catch(() => setAnswers([]));
-  }, []);
+  const answers = useKeptAnswers();
   if (answers.length === 0) return null;
   return (
     <label>

@@ -3,8 +3,32 @@
 import { useState } from 'react';
 import { openDocument } from '../state/actions';
 import { useAppStore } from '../state/app-store';
-import { addDocuments, removeDocument } from '../state/project-actions';
+import { addAnswerSources, addDocuments, removeDocument } from '../state/project-actions';
 import { useProjectStore } from '../state/project-store';
+import { useKeptAnswers } from './kept-answers';
+
+/** Adds the library documents a kept answer cites. */
+function AnswerSources() {
+  const answers = useKeptAnswers();
+  if (answers.length === 0) return null;
+  return (
+    <label className="no-print">
+      Add the sources a kept answer cites{' '}
+      <select
+        value=""
+        onChange={(e) => e.target.value && void addAnswerSources(Number(e.target.value))}
+        data-testid="project-add-answer"
+      >
+        <option value="">choose an answer…</option>
+        {answers.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.question.slice(0, 80)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 export function ProjectDocuments() {
   const documents = useAppStore((s) => s.documents);
@@ -50,6 +74,7 @@ export function ProjectDocuments() {
           ))}
         </ul>
       )}
+      <AnswerSources />
       {others.length > 0 && (
         <details className="no-print" data-testid="project-add">
           <summary>Add library documents ({others.length} not in the project)</summary>

@@ -1,7 +1,7 @@
-// What the Projects view does: create / rename / delete projects, add library documents, edit the
-// claims, run the claim checks one claim per worker call (progress between claims, cancel stops
-// the running one), audit a draft or an answer, download the exports and open evidence at its
-// sentence. All work runs in the database worker; these only call it and update state.
+// What the Projects view does: create / rename / delete projects, add library documents (or the
+// ones a kept answer cites), edit the claims, run the claim checks one claim per worker call
+// (progress between claims, cancel stops the running one), audit a draft or an answer, download
+// the exports and open evidence at its sentence. All work runs in the database worker; these only call it and update state.
 import { libraryClient } from '../clients';
 import { downloadText } from '../lib/download';
 import { isAppError } from '../../workers/shared/errors';
@@ -80,6 +80,21 @@ export async function addDocuments(documentIds: number[]): Promise<void> {
   const n = await attempt(() => libraryClient().addToProject(id, documentIds));
   if (n !== undefined) app().notify('info', `${n} document(s) added to the project.`);
   await refreshProject();
+}
+
+/** Adds the library documents a kept answer cites (web references and deleted ones are skipped). */
+export async function addAnswerSources(answerId: number): Promise<void> {
+  const a = await attempt(() => libraryClient().getAnswer(answerId));
+  if (!a) return;
+  const ids = [
+    ...new Set(
+      a.references
+        .filter((r) => r.source === 'library' && !r.missing && r.documentId !== null)
+        .map((r) => r.documentId!),
+    ),
+  ];
+  if (ids.length === 0) app().notify('info', 'That answer cites no library document.');
+  else await addDocuments(ids);
 }
 
 export async function removeDocument(documentId: number): Promise<void> {
