@@ -1,7 +1,7 @@
 // Projects > citation audit: a pasted draft (citations [n] with a reference list "[n] path or
 // URL" at the end) or a kept answer; each citation scored against its source: PASS / REVIEW /
 // SOURCE_NOT_INDEXED, with the passage to open. Everything shown as text.
-import { openAt, runAudit, auditAnswer } from '../state/project-actions';
+import { auditAnswer, openAt, runAudit } from '../state/project-checks';
 import { useProjectStore } from '../state/project-store';
 import { useKeptAnswers } from './kept-answers';
 

@@ -2,7 +2,7 @@
 // supporting / contradicting / neutral with grade and tier, and their evidence sentences as
 // buttons that open the document at the sentence. All source text rendered as text.
 import { claimCheckOf, type ClaimEvidenceView } from '../../workers/shared/projects-api';
-import { checkClaims, openAt } from '../state/project-actions';
+import { checkClaims, openAt } from '../state/project-checks';
 import { useProjectStore } from '../state/project-store';
 
 const ROLE_LABEL: Record<ClaimEvidenceView['role'], string> = {

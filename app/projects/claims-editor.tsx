@@ -2,7 +2,8 @@
 // claims out of the draft box (LLM-free sentence split), and run the checks with progress and
 // cancel. The checks run in the database worker one claim at a time, so the UI stays responsive.
 import { useState } from 'react';
-import { cancelChecks, checkClaims, extractClaimsText, saveClaims } from '../state/project-actions';
+import { extractClaimsText, saveClaims } from '../state/project-actions';
+import { cancelChecks, checkClaims } from '../state/project-checks';
 import { useProjectStore } from '../state/project-store';
 import type { QualityGrade } from '../../workers/shared/types';
 

@@ -1,6 +1,6 @@
 // Projects > exports: the Markdown report, index_metadata.json and retrieval_audit.md (spec
 // files) as downloads, and Print (the browser's print to PDF over the print stylesheet).
-import { downloadExport } from '../state/project-actions';
+import { downloadExport } from '../state/project-checks';
 
 export function ExportPanel() {
   return (
