@@ -68,6 +68,7 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   await expect(rows.nth(1).getByTestId('claim-status')).toHaveText('CONTESTED', {
     timeout: 60_000,
   });
+  await expect(page.getByTestId('claims-summary')).toHaveText('LIKELY 1 · CONTESTED 1');
   const support = rows.nth(0).locator('[data-testid="evidence"][data-role="supporting"]');
   await expect(support).toHaveCount(1);
   await expect(support).toContainText('smoking-cohort');

@@ -41,6 +41,26 @@ function Evidence({ e }: { e: ClaimEvidenceView }) {
   );
 }
 
+const STATUSES = ['VERIFIED', 'LIKELY', 'UNVERIFIED', 'CONTESTED'] as const;
+
+/** How many claims have each status (and how many are not checked yet). */
+function StatusSummary() {
+  const claims = useProjectStore((s) => s.claims);
+  const counts = new Map<string, number>();
+  for (const c of claims) {
+    const status = claimCheckOf(c)?.status ?? 'NOT CHECKED';
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  return (
+    <p className="hint" data-testid="claims-summary">
+      {[...STATUSES, 'NOT CHECKED' as const]
+        .filter((s) => counts.has(s))
+        .map((s) => `${s} ${counts.get(s)}`)
+        .join(' · ')}
+    </p>
+  );
+}
+
 export function ClaimResults() {
   const claims = useProjectStore((s) => s.claims);
   const run = useProjectStore((s) => s.run);
@@ -48,6 +68,7 @@ export function ClaimResults() {
   return (
     <section className="claim-results" aria-labelledby="results-h">
       <h3 id="results-h">Triangulation</h3>
+      <StatusSummary />
       <ol className="claim-list">
         {claims.map((c) => {
           const v = claimCheckOf(c);
