@@ -45,7 +45,8 @@ export function AuditPanel() {
         rows={6}
         className="no-print"
         value={draft}
-        onChange={(e) => setDraft(e.target.value)}
+        // An edited answer keeps its references; clearing the box lets go of the answer.
+        onChange={(e) => setDraft(e.target.value, e.target.value.trim() ? fromAnswer : null)}
         data-testid="audit-draft"
       />
       {fromAnswer !== null && (
