@@ -11,14 +11,16 @@ import { SearchView } from './views/search-view';
 import { SettingsView } from './views/settings-view';
 import { AnswerView } from './views/answer-view';
 import { DiagnosticsView } from './views/diagnostics-view';
+import { ProjectsView } from './views/projects-view';
 
-// Alt+1..3 kept their views when Answer (Alt+4) and Diagnostics (Alt+5) arrived.
+// Alt+1..3 kept their views when Answer (Alt+4), Diagnostics (Alt+5) and Projects (Alt+6) arrived.
 const VIEW_KEYS: Record<string, View> = {
   '1': 'search',
   '2': 'library',
   '3': 'settings',
   '4': 'answer',
   '5': 'diagnostics',
+  '6': 'projects',
 };
 
 export function App() {
@@ -62,6 +64,7 @@ export function App() {
         {view === 'settings' && <SettingsView />}
         {view === 'answer' && <AnswerView />}
         {view === 'diagnostics' && <DiagnosticsView />}
+        {view === 'projects' && <ProjectsView />}
       </main>
       <Notices />
       <DropZone />

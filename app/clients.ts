@@ -6,6 +6,8 @@ import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
 import type { LlmApi } from '../workers/shared/llm-api';
 import type { EmbedSpawner, EmbedWorkerApi } from '../workers/shared/embed-api';
+import type { LedgerPort } from '../workers/shared/ledgered-fetch';
+import type { ExternalLedgerRecord } from '../workers/shared/web-api';
 
 installErrorTransfer();
 
@@ -21,6 +23,18 @@ export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
     library = Comlink.wrap<LibraryWorkerApi>(worker);
   }
   return library;
+}
+
+/**
+ * Workers whose requests skip the web worker's client record them at their fetch layer; the
+ * records land in the one network ledger (in the web worker, started on the first record).
+ */
+function connectLedger(worker: Comlink.Remote<LedgerPort>): void {
+  const sink = (record: ExternalLedgerRecord) =>
+    void webClient()
+      .recordExternal(record)
+      .catch(() => undefined);
+  void worker.setLedger(Comlink.proxy(sink)).catch(() => undefined);
 }
 
 interface EmbedWorkerEntry {
@@ -40,7 +54,9 @@ function startEmbedWorker(): [number, EmbedWorkerEntry] {
     type: 'module',
     name: `sift-embed-${id}`,
   });
-  const entry = { worker, remote: Comlink.wrap<EmbedWorkerApi>(worker), pooled: false };
+  const remote = Comlink.wrap<EmbedWorkerApi & LedgerPort>(worker);
+  connectLedger(remote); // its model downloads are written to the network ledger
+  const entry = { worker, remote, pooled: false };
   embedWorkers.set(id, entry);
   return [id, entry];
 }
@@ -93,17 +109,18 @@ export function webClient(): Comlink.Remote<WebApi> {
   return web;
 }
 
-let llm: Comlink.Remote<LlmApi> | null = null;
+let llm: Comlink.Remote<LlmApi & LedgerPort> | null = null;
 
 /** The LLM worker (WebLLM, wllama on CPU, or an endpoint). Nothing loads until the user picks one. */
 export function llmClient(): Comlink.Remote<LlmApi> {
   if (!llm) {
-    llm = Comlink.wrap<LlmApi>(
+    llm = Comlink.wrap<LlmApi & LedgerPort>(
       new Worker(new URL('../workers/llm.worker.ts', import.meta.url), {
         type: 'module',
         name: 'sift-llm',
       }),
     );
+    connectLedger(llm);
   }
   return llm;
 }

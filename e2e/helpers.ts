@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
-/** Every fixture document (not the generator script or the README). */
+/** Every fixture document (not the generator script, the README or a sub-folder such as claims/). */
 export function fixtureFiles(): string[] {
-  return readdirSync(FIXTURES)
-    .filter((f) => !f.endsWith('.ts') && f !== 'README.md')
+  return readdirSync(FIXTURES, { withFileTypes: true })
+    .filter((f) => f.isFile() && !f.name.endsWith('.ts') && f.name !== 'README.md')
+    .map((f) => f.name)
     .sort()
     .map((f) => join(FIXTURES, f));
 }

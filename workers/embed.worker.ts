@@ -17,13 +17,27 @@ import {
   DEFAULT_HUB,
   type ModelStore,
 } from './embed/model-store';
-import { allowUserUrls } from './shared/net-gate';
+import { allowUserUrls, type NetScope } from './shared/net-gate';
+import { createLedgeredFetch, ledgerCacheAdds, type LedgerPort } from './shared/ledgered-fetch';
 import { createEmbedWorkerApi } from './embed/worker-api';
 
 installErrorTransfer();
 netGate.allow(DEFAULT_HUB);
 
 const modelBase = `${import.meta.env.BASE_URL}models/use-lite/`;
+
+// Every request the gate lets out to another origin (model downloads, the reference runtime of a
+// BERT self-test) goes to the network ledger; the app's own files do not leave the device.
+const ledgered = createLedgeredFetch(netGate.fetch, {
+  origin: self.location.origin,
+  purpose: (url) => {
+    // Hub files: /<org>/<model>/resolve/<revision>/<file> -> "model download (<model>) <file>".
+    const hub = /\/[^/]+\/([^/]+)\/resolve\/[^/]+\/(.+)$/.exec(url.pathname);
+    return hub ? `model download (${hub[1]}) ${hub[2]}` : 'model download';
+  },
+});
+(self as unknown as NetScope).fetch = ledgered.fetch;
+ledgerCacheAdds(self, ledgered);
 
 // Downloaded and imported models live in OPFS, which survives reloads and works offline.
 let models: ModelStore | undefined;
@@ -36,7 +50,7 @@ if (typeof navigator.storage?.getDirectory === 'function') {
           .getDirectory()
           .then((d) => d.getDirectoryHandle('models', { create: true }))),
     ),
-    fetch: (input, init) => netGate.fetch(input, init),
+    fetch: (input, init) => ledgered.fetch(input, init),
     estimate: () => navigator.storage.estimate(),
     online: () => navigator.onLine,
   });
@@ -61,8 +75,10 @@ const embedder = createEmbedder({
     (await import('./embed/transformers-reference')).embedWithTransformers(request),
 });
 
-Comlink.expose(
-  allowUserUrls(createEmbedWorkerApi(embedder, models), netGate, {
+const ledgerPort: LedgerPort = { setLedger: async (sink) => ledgered.setSink(sink) };
+Comlink.expose({
+  ...allowUserUrls(createEmbedWorkerApi(embedder, models), netGate, {
     downloadModel: (_profileId, _onProgress, baseUrl) => [baseUrl],
   }),
-);
+  ...ledgerPort,
+});

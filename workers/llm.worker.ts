@@ -8,7 +8,8 @@ import * as Comlink from 'comlink';
 import { installErrorTransfer } from './shared/comlink-errors';
 import { createLlmService } from './llm/service';
 import { WEBLLM_ORIGINS } from './llm/webllm';
-import { allowUserUrls } from './shared/net-gate';
+import { allowUserUrls, type NetScope } from './shared/net-gate';
+import { createLedgeredFetch, ledgerCacheAdds, type LedgerPort } from './shared/ledgered-fetch';
 import { createRealWllama } from './llm/wllama-factory';
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 
@@ -19,9 +20,21 @@ const nav = self.navigator as Navigator & {
   gpu?: { requestAdapter(): Promise<{ features: { has(n: string): boolean } } | null> };
 };
 
+// Every request the gate lets out goes to the network ledger: the endpoint's POSTs, and the
+// model downloads WebLLM (fetch, Cache.add) and wllama make.
+const ledgered = createLedgeredFetch(netGate.fetch, {
+  origin: self.location.origin,
+  purpose: (url, method) =>
+    method === 'POST' || url.pathname.endsWith('/chat/completions')
+      ? 'llm endpoint'
+      : 'llm model download',
+});
+(self as unknown as NetScope).fetch = ledgered.fetch;
+ledgerCacheAdds(self, ledgered);
+
 const service = createLlmService({
   env: { gpu: nav.gpu, storage: nav.storage, wasm: WebAssembly },
-  fetch: netGate.fetch,
+  fetch: ledgered.fetch,
   createWllama: () => createRealWllama(new URL(wllamaWasmUrl, self.location.href).href),
   // web-llm is loaded only when chosen: it is large and needs WebGPU.
   createMlcEngine: async (modelId, onProgress) => {
@@ -32,9 +45,11 @@ const service = createLlmService({
   },
 });
 
-Comlink.expose(
-  allowUserUrls(service, netGate, {
+const ledgerPort: LedgerPort = { setLedger: async (sink) => ledgered.setSink(sink) };
+Comlink.expose({
+  ...allowUserUrls(service, netGate, {
     useHttp: (config) => [config.baseUrl],
     useWllama: (source) => ['url' in source ? source.url : null],
   }),
-);
+  ...ledgerPort,
+});

@@ -7,6 +7,7 @@ const TABS: Array<{ view: View; label: string; key: string }> = [
   { view: 'answer', label: 'Answer', key: '4' },
   { view: 'library', label: 'Library', key: '2' },
   { view: 'settings', label: 'Settings', key: '3' },
+  { view: 'projects', label: 'Projects', key: '6' },
   { view: 'diagnostics', label: 'Diagnostics', key: '5' },
 ];
 

@@ -3,11 +3,11 @@
 // self-test of the active model (golden SHA-256 hashes for USE-lite; repeatability and the
 // transformers.js comparison for BERT-family models).
 import { useState } from 'react';
-import { Comlink, modelsClient, webClient } from '../clients';
+import { Comlink, modelsClient } from '../clients';
 import { ModelsPanel, type ModelsApi } from '../models/models-panel';
 import { SelfTestResult } from '../models/self-test-result';
 import { useAppStore } from '../state/app-store';
-import type { EmbedSelfTestResult, EmbedWorkerApi } from '../../workers/shared/embed-api';
+import type { EmbedSelfTestResult } from '../../workers/shared/embed-api';
 
 export interface ModelsCardProps {
   /**
@@ -19,42 +19,21 @@ export interface ModelsCardProps {
 }
 
 /**
- * The embed worker's model API, with every model download written to the network ledger
- * (Settings > Network ledger lists everything that left the device, downloads included).
+ * The Models card's API: each call goes to the oldest live embed worker, since the pool may
+ * replace a worker after a fault. Downloads reach the network ledger from the worker's fetch
+ * layer, one row per file (workers/shared/ledgered-fetch.ts).
  */
-function withLedger(worker: () => Comlink.Remote<EmbedWorkerApi>): ModelsApi {
+function poolModelsApi(): ModelsApi {
   return {
-    listModels: () => worker().listModels(),
-    catalogue: () => worker().catalogue(),
-    importModelFiles: (profileId, files) => worker().importModelFiles(profileId, files),
-    deleteModel: (id) => worker().deleteModel(id),
-    selfTest: (id) => worker().selfTest(id),
-    cancel: (jobId) => worker().cancel(jobId),
-    async downloadModel(profileId, onProgress, baseUrl = 'https://huggingface.co', jobId) {
-      const api = worker(); // one worker for the whole download (and its ledger entry)
-      const time = Date.now();
-      const repo = (await api.catalogue()).find((e) => e.id === profileId)?.repo ?? profileId;
-      const record = (outcome: string, bytesReceived?: number) =>
-        void webClient()
-          .recordExternal({
-            url: `${baseUrl.replace(/\/+$/, '')}/${repo}`,
-            method: 'GET',
-            purpose: `model download (${profileId})`,
-            outcome,
-            time,
-            durationMs: Date.now() - time,
-            ...(bytesReceived !== undefined ? { bytesReceived } : {}),
-          })
-          .catch(() => undefined);
-      try {
-        const model = await api.downloadModel(profileId, onProgress, baseUrl, jobId);
-        record('ok', model.sizeBytes);
-        return model;
-      } catch (err) {
-        record((err as { code?: string }).code ?? 'error');
-        throw err;
-      }
-    },
+    listModels: () => modelsClient().listModels(),
+    catalogue: () => modelsClient().catalogue(),
+    importModelFiles: (profileId, files) => modelsClient().importModelFiles(profileId, files),
+    deleteModel: (id) => modelsClient().deleteModel(id),
+    selfTest: (id) => modelsClient().selfTest(id),
+    cancel: (jobId) => modelsClient().cancel(jobId),
+    // one worker for the whole download, so its progress and cancel reach the same job
+    downloadModel: (profileId, onProgress, baseUrl, jobId) =>
+      modelsClient().downloadModel(profileId, onProgress, baseUrl, jobId),
   };
 }
 
@@ -63,8 +42,7 @@ export function ModelsCard(props: ModelsCardProps = {}) {
   const notifyError = useAppStore((s) => s.notifyError);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<EmbedSelfTestResult | null>(null);
-  // The pool may replace a worker (after a fault): each call goes to the oldest live one.
-  const [ledgered] = useState(() => withLedger(modelsClient));
+  const [api] = useState(poolModelsApi);
   const runSelfTest = async () => {
     setRunning(true);
     setResult(null);
@@ -79,9 +57,9 @@ export function ModelsCard(props: ModelsCardProps = {}) {
   return (
     <div className="card" data-testid="models-card">
       <h3>Models</h3>
-      {ledgered && (
+      {api && (
         <ModelsPanel
-          api={ledgered}
+          api={api}
           proxy={Comlink.proxy}
           onError={notifyError}
           {...(props.onActivate ? { onActivate: props.onActivate } : {})}

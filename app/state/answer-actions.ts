@@ -1,6 +1,7 @@
 // What the Answer and Diagnostics views do: ask (streamed tokens arrive through a Comlink proxy),
 // cancel, open a citation at its exact offsets, copy / download Markdown, the history and its
 // export, the diagnostics. All work runs in the workers; these only call them and update state.
+import { downloadText as download } from '../lib/download';
 import { answerToMarkdown } from '../answer/answer-markdown';
 import { Comlink, connectWeb, libraryClient, llmClient } from '../clients';
 import { MAX_QUESTION_CHARS, type AnswerReference } from '../../workers/shared/answer-api';
@@ -120,15 +121,6 @@ export async function deleteKeptAnswer(id: number): Promise<void> {
   } catch (err) {
     app().notifyError(err);
   }
-}
-
-function download(text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const stamp = () => new Date().toISOString().slice(0, 10);

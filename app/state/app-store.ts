@@ -19,7 +19,7 @@ import type {
   StorageInfo,
 } from '../../workers/shared/types';
 
-export type View = 'search' | 'answer' | 'library' | 'settings' | 'diagnostics';
+export type View = 'search' | 'answer' | 'library' | 'settings' | 'diagnostics' | 'projects';
 
 export interface Notice {
   id: number;

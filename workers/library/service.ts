@@ -27,6 +27,7 @@ import {
   type SemanticSyncDeps,
 } from './semantic-sync';
 import { createAnswerLink, type WebWorker } from './answers';
+import { createProjectsLink } from './projects-link';
 
 export type { EmbedWorker } from './semantic-sync';
 export type { LlmWorker } from './llm-link';
@@ -129,6 +130,11 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     now: deps.now ?? (() => performance.now()),
     wallNow: deps.wallNow ?? (() => Date.now()),
   });
+  const projectChecks = createProjectsLink({
+    parts: ready,
+    semantic,
+    getAnswer: (id) => answers.getAnswer(id),
+  });
 
   return {
     init: async () => (await ready()).db.info,
@@ -196,5 +202,6 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     projectStats: async (id) => (await ready()).projects.stats(id),
     setProjectClaims: async (id, claims) => (await ready()).projects.setClaims(id, claims),
     projectClaims: async (id) => (await ready()).projects.claims(id),
+    ...projectChecks,
   };
 }

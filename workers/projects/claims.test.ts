@@ -18,6 +18,16 @@ describe('extractClaims', () => {
     expect(draft.slice(claims[0]!.start, claims[0]!.end)).toContain('Vitamin D lowers');
   });
 
+  it('gives markers written after the full stop to the sentence before', () => {
+    const claims = extractClaims(
+      'Smoking raises lung cancer risk. [1] [2] Green tea is drunk widely. [3]',
+    );
+    expect(claims.map((c) => [c.text, c.citations])).toEqual([
+      ['Smoking raises lung cancer risk.', ['1', '2']],
+      ['Green tea is drunk widely.', ['3']],
+    ]);
+  });
+
   it('caps a huge paste', () => {
     const draft = Array.from({ length: 600 }, (_, i) => `Claim number ${i} is stated here.`).join(
       ' ',

@@ -1,0 +1,31 @@
+// Projects > exports: the Markdown report, index_metadata.json and retrieval_audit.md (spec
+// files) as downloads, and Print (the browser's print to PDF over the print stylesheet).
+import { downloadExport } from '../state/project-checks';
+
+export function ExportPanel() {
+  return (
+    <section className="export-panel no-print" aria-labelledby="export-h">
+      <h3 id="export-h">Exports</h3>
+      <div className="actions">
+        <button onClick={() => void downloadExport('report')} data-testid="export-report">
+          Report (Markdown)
+        </button>
+        <button
+          onClick={() => void downloadExport('index-metadata')}
+          data-testid="export-index-metadata"
+        >
+          index_metadata.json
+        </button>
+        <button
+          onClick={() => void downloadExport('retrieval-audit')}
+          data-testid="export-retrieval-audit"
+        >
+          retrieval_audit.md
+        </button>
+        <button onClick={() => window.print()} data-testid="export-print">
+          Print / save as PDF
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+// Claim checks, citation audits and exports through the library's projects link, on a real
+// in-memory library with the shipped stance model on real USE-lite and the e2e claim fixtures.
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
+import { loadUseLite } from '../embed/use-lite';
+import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { createProjectStore, type ProjectStore } from '../projects/project-store';
+import type { HybridSearch } from '../search/hybrid';
+import type { ClaimCheckView } from '../shared/projects-api';
+import type { SemanticStatus } from '../shared/semantic-api';
+import { createProjectsLink, type ProjectChecksApi } from './projects-link';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../e2e/fixtures/claims/${name}`, import.meta.url), 'utf8');
+const SUPPORTED = 'Smoking increases the risk of lung cancer.';
+const CONTRADICTED = 'Green tea consumption increases bone density.';
+const READY: SemanticStatus = {
+  phase: 'ready',
+  model: { id: 'use-lite', version: 'test', dim: 512 },
+  embedded: 0,
+  total: 0,
+  done: 0,
+  todo: 0,
+  message: null,
+  ratePerSecond: null,
+  etaSeconds: null,
+  workers: 1,
+};
+
+let embed: (texts: string[]) => Promise<Int16Array[]>;
+let lib: TestLibrary;
+let projects: ProjectStore;
+let status: SemanticStatus;
+let link: ProjectChecksApi;
+let ids: number[];
+
+beforeAll(async () => {
+  const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
+  embed = async (t) => t.map((x) => m.embedInt16(x));
+});
+
+beforeEach(async () => {
+  lib = await openTestLibrary();
+  projects = createProjectStore(lib.db.sql);
+  status = READY;
+  link = createProjectsLink({
+    parts: async () => ({
+      store: lib.store,
+      hybrid: { search: (r) => lib.search.search(r) } as HybridSearch,
+      projects,
+    }),
+    semantic: { status: () => status, embed: (texts) => embed(texts) },
+    getAnswer: () => Promise.reject(new Error('no answers in this test')),
+  });
+  ids = [];
+  for (const name of ['smoking-cohort.txt', 'green-tea-trial.txt', 'unrelated.txt']) {
+    const text = name === 'unrelated.txt' ? 'The bridge opened in 1932.' : fixture(name);
+    ids.push((await put(lib.store, doc(`claims/${name}`, text))).documentId);
+  }
+});
+
+afterEach(() => lib.close());
+
+async function project() {
+  const p = await projects.create('Lungs and bones', 'What do the sources say?');
+  await projects.addDocuments(p.id, [ids[0]!, ids[1]!]);
+  const claims = await projects.setClaims(p.id, [{ text: SUPPORTED }, { text: CONTRADICTED }]);
+  return { p, claims };
+}
+
+describe('projects link: claim checks', () => {
+  it('finds the supporting and the contradicting fixture and stores the statuses', async () => {
+    const { p, claims } = await project();
+    const a = (await link.checkProjectClaim(p.id, claims[0]!.id)).result as ClaimCheckView;
+    const b = (await link.checkProjectClaim(p.id, claims[1]!.id)).result as ClaimCheckView;
+    expect(a.status).toBe('LIKELY');
+    expect(a.evidence.filter((e) => e.role === 'supporting').map((e) => e.documentId)).toEqual([
+      ids[0],
+    ]);
+    expect(b.status).toBe('CONTESTED');
+    expect(b.evidence.filter((e) => e.role === 'contradicting').map((e) => e.documentId)).toEqual([
+      ids[1],
+    ]);
+    // The evidence sentence's offsets point into the document (the UI opens it there).
+    const s = b.evidence
+      .find((e) => e.role === 'contradicting')!
+      .sentences.find((x) => x.evidence)!;
+    expect(fixture('green-tea-trial.txt').slice(s.start, s.end)).toBe(s.text);
+    expect((await projects.claims(p.id)).every((c) => c.checkedAt !== null)).toBe(true);
+  });
+
+  it('says NOT_FOUND for a deleted project, ABORTED when cancelled, and needs a fitted model', async () => {
+    const { p, claims } = await project();
+    const slow = embed;
+    embed = async (t) => {
+      await link.cancelClaimCheck('r1');
+      return slow(t);
+    };
+    await expect(link.checkProjectClaim(p.id, claims[0]!.id, {}, 'r1')).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    embed = slow;
+    status = { ...READY, model: { id: 'all-MiniLM-L6-v2', version: 'x', dim: 384 } };
+    await expect(link.checkProjectClaim(p.id, claims[0]!.id)).rejects.toMatchObject({
+      code: 'MODEL_LOAD_FAILED',
+    });
+    status = READY;
+    await projects.remove(p.id);
+    await expect(link.checkProjectClaim(p.id, claims[0]!.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+});
+
+describe('projects link: citation audit and exports', () => {
+  const draft = [
+    `${SUPPORTED} [1]`,
+    `${CONTRADICTED} [2]`,
+    'Bridges last a century [3].',
+    '',
+    'References',
+    '[1] claims/smoking-cohort.txt',
+    '[2] claims/smoking-cohort.txt',
+    '[3] claims/gone.txt',
+  ].join('\n');
+
+  it('passes the right citation, flags the wrong one and a source not in the library', async () => {
+    const rows = await link.auditDraft({ draft });
+    expect(rows.map((r) => [r.n, r.documentId, r.status])).toEqual([
+      ['1', ids[0], 'PASS'],
+      ['2', ids[0], 'REVIEW'],
+      ['3', null, 'SOURCE_NOT_INDEXED'],
+    ]);
+    expect(rows[0]!.passage?.text).toContain('Smoking significantly increases');
+    expect(await link.extractDraftClaims(draft)).toEqual([
+      SUPPORTED,
+      CONTRADICTED,
+      'Bridges last a century.',
+    ]);
+  });
+
+  it('exports the report and the two spec files in their shapes, from library data only', async () => {
+    const { p, claims } = await project();
+    await link.checkProjectClaim(p.id, claims[0]!.id);
+    const audit = await link.auditDraft({ draft });
+    const files = await link.projectExports(p.id, { audit });
+    const meta = JSON.parse(files.indexMetadata.text) as Record<string, unknown>;
+    expect(Object.keys(meta).sort()).toEqual(
+      ['document_count', 'index_built', 'indexed_hashes', 'retrieval_stats', 'sources'].sort(),
+    );
+    expect(meta).toMatchObject({ index_built: true, document_count: 2 });
+    expect(meta.retrieval_stats).toMatchObject({ total_queries: 1 });
+    expect(files.retrievalAudit.text).toMatch(/^# Retrieval Quality Audit\n/);
+    expect(files.retrievalAudit.text).toContain('| SOURCE_NOT_INDEXED |');
+    expect(files.report.name).toBe('lungs-and-bones-report.md');
+    expect(files.report.text).toMatch(/^# Lungs and bones\n/);
+    expect(files.report.text).toContain(`| 1 | ${SUPPORTED} | LIKELY |`);
+    expect(files.report.text).toContain('1 claim(s) not checked yet');
+    await expect(link.projectExports(999)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,185 @@
+// The research projects' checks as the library serves them (issue 17): a claim check over the
+// library's search scoped to the project, citation audits of drafts and answers, and the project
+// exports. Builds the evidence judge from the active embedding model (over the embed pool) and the
+// stance model fitted for it. Imports projects, store, search and shared only.
+import type {
+  AuditRowView,
+  ClaimCheckView,
+  ProjectsApi,
+  ProjectExportFiles,
+} from '../shared/projects-api';
+import type { StoredAnswer } from '../shared/answer-history-api';
+import { createError, isAppError } from '../shared/errors';
+import type { DocumentDetail } from '../shared/types';
+import { auditCitation } from '../projects/audit';
+import { checkClaim } from '../projects/claim-check';
+import { extractClaims } from '../projects/claims';
+import { matchReference, parseDraftReferences } from '../projects/draft-references';
+import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
+import type { ProjectStore } from '../projects/project-store';
+import type { Provenance } from '../projects/provenance';
+import { createStanceModel, type FittedStanceModel } from '../projects/stance-model';
+import useLiteStance from '../projects/fitted/stance-use-lite.json';
+import type { Store } from '../store/store';
+import type { HybridSearch } from '../search/hybrid';
+import type { SemanticSync } from './semantic-sync';
+import { buildExports, provenanceOfDocument, toClaimView } from './projects-exports';
+
+/** The stance models shipped, by the embedding model they were fitted on. */
+const FITTED: FittedStanceModel[] = [useLiteStance as unknown as FittedStanceModel];
+
+export interface ProjectsLinkDeps {
+  parts(): Promise<{ store: Store; hybrid: HybridSearch; projects: ProjectStore }>;
+  semantic: Pick<SemanticSync, 'embed' | 'status'>;
+  getAnswer(id: number): Promise<StoredAnswer>;
+}
+
+export type ProjectChecksApi = Pick<
+  ProjectsApi,
+  'checkProjectClaim' | 'cancelClaimCheck' | 'extractDraftClaims' | 'auditDraft' | 'projectExports'
+>;
+
+export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
+  const running = new Map<string, { aborted: boolean }>();
+  let judgeFor: { key: string; judge: EvidenceJudge } | null = null;
+
+  /** The evidence judge of the active model (rebuilt when the model changes). */
+  function judge(): EvidenceJudge {
+    const model = deps.semantic.status().model;
+    if (!model) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: 'The embedding model is still loading; claim checks start once it is ready.',
+      });
+    }
+    const key = `${model.id}@${model.version}`;
+    if (judgeFor?.key === key) return judgeFor.judge;
+    const fitted = FITTED.find((f) => f.model === model.id && f.dim === model.dim);
+    if (!fitted) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `No stance model is fitted for ${model.id}; activate USE-lite in Settings to check claims.`,
+      });
+    }
+    const embed = (role: 'query' | 'passage') => (texts: string[]) =>
+      deps.semantic.embed(texts, { role });
+    const j = createEvidenceJudge({
+      model: createStanceModel(fitted, model.dim),
+      embed: { claims: embed('query'), sentences: embed('passage') },
+    });
+    judgeFor = { key, judge: j };
+    return j;
+  }
+
+  /** A document and its provenance, or null when it was deleted. */
+  async function source(
+    store: Store,
+    id: number,
+  ): Promise<{ detail: DocumentDetail; provenance: Provenance } | null> {
+    try {
+      const detail = await store.getDocument(id);
+      return { detail, provenance: provenanceOfDocument(detail) };
+    } catch (err) {
+      if (isAppError(err) && err.code === 'NOT_FOUND') return null;
+      throw err;
+    }
+  }
+
+  return {
+    async checkProjectClaim(projectId, claimId, options = {}, requestId) {
+      const { store, hybrid, projects } = await deps.parts();
+      const claim = (await projects.claims(projectId)).find((c) => c.id === claimId);
+      if (!claim) throw createError('NOT_FOUND', { reason: 'The claim was removed.' });
+      const signal = { aborted: false };
+      if (requestId) running.set(requestId, signal);
+      try {
+        const seen = new Map<number, Promise<Awaited<ReturnType<typeof source>>>>();
+        const get = (id: number) => seen.get(id) ?? seen.set(id, source(store, id)).get(id)!;
+        const result = await checkClaim(
+          {
+            judge: judge(),
+            search: (r) => hybrid.search(r),
+            documentText: async (id) => (await get(id))?.detail.text ?? null,
+            provenance: async (id) => (await get(id))?.provenance ?? null,
+          },
+          claim.text,
+          {
+            project: projectId,
+            ...(options.minGrade ? { minGrade: options.minGrade } : {}),
+            signal,
+          },
+        );
+        const view: ClaimCheckView = toClaimView(result, options.minGrade ?? null);
+        if (!(await projects.saveClaimResult(claimId, view))) {
+          throw createError('NOT_FOUND', { reason: 'The project or claim was deleted meanwhile.' });
+        }
+        const saved = (await projects.claims(projectId)).find((c) => c.id === claimId);
+        if (!saved) throw createError('NOT_FOUND', { reason: 'The claim was removed.' });
+        return saved;
+      } finally {
+        if (requestId) running.delete(requestId);
+      }
+    },
+
+    async cancelClaimCheck(requestId) {
+      const signal = running.get(requestId);
+      if (signal) signal.aborted = true;
+    },
+
+    async extractDraftClaims(draft) {
+      return extractClaims(parseDraftReferences(draft).body).map((c) => c.text);
+    },
+
+    async auditDraft(input) {
+      const { store } = await deps.parts();
+      const docs = await store.listDocuments();
+      const parsed = parseDraftReferences(input.draft);
+      const refs = new Map<string, { documentId: number | null; label: string }>();
+      if (input.references) {
+        for (const r of input.references) refs.set(String(r.n), r);
+      } else {
+        for (const [n, label] of parsed.references) {
+          refs.set(n, { documentId: matchReference(label, docs)?.id ?? null, label });
+        }
+      }
+      const j = judge();
+      const rows: AuditRowView[] = [];
+      for (const c of extractClaims(input.references ? input.draft : parsed.body)) {
+        if (c.citations.length === 0) continue;
+        const view = await j.claimView(c.text);
+        for (const n of c.citations) {
+          const ref = refs.get(n.trim()) ?? null;
+          const doc = ref?.documentId == null ? null : await source(store, ref.documentId);
+          const audit = await auditCitation(j, view, doc ? { text: doc.detail.text } : null);
+          rows.push({
+            claim: c.text,
+            n,
+            citedSource: ref?.label ?? `[${n}] (no reference given)`,
+            documentId: doc ? doc.detail.id : null,
+            status: audit.status,
+            supportScore: audit.supportScore ?? null,
+            stance: audit.stance ?? null,
+            passage: audit.passage
+              ? { text: audit.passage.text, start: audit.passage.start, end: audit.passage.end }
+              : null,
+          });
+        }
+      }
+      return rows;
+    },
+
+    async projectExports(projectId, extra = {}): Promise<ProjectExportFiles> {
+      const { store, projects } = await deps.parts();
+      const project = (await projects.list()).find((p) => p.id === projectId);
+      if (!project) throw createError('NOT_FOUND', { reason: 'The project was deleted.' });
+      const members = new Set(await projects.documentIds(projectId));
+      const documents = (await store.listDocuments()).filter((d) => members.has(d.id));
+      const answer = extra.answerId === undefined ? null : await deps.getAnswer(extra.answerId);
+      return buildExports({
+        project,
+        documents,
+        claims: await projects.claims(projectId),
+        audit: extra.audit ?? [],
+        answer,
+      });
+    },
+  };
+}

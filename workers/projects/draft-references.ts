@@ -1,0 +1,51 @@
+// A pasted draft's own reference list: lines such as "[1] notes/a.txt", "1. https://x.org/a" or
+// "[2]: Vitamin D trial" name the source behind each citation number. The body (without those
+// lines) is what claims are extracted from; a label is matched to a library document by path,
+// URL or title. Pure; imports shared types only.
+import type { DocumentSummary } from '../shared/types';
+
+export interface DraftReferences {
+  /** The draft without its reference lines (and without a "References" heading). */
+  body: string;
+  /** Citation number -> the label as written. */
+  references: Map<string, string>;
+}
+
+const REF_LINE = /^\s*(?:\[(\d+)\]:?|(\d+)[.)])\s+(\S.*?)\s*$/;
+const HEADING = /^\s*(?:#{1,6}\s*)?(references|sources|bibliography|works cited)\s*:?\s*$/i;
+
+export function parseDraftReferences(draft: string): DraftReferences {
+  const references = new Map<string, string>();
+  const lines = draft.split('\n');
+  // Reference lines count only in the trailing block (after the last line of prose), so a
+  // numbered list inside the text stays text.
+  let start = lines.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.trim() === '' || REF_LINE.test(line) || HEADING.test(line)) start = i;
+    else break;
+  }
+  for (const line of lines.slice(start)) {
+    const m = REF_LINE.exec(line);
+    if (m) references.set(m[1] ?? m[2]!, m[3]!);
+  }
+  if (references.size === 0) return { body: draft, references };
+  return { body: lines.slice(0, start).join('\n'), references };
+}
+
+/** The library document a reference label names (path, URL, title; then a path suffix), or null. */
+export function matchReference(
+  label: string,
+  documents: DocumentSummary[],
+): DocumentSummary | null {
+  const want = label.trim().toLowerCase();
+  if (!want) return null;
+  const exact = documents.find(
+    (d) =>
+      d.path.toLowerCase() === want ||
+      d.sourceUrl?.toLowerCase() === want ||
+      d.title.trim().toLowerCase() === want,
+  );
+  if (exact) return exact;
+  return documents.find((d) => d.path.toLowerCase().endsWith(`/${want}`)) ?? null;
+}
