@@ -1,7 +1,7 @@
 // The results list (issue 15 item 6): one entry per document with its best passage, its next
 // best passages collapsed beneath ("N more passages", expandable with the keyboard), and a
-// relevance band that says what it means. Bad input: a pasted 10 KB query is answered, a query
-// past the readable length says what was not read, filters that match nothing show an empty
+// relevance band that says what it means. Bad input: a pasted 10 KB query is answered (the page
+// says the model read only its start), a query past the readable length says what was not read, filters that match nothing show an empty
 // state, not an error. A folder is imported where many chunks of one document match.
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -118,8 +118,15 @@ test('bad input: a pasted 10 KB query, an over-long one, and filters that match 
   const tenKb = paragraph.repeat(Math.ceil(10_240 / paragraph.length));
   await search(page, tenKb);
   await expect(page.getByTestId('result').first()).toHaveAttribute('data-path', /lifetimes\.md/);
-  // Every word was read: no notice.
+  // Keyword matching read every word; the model reads only the start, and the page says so.
+  await expect(page.getByTestId('query-notice')).toContainText(
+    'Meaning search read only the start',
+  );
+  await expect(page.getByTestId('query-notice')).not.toContainText('not read');
+  await page.getByTestId('mode').selectOption('lexical');
+  await search(page, `${tenKb} `);
   await expect(page.getByTestId('query-notice')).toHaveCount(0);
+  await page.getByTestId('mode').selectOption('hybrid');
   // Past the readable length (20,000 characters) the page says what was left out.
   const tooLong = paragraph.repeat(Math.ceil(25_000 / paragraph.length));
   await search(page, tooLong);

@@ -13,7 +13,7 @@ import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { createVectorStore, type EmbeddingModelKey } from '../store/vectors';
 import { createHnswIndex } from '../vector';
-import { createHybridSearch, type HybridSearch } from './hybrid';
+import { createHybridSearch, withWindowNotice, type HybridSearch } from './hybrid';
 import type { FusionMethod } from './rrf';
 import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 import type { DocumentInput } from '../shared/types';
@@ -67,7 +67,7 @@ interface Setup {
   hybrid: HybridSearch;
   embedCalls: string[][];
   /** Another hybrid search over the same library, the semantic side tagged with `modelId`. */
-  hybridFor(modelId: string | undefined, fusion?: FusionMethod): HybridSearch;
+  hybridFor(modelId: string | undefined, fusion?: FusionMethod, maxTokens?: number): HybridSearch;
 }
 
 async function setup(model: EmbeddingModelKey): Promise<Setup> {
@@ -95,7 +95,7 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
     version: () => store.version() * 1_000_003 + semantic.generation(),
   };
   const hybrid = createHybridSearch({ ...shared, semantic });
-  const hybridFor = (modelId: string | undefined, fusion?: FusionMethod) =>
+  const hybridFor = (modelId: string | undefined, fusion?: FusionMethod, maxTokens?: number) =>
     createHybridSearch(
       {
         ...shared,
@@ -103,6 +103,7 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
           embedQuery: (t) => semantic.embedQuery(t),
           search: (q, k, f) => semantic.search(q, k, f),
           ...(modelId ? { modelId } : {}),
+          ...(maxTokens ? { maxTokens } : {}),
         },
       },
       fusion ? { fusion } : {},
@@ -405,5 +406,36 @@ describe('a page of documents (one entry per document)', () => {
       const blank = await hybrid.search({ query: '   ', mode, documents: 10 });
       expect(blank.documents, mode).toEqual([]);
     }
+  });
+
+  it('says when the model read only the start of a long query (keywords read it all)', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite', undefined, 128);
+    const long = Array.from({ length: 200 }, (_, i) => (i % 10 === 0 ? 'pelican' : `word${i}`));
+    for (const mode of ['semantic', 'hybrid'] as const) {
+      const res = await hybrid.search({ query: long.join(' '), mode, documents: 5 });
+      expect(res.notice?.modelWindowTokens, mode).toBe(128);
+      expect(res.notice?.message, mode).toMatch(/Meaning search read only the start/);
+      expect(res.documents!.length, mode).toBeGreaterThan(0);
+    }
+    const lexical = await hybrid.search({ query: long.join(' '), mode: 'lexical', documents: 5 });
+    expect(lexical.notice).toBeUndefined();
+    const short = await hybrid.search({ query: long.slice(0, 100).join(' '), documents: 5 });
+    expect(short.notice).toBeUndefined();
+  });
+});
+
+describe('withWindowNotice', () => {
+  it('adds the model window to a lexical notice, and nothing within the window', () => {
+    const lexical = { truncatedChars: 10, rankOnlyTerms: ['the'], message: 'Lexical said so.' };
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(withWindowNotice(lexical, words(129), 128)).toMatchObject({
+      truncatedChars: 10,
+      rankOnlyTerms: ['the'],
+      modelWindowTokens: 128,
+      message: expect.stringMatching(/^Lexical said so\. Meaning search read only/) as unknown,
+    });
+    expect(withWindowNotice(lexical, words(128), 128)).toBe(lexical);
+    expect(withWindowNotice(null, words(500), undefined)).toBeNull();
   });
 });

@@ -54,6 +54,8 @@ export interface HybridDeps {
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
     /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
     modelId?: string | undefined;
+    /** The model's input window in word pieces: a longer query is cut there (a notice says so). */
+    maxTokens?: number | undefined;
     /** Several queries in one embedder call (a plan's variants); default: one call each. */
     embedQueries?(texts: string[]): Promise<Int16Array[]>;
     /** The stored vectors of chunks for the active model (find related); missing = not embedded. */
@@ -143,6 +145,29 @@ function tiesAtTheCut(
     if (hits.length <= want || kth === undefined || hits[want]!.cosine < kth || want > 8192)
       return hits;
   }
+}
+
+/**
+ * The lexical notice of a query (if any) plus one for the meaning side when the query has more
+ * words than the model's window holds word pieces (every word is at least one piece, so it was
+ * cut): it is never silent that the model read only the start.
+ */
+export function withWindowNotice(
+  notice: QueryNotice | null,
+  query: string,
+  maxTokens: number | undefined,
+): QueryNotice | null {
+  const words = query.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  if (maxTokens === undefined || words <= maxTokens) return notice;
+  const sentence =
+    `Meaning search read only the start of the query (the model reads at most ${maxTokens} ` +
+    `word pieces, about ${maxTokens} words or fewer); keyword matching used every word.`;
+  return {
+    truncatedChars: notice?.truncatedChars ?? 0,
+    rankOnlyTerms: notice?.rankOnlyTerms ?? [],
+    modelWindowTokens: maxTokens,
+    message: notice ? `${notice.message} ${sentence}` : sentence,
+  };
 }
 
 /** A page of documents reads each list at most this many times its CFS-012 depth (20 -> 640). */
@@ -335,6 +360,9 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     for (let depth = 1; ; depth *= 2) {
       const reading = await readPage(query, request, mode, depth, override);
       notice = reading.notice;
+      // The meaning side reads the query itself unless a vector was given (find related).
+      if (mode !== 'lexical' && deps.semantic && !override.vector)
+        notice = withWindowNotice(notice, query, deps.semantic.maxTokens);
       addInOrder(
         groups,
         reading.ranked,
@@ -405,7 +433,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
-    const { ranked, notice } = await rankDense(query, request, mode, topK, override);
+    const dense = await rankDense(query, request, mode, topK, override);
+    const { ranked } = dense;
+    const notice = override.vector
+      ? dense.notice
+      : withWindowNotice(dense.notice, query, deps.semantic.maxTokens);
     const hits = await deps.buildHits(query, ranked);
     const terms = query.split(/\s+/).filter(Boolean);
     return { hits, mode, tookMs: now() - started, terms, ...(notice ? { notice } : {}) };

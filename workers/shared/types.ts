@@ -150,6 +150,11 @@ export interface QueryNotice {
    * score of every passage the other terms found.
    */
   rankOnlyTerms: string[];
+  /**
+   * Set when the embedding model read only the start of the query: its window in word pieces
+   * (keyword matching still used every word).
+   */
+  modelWindowTokens?: number;
   /** One sentence for the user. */
   message: string;
 }
