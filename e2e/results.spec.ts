@@ -3,7 +3,7 @@
 // relevance band that says what it means. Bad input: a pasted 10 KB query is answered (the page
 // says the model read only its start), a query past the readable length says what was not read, filters that match nothing show an empty
 // state, not an error. A folder is imported where many chunks of one document match.
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,9 +36,11 @@ function libraryFolder(): string {
 }
 
 let page: Page;
+let context: BrowserContext;
 
 test.beforeAll(async ({ browser }) => {
-  page = await (await browser.newContext()).newPage();
+  context = await browser.newContext();
+  page = await context.newPage();
   await openApp(page);
   await page.getByTestId('dir-input').setInputFiles(libraryFolder());
   await waitForImport(page);
@@ -141,4 +143,29 @@ test('bad input: a pasted 10 KB query, an over-long one, and filters that match 
   await expect(page.getByTestId('no-results')).toContainText('Clear the filters');
   await expect(page.getByTestId('notice').filter({ hasText: /error/i })).toHaveCount(0);
   await page.getByTestId('filter-path').fill('');
+});
+
+test('find related on a document deleted in another tab says so, plainly', async () => {
+  await page.getByTestId('mode').selectOption('lexical');
+  await search(page, 'question mark operator');
+  const entry = page.locator('[data-testid="result"][data-path$="errors.md"]');
+  await entry.click();
+  await expect(page.getByTestId('viewer-title')).toBeVisible();
+  // Another tab deletes the open document.
+  const other = await context.newPage();
+  other.on('dialog', (d) => void d.accept()); // "Delete … from the library?"
+  await openApp(other);
+  await other.getByTestId('tab-library').click();
+  await other
+    .locator('[data-testid="library-row"][data-path$="errors.md"]')
+    .getByTestId('delete-document')
+    .click();
+  await expect(other.locator('[data-testid="library-row"][data-path$="errors.md"]')).toHaveCount(0);
+  await other.close();
+  // This tab still shows it; asking for related documents gets a clear message, not a crash.
+  await page.getByTestId('related-selection').click();
+  await expect(
+    page.getByTestId('notice').filter({ hasText: 'The document was deleted from the library' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('notice').filter({ hasText: 'Search again' })).toBeVisible();
 });

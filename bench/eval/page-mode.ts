@@ -3,8 +3,7 @@
 // mode's store and HNSW — scored by its documents in entry order. Confirms the page ranks
 // documents exactly as the `lexical` / `hybrid` modes do (best chunk wins).
 // Options: those of `hybrid` (--model, --ef), and --pageMode lexical|semantic|hybrid (hybrid).
-import { createChunkLookup } from '../../workers/store/chunk-lookup';
-import { createHybridSearch, type HybridSearch } from '../../workers/search/hybrid';
+import type { HybridSearch } from '../../workers/search/hybrid';
 import type { SearchMode } from '../../workers/shared/types';
 import { createHybridCore, hybridSettings } from './hybrid-mode';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
@@ -19,19 +18,7 @@ export const createPageRetriever: RetrieverFactory = async (options) => {
   const retriever: Retriever = {
     async index(docs, onProgress) {
       const report = await core.index(docs, onProgress);
-      const { store, lexical, semantic, modelId } = core.parts();
-      const lookup = createChunkLookup(store.sql);
-      hybrid = createHybridSearch(
-        {
-          lexical,
-          semantic: { ...semantic, modelId },
-          allowedChunkIds: lookup.allowedChunkIds,
-          chunkKeys: lookup.chunkKeys,
-          buildHits: lexical.buildHits,
-          version: () => store.version(),
-        },
-        { fusion: method, lexicalK, semanticK },
-      );
+      hybrid = core.appSearch({ fusion: method, lexicalK, semanticK }).hybrid;
       return report;
     },
     async search(query, k): Promise<RankedDoc[]> {

@@ -7,7 +7,7 @@
 // start where it reaches `--high` (0.5) and `--medium` (0.2). Writes the thresholds with each
 // band's measured precision and count, and prints how the bands fall on the hybrid top 10.
 import { writeFileSync } from 'node:fs';
-import { loadCorpus, loadQrels, loadQueries } from './beir';
+import { loadSplit } from './beir';
 import { createHybridCore, hybridSettings } from './hybrid-mode';
 import { fitLogistic, round4 } from './logistic';
 import { fuseHybrid } from '../../workers/search/rrf';
@@ -59,12 +59,7 @@ async function main(): Promise<void> {
   const pMedium = Number(args.medium ?? 0.2);
   const models = (args.models ?? 'use-lite,all-MiniLM-L6-v2').split(',');
   const dataset = args.dataset!;
-  const [corpus, queries, qrels] = await Promise.all([
-    loadCorpus(dataset),
-    loadQueries(dataset),
-    loadQrels(dataset, split),
-  ]);
-  const ids = Object.keys(qrels).filter((id) => queries.has(id));
+  const { corpus, queries, qrels, ids } = await loadSplit(dataset, split);
   const relevant = (qid: string, path: string) => (qrels[qid]?.[path] ?? 0) > 0;
   const lexRows: Row[] = [];
   const semantic: Record<string, BandThresholds> = {};
