@@ -172,6 +172,8 @@ export function withWindowNotice(
 
 /** A page of documents reads each list at most this many times its CFS-012 depth (20 -> 640). */
 const MAX_PAGE_DEPTH = 32;
+/** Each deeper reading of a page multiplies the depths by this: few re-rankings in the worst case. */
+const PAGE_GROWTH = 4;
 
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
@@ -341,9 +343,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
 
   /**
    * A page of `request.documents` documents, one entry each with its next best passages: the
-   * ranking is read deeper (doubling) until it covers that many documents. Documents keep the
-   * order of the first reading they appear in, so a deeper reading only appends (and a hybrid
-   * page's top is exactly the measured fusion).
+   * ranking is read deeper until it covers that many documents. Documents keep the order of the
+   * first reading they appear in, so a deeper reading only appends (and a hybrid page's top is
+   * exactly the measured fusion, its first reading). A lexical or semantic order does not depend
+   * on depth, so those start deep enough for `want` documents of 1 + MORE_PASSAGES chunks.
    */
   async function page(
     request: SearchRequest,
@@ -357,7 +360,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     const want = Math.max(1, Math.floor(request.documents ?? 10));
     const groups = new Map<string, PageItem[]>();
     let notice: QueryNotice | null;
-    for (let depth = 1; ; depth *= 2) {
+    const first =
+      mode === 'hybrid' && deps.semantic
+        ? 1
+        : Math.ceil((want * (1 + MORE_PASSAGES)) / Math.min(semanticK, lexicalK));
+    for (let depth = Math.min(first, MAX_PAGE_DEPTH); ;) {
       const reading = await readPage(query, request, mode, depth, override);
       notice = reading.notice;
       // The meaning side reads the query itself unless a vector was given (find related).
@@ -372,6 +379,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         1 + MORE_PASSAGES,
       );
       if (groups.size >= want || !reading.full || depth >= MAX_PAGE_DEPTH) break;
+      depth = Math.min(depth * PAGE_GROWTH, MAX_PAGE_DEPTH);
     }
     const ranked = [...groups.values()].flat().map(({ path: _path, ...r }) => r);
     const documents = documentResults(await deps.buildHits(query, ranked));
