@@ -149,6 +149,10 @@ describe('one search contract for every path', () => {
           const outside = hits.filter((h) => !passes(h, filters)).map((h) => h.path);
           expect({ path, mode, outside }).toEqual({ path, mode, outside: [] });
         }
+        // The page, the plan and find related rate their hits (a band, or null: no fit).
+        for (const name of ['search (page)', 'plan (defaults)', 'related (page)'])
+          for (const h of results.find(([p]) => p === name)![1])
+            expect({ name, rated: h.relevance !== undefined }).toEqual({ name, rated: true });
         // With the default techniques (all off) the plan ranks exactly as plain search.
         const ids = (name: string) => results.find(([p]) => p === name)![1].map((h) => h.chunkId);
         expect(ids('plan (defaults)')).toEqual(ids('search'));
