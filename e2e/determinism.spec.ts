@@ -51,8 +51,11 @@ async function nodeResults(): Promise<Row[][]> {
   await semantic.start();
   const out: Row[][] = [];
   for (const query of QUERIES) {
-    const res = await hybrid.search({ query, mode: 'hybrid', limit: 10 });
-    out.push(res.hits.map((h) => [h.path, h.seq, h.score.toFixed(6)]));
+    // The app's page: one entry per document, shown by its best passage.
+    const res = await hybrid.search({ query, mode: 'hybrid', documents: 10 });
+    out.push(
+      res.documents!.map((d) => d.passages[0]!).map((h) => [h.path, h.seq, h.score.toFixed(6)]),
+    );
   }
   return out;
 }

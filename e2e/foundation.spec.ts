@@ -139,11 +139,15 @@ test('ranks and orders deterministically, and survives FTS syntax in the query',
   }
   await expect(page.getByTestId('notice').filter({ hasText: /error/i })).toHaveCount(0);
   await search(page, 'pelican colony nests');
-  const scores = await page.getByTestId('result').locator('.score').allTextContents();
-  const numbers = scores.map(Number);
+  // Entries in score order (best passage of each document); the page shows a relevance band,
+  // never the normalised score itself.
+  const results = page.getByTestId('result');
+  const numbers = (await results.evaluateAll((els) => els.map((e) => e.dataset.score))).map(Number);
   expect(numbers.length).toBeGreaterThan(0);
   expect([...numbers].sort((a, b) => b - a)).toEqual(numbers);
   expect(numbers[0]).toBeLessThanOrEqual(1);
+  await expect(results.locator('.score')).toHaveCount(0);
+  await expect(results.first().getByTestId('relevance')).toHaveText(/^(High|Medium|Low)/);
 });
 
 test('opens a result with the matching chunk highlighted, by keyboard', async () => {

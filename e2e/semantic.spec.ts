@@ -26,7 +26,9 @@ async function resultList(page: Page) {
       items.map((li) => [
         li.querySelector('[data-testid="result-title"]')?.textContent,
         li.querySelector('.path')?.textContent,
-        li.querySelector('.score')?.textContent,
+        li.getAttribute('data-score'),
+        li.getAttribute('data-passages'),
+        li.querySelector('[data-testid="relevance"]')?.getAttribute('data-band'),
       ]),
     );
 }

@@ -9,6 +9,7 @@ import {
   type PersistTrigger,
   type StoragePersistence,
 } from '../lib/storage-persistence';
+import { documentResults } from '../../workers/shared/document-results';
 import type { RelatedSource } from '../../workers/shared/search-contract';
 import type { ImportFile, ImportProgress } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
@@ -128,6 +129,9 @@ export async function afterLibraryWrite(): Promise<void> {
 
 let searchSeq = 0;
 
+/** Documents on a page of results: one entry each, its next best passages beneath. */
+export const RESULTS_PAGE = 10;
+
 /** Runs the current query; answers to older queries that arrive late are ignored. */
 export async function runSearch(): Promise<void> {
   const { query, mode, filters } = store();
@@ -138,7 +142,12 @@ export async function runSearch(): Promise<void> {
   }
   store().setSearching(true);
   try {
-    const response = await libraryClient().search({ query, mode, filters, limit: 50 });
+    const response = await libraryClient().search({
+      query,
+      mode,
+      filters,
+      documents: RESULTS_PAGE,
+    });
     if (seq === searchSeq) store().setResults(response, query);
   } catch (err) {
     if (seq === searchSeq) store().notifyError(err);
@@ -156,7 +165,12 @@ export async function runRelated(source: RelatedSource): Promise<void> {
   const seq = ++searchSeq;
   store().setSearching(true);
   try {
-    const r = await libraryClient().findRelated({ source, mode, filters, limit: 20 });
+    const r = await libraryClient().findRelated({
+      source,
+      mode,
+      filters,
+      documents: RESULTS_PAGE,
+    });
     if (seq === searchSeq)
       store().setResults(r, query, { label: r.sourceLabel, notice: r.sourceNotice });
   } catch (err) {
@@ -178,7 +192,8 @@ export async function runPlan(): Promise<void> {
     // The same scope as a plain search: every retrieval of the plan honours mode and filters.
     const { plan, hits } = await libraryClient().planQuery(
       { query, mode, filters },
-      { techniques, limit: 20 },
+      // 40 chunks (the depth of one hybrid fusion) to group into a page of documents.
+      { techniques, limit: 40 },
       id,
     );
     if (id !== `plan-${planSeq}`) return;
@@ -186,7 +201,8 @@ export async function runPlan(): Promise<void> {
     const fused = new Map(plan.results.map((r) => [r.id, r.score]));
     const best = Math.max(0, ...plan.results.map((r) => r.score));
     const scored = hits.map((h) => ({ ...h, score: best > 0 ? (fused.get(h.id) ?? 0) / best : 0 }));
-    store().setResults({ hits: scored, mode, tookMs: plan.totalMs, terms: [] }, query);
+    const documents = documentResults(scored, RESULTS_PAGE);
+    store().setResults({ hits: scored, documents, mode, tookMs: plan.totalMs, terms: [] }, query);
     store().setPlan(plan);
   } catch (err) {
     if (id === `plan-${planSeq}`) store().notifyError(err);

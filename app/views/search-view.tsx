@@ -1,16 +1,17 @@
 // Search: search-as-you-type with debounce, filters, ranked highlighted results, keyboard
 // navigation (/ focuses, ↑/↓ select, Enter opens, Esc closes), and the document viewer.
 import { useEffect, useRef, useState } from 'react';
-import { Highlighted } from '../components/highlighted';
 import { DocumentViewer } from '../components/document-viewer';
+import { ResultEntry } from '../components/result-entry';
 import { WebSection } from '../components/web-section';
-import { mimeLabel } from '../lib/format';
 import { openDocument, runPlan, runRelated, runSearch } from '../state/actions';
 import { QueryPlanPanel } from '../llm';
 import { useAppStore } from '../state/app-store';
+import { documentResults } from '../../workers/shared/document-results';
 import type { SearchFilters } from '../../workers/shared/types';
 
 const DEBOUNCE_MS = 150;
+const NONE_EXPANDED: ReadonlySet<number> = new Set();
 
 export function SearchView() {
   const query = useAppStore((s) => s.query);
@@ -63,7 +64,21 @@ export function SearchView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [setOpen]);
 
-  const hits = results?.hits ?? [];
+  // One entry per document (the workers page by documents; a plan's chunks are grouped here).
+  const docs = results ? (results.documents ?? documentResults(results.hits)) : [];
+  const passageCount = docs.reduce((n, d) => n + d.passages.length, 0);
+  // Expanded entries belong to the results they were opened in: new results start collapsed.
+  const [expansion, setExpansion] = useState<{ of: unknown; ids: ReadonlySet<number> }>({
+    of: null,
+    ids: new Set(),
+  });
+  const expanded = expansion.of === results ? expansion.ids : NONE_EXPANDED;
+  const toggle = (documentId: number) =>
+    setExpansion((prev) => {
+      const ids = new Set(prev.of === results ? prev.ids : []);
+      if (!ids.delete(documentId)) ids.add(documentId);
+      return { of: results, ids };
+    });
 
   useEffect(() => {
     list.current
@@ -72,10 +87,12 @@ export function SearchView() {
   }, [selected]);
 
   const onListKey = (e: React.KeyboardEvent) => {
-    if (hits.length === 0 && !(optimise && e.key === 'Enter')) return;
+    // Buttons inside an entry (more passages, more like this) keep their own Enter and Space.
+    if ((e.target as HTMLElement).closest('button')) return;
+    if (docs.length === 0 && !(optimise && e.key === 'Enter')) return;
     if (e.key === 'ArrowDown') {
       e.preventDefault();
-      setSelected(Math.min(selected + 1, hits.length - 1));
+      setSelected(Math.min(selected + 1, docs.length - 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setSelected(Math.max(selected - 1, 0));
@@ -83,10 +100,10 @@ export function SearchView() {
       e.preventDefault();
       void runPlan();
     } else if (e.key === 'Enter') {
-      const hit = hits[selected];
-      if (hit) {
+      const doc = docs[selected];
+      if (doc) {
         e.preventDefault();
-        void openDocument(hit.documentId, hit.seq);
+        void openDocument(doc.documentId, doc.passages[0]!.seq);
       }
     }
   };
@@ -119,7 +136,9 @@ export function SearchView() {
           {searching
             ? 'Searching…'
             : results
-              ? `${hits.length} result${hits.length === 1 ? '' : 's'} in ${results.tookMs.toFixed(0)} ms` +
+              ? `${docs.length} document${docs.length === 1 ? '' : 's'}` +
+                (passageCount > docs.length ? ` (${passageCount} passages)` : '') +
+                ` in ${results.tookMs.toFixed(0)} ms` +
                 (results.mode !== mode
                   ? ' · keyword results: semantic search is still getting ready'
                   : coverage && results.mode === 'hybrid'
@@ -155,13 +174,15 @@ export function SearchView() {
             </p>
           </div>
         )}
-        {results && hits.length === 0 && !searching && (
+        {results && docs.length === 0 && !searching && (
           <div className="empty" data-testid="no-results">
             {related
               ? Object.keys(filters).length > 0
                 ? 'No related passages in the filtered documents. Clear the filters to look everywhere.'
                 : 'No other document is related to this passage.'
-              : `No matches for “${query}”. Try fewer or different words, or clear the filters.`}
+              : Object.keys(filters).length > 0
+                ? `No document in the filtered set matches “${query}”. Clear the filters to search everywhere.`
+                : `No matches for “${query}”. Try fewer or different words.`}
           </div>
         )}
         <ol
@@ -171,50 +192,18 @@ export function SearchView() {
           aria-label="Results"
           data-testid="results"
         >
-          {hits.map((hit, i) => (
-            <li
-              key={hit.chunkId}
-              role="option"
-              aria-selected={i === selected}
-              data-index={i}
-              data-testid="result"
-              data-path={hit.path}
-              data-seq={hit.seq}
-              data-score={hit.score}
-              className={i === selected ? 'result selected' : 'result'}
-              onClick={() => {
-                setSelected(i);
-                void openDocument(hit.documentId, hit.seq);
-              }}
-            >
-              <div className="result-head">
-                <span className="title" data-testid="result-title">
-                  {hit.title}
-                </span>
-                <span className="score" title="Normalised relevance score (0–1)">
-                  {hit.score.toFixed(3)}
-                </span>
-              </div>
-              <div className="path">
-                {hit.path} · {mimeLabel(hit.mime)}
-                {hit.ranks.lexical ? ` · lexical #${hit.ranks.lexical}` : ''}
-                {hit.ranks.semantic ? ` · semantic #${hit.ranks.semantic}` : ''}
-              </div>
-              <p className="snippet" data-testid="result-snippet">
-                <Highlighted value={hit.snippet} />
-              </p>
-              <button
-                className="link"
-                data-testid="more-like-this"
-                title="Find passages in other documents like this one"
-                onClick={(e) => {
-                  e.stopPropagation();
-                  void runRelated({ kind: 'chunk', chunkId: hit.chunkId });
-                }}
-              >
-                More like this
-              </button>
-            </li>
+          {docs.map((doc, i) => (
+            <ResultEntry
+              key={doc.documentId}
+              doc={doc}
+              index={i}
+              selected={i === selected}
+              expanded={expanded.has(doc.documentId)}
+              onToggle={() => toggle(doc.documentId)}
+              onSelect={() => setSelected(i)}
+              onOpen={(seq) => void openDocument(doc.documentId, seq)}
+              onRelated={(chunkId) => void runRelated({ kind: 'chunk', chunkId })}
+            />
           ))}
         </ol>
         {ready && <WebSection />}

@@ -59,3 +59,14 @@ export async function loadQrels(folder: string, split: string): Promise<Qrels> {
   }
   return qrels;
 }
+
+/** A split ready to run: corpus, queries, qrels, and the judged query ids that have a text. */
+export async function loadSplit(folder: string, split: string) {
+  const [corpus, queries, qrels] = await Promise.all([
+    loadCorpus(folder),
+    loadQueries(folder),
+    loadQrels(folder, split),
+  ]);
+  const ids = Object.keys(qrels).filter((id) => queries.has(id));
+  return { corpus, queries, qrels, ids };
+}

@@ -3,7 +3,7 @@
 // each query's chunk list once (lexical: top 1000 BM25 chunks; hybrid: the fused list of the
 // app's per-model fusion over lexicalK/semanticK 20), then scores a grid of (decay, depth) in
 // memory and prints one JSON line per setting, best nDCG@10 last. Never fit on test.
-import { loadCorpus, loadQrels, loadQueries } from './beir';
+import { loadSplit } from './beir';
 import { evaluate, type Run } from './metrics';
 import { createHybridCore, hybridSettings } from './hybrid-mode';
 import { createLexicalSearch } from '../../workers/store/lexical-search';
@@ -17,12 +17,7 @@ import { parseArgs } from '../args';
 
 async function chunkLists(args: Record<string, string>, split: string) {
   const dataset = args.dataset!;
-  const [corpus, queries, qrels] = await Promise.all([
-    loadCorpus(dataset),
-    loadQueries(dataset),
-    loadQrels(dataset, split),
-  ]);
-  const ids = Object.keys(qrels).filter((id) => queries.has(id));
+  const { corpus, queries, qrels, ids } = await loadSplit(dataset, split);
   const out = new Map<string, Rankable[]>();
   if ((args.mode ?? 'lexical') === 'lexical') {
     const db = await openNodeDatabase();

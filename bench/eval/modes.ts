@@ -7,6 +7,7 @@ import { createHybridRetriever } from './hybrid-mode';
 import { createPlannableHybrid } from './research-hybrid';
 import { plannedMode } from './research-modes';
 import { createRelatedRetriever } from './related-mode';
+import { createPageRetriever } from './page-mode';
 
 export type { IndexReport, RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import type { RetrieverFactory } from './retriever';
@@ -26,4 +27,6 @@ export const MODES: Record<string, RetrieverFactory> = {
   routed: plannedMode(createPlannableHybrid, 'routed'),
   // Find related (More like this): the query text is the passage (workers/search/related.ts).
   related: createRelatedRetriever,
+  // The app's results page: one entry per document (workers/shared/document-results.ts).
+  page: createPageRetriever,
 };

@@ -1,6 +1,7 @@
 // From the fused chunk list to passages: one per document (its best chunk leads), top 10
 // documents, each with a window of its text (the hit chunks plus neighbours, up to a budget) that
 // features, refinement and strips work on. Offsets stay exact against the stored document text.
+import { groupInOrder } from '../shared/document-results';
 import type { AnswerDocument, RetrievedChunk } from './types';
 
 export interface Passage {
@@ -23,13 +24,7 @@ export const WINDOW_CHARS = 3000;
 
 /** Distinct documents in fused order, at most `max`. */
 export function groupByDocument(chunks: RetrievedChunk[], max = PASSAGES): RetrievedChunk[][] {
-  const groups = new Map<number, RetrievedChunk[]>();
-  for (const c of chunks) {
-    const g = groups.get(c.documentId);
-    if (g) g.push(c);
-    else if (groups.size < max) groups.set(c.documentId, [c]);
-  }
-  return [...groups.values()];
+  return groupInOrder(chunks, (c) => c.documentId, max);
 }
 
 /** The window: hit chunks, then their neighbours (nearest first) while under `budget` chars. */

@@ -109,6 +109,8 @@ async function everyPath(scope: SearchScope): Promise<Array<[string, SearchHit[]
   const query = 'Where do pelicans nest and what do seabirds eat?';
   const out: Array<[string, SearchHit[]]> = [];
   out.push(['search', (await lib.hybrid.search({ query, ...scope, limit: 20 })).hits]);
+  // The app's results page: read deeper until it covers the documents, filter kept throughout.
+  out.push(['search (page)', (await lib.hybrid.search({ query, ...scope, documents: 10 })).hits]);
   const plain = await lib.research.planQuery({ query, ...scope }, { limit: 20 });
   out.push(['plan (defaults)', plain.hits]);
   const full = await lib.research.planQuery(
@@ -124,6 +126,12 @@ async function everyPath(scope: SearchScope): Promise<Array<[string, SearchHit[]
     (await lib.related.find({ source: s, ...scope, limit: 20 })).hits;
   out.push(['related (passage)', await related({ kind: 'chunk', chunkId: detail.chunks[0]!.id })]);
   out.push(['related (document)', await related({ kind: 'document', documentId: source.id })]);
+  const page = await lib.related.find({
+    source: { kind: 'chunk', chunkId: detail.chunks[0]!.id },
+    ...scope,
+    documents: 10,
+  });
+  out.push(['related (page)', page.hits]);
   out.push([
     'related (selection)',
     await related({ kind: 'text', text: 'pelican colony cliffs', documentId: source.id }),
@@ -141,6 +149,10 @@ describe('one search contract for every path', () => {
           const outside = hits.filter((h) => !passes(h, filters)).map((h) => h.path);
           expect({ path, mode, outside }).toEqual({ path, mode, outside: [] });
         }
+        // The page, the plan and find related rate their hits (a band, or null: no fit).
+        for (const name of ['search (page)', 'plan (defaults)', 'related (page)'])
+          for (const h of results.find(([p]) => p === name)![1])
+            expect({ name, rated: h.relevance !== undefined }).toEqual({ name, rated: true });
         // With the default techniques (all off) the plan ranks exactly as plain search.
         const ids = (name: string) => results.find(([p]) => p === name)![1].map((h) => h.chunkId);
         expect(ids('plan (defaults)')).toEqual(ids('search'));
@@ -203,6 +215,33 @@ describe('find related', () => {
     expect(r.sourceNotice).toBeNull();
     const byDoc = await lib.related.find({ source: { kind: 'document', documentId: source.id } });
     expect(byDoc.hits[0]?.path).toBe('archive/topic-2.txt');
+  });
+
+  it('gives a page of documents like a search: one entry each, never the source', async () => {
+    const docs = await lib.store.listDocuments();
+    const source = docs.find((d) => d.path === 'notes/topic-2.txt')!;
+    const chunk = (await lib.store.getDocument(source.id)).chunks[0]!;
+    for (const mode of ['lexical', 'semantic', 'hybrid'] as const) {
+      const r = await lib.related.find({
+        source: { kind: 'chunk', chunkId: chunk.id },
+        mode,
+        documents: 3,
+      });
+      const ids = r.documents!.map((d) => d.documentId);
+      expect(ids.length, mode).toBeGreaterThan(0);
+      expect(ids.length, mode).toBeLessThanOrEqual(3);
+      expect(new Set(ids).size, mode).toBe(ids.length);
+      expect(ids, mode).not.toContain(source.id);
+      expect(r.documents![0]!.path, mode).toBe('archive/topic-2.txt');
+      // Filtered to nothing: an empty page, not an error.
+      const none = await lib.related.find({
+        source: { kind: 'chunk', chunkId: chunk.id },
+        mode,
+        documents: 3,
+        filters: { pathGlob: 'nowhere/**' },
+      });
+      expect(none.documents, mode).toEqual([]);
+    }
   });
 
   it('says clearly when the passage is empty or its document was deleted', async () => {

@@ -92,6 +92,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   let semantic: SemanticIndex | null = null;
   let pool: EmbedPool<PooledEmbedWorker> | null = null;
   let kernel: Promise<DotKernel> | null = null;
+  let maxTokens: number | undefined;
   /** The model every (re)spawned worker must load; null until the first worker reports one. */
   let activeModel: string | null = null;
   let held = false;
@@ -119,6 +120,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   async function start(info: EmbedModelInfo, workers: EmbedPool<PooledEmbedWorker>): Promise<void> {
     const vectors = await deps.vectors();
     const dot = await (kernel ??= deps.dotKernel());
+    maxTokens = info.maxTokens;
     const passages = (texts: string[], signal: AbortSignal) =>
       workers.embed(texts, { signal, role: 'passage' });
     const queries = (texts: string[], signal: AbortSignal) =>
@@ -160,6 +162,10 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     // The fusion follows the model (workers/search/model-fusion.ts).
     get modelId() {
       return semantic?.status().model?.id;
+    },
+    // A query past the model's window is cut there: the search says so (hybrid.ts).
+    get maxTokens() {
+      return semantic ? maxTokens : undefined;
     },
   };
 

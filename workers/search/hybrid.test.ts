@@ -13,10 +13,12 @@ import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { createVectorStore, type EmbeddingModelKey } from '../store/vectors';
 import { createHnswIndex } from '../vector';
-import { createHybridSearch, type HybridSearch } from './hybrid';
+import { createHybridSearch, withWindowNotice, type HybridSearch } from './hybrid';
 import type { FusionMethod } from './rrf';
 import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 import type { DocumentInput } from '../shared/types';
+import { MORE_PASSAGES } from '../shared/document-results';
+import { BEST_CHUNK_ONLY, groupByDocument } from './document-evidence';
 
 const embedder = createEmbedder({
   loadKernel: createNodeKernel,
@@ -65,7 +67,7 @@ interface Setup {
   hybrid: HybridSearch;
   embedCalls: string[][];
   /** Another hybrid search over the same library, the semantic side tagged with `modelId`. */
-  hybridFor(modelId: string | undefined, fusion?: FusionMethod): HybridSearch;
+  hybridFor(modelId: string | undefined, fusion?: FusionMethod, maxTokens?: number): HybridSearch;
 }
 
 async function setup(model: EmbeddingModelKey): Promise<Setup> {
@@ -93,7 +95,7 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
     version: () => store.version() * 1_000_003 + semantic.generation(),
   };
   const hybrid = createHybridSearch({ ...shared, semantic });
-  const hybridFor = (modelId: string | undefined, fusion?: FusionMethod) =>
+  const hybridFor = (modelId: string | undefined, fusion?: FusionMethod, maxTokens?: number) =>
     createHybridSearch(
       {
         ...shared,
@@ -101,6 +103,7 @@ async function setup(model: EmbeddingModelKey): Promise<Setup> {
           embedQuery: (t) => semantic.embedQuery(t),
           search: (q, k, f) => semantic.search(q, k, f),
           ...(modelId ? { modelId } : {}),
+          ...(maxTokens ? { maxTokens } : {}),
         },
       },
       fusion ? { fusion } : {},
@@ -282,5 +285,157 @@ describe('semantic index and hybrid search', () => {
     expect(next.status()).toMatchObject({ phase: 'ready', embedded: 4, total: 4, message: null });
     expect(embedded.length).toBe(2);
     expect(await vectors.loadIndex(model)).not.toBeNull();
+  });
+});
+
+describe('a page of documents (one entry per document)', () => {
+  // One long document whose every chunk says "pelican" many times, and twelve short ones that
+  // say it once: the first 20 chunks of the ranking all belong to the long document.
+  const LONG = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `Part ${i}: pelican pelican pelican. The pelican colony counts pelicans on the cliffs, ` +
+      `pelican chicks and pelican nests, and every pelican census repeats the pelican count ` +
+      `with care. More pelican notes follow in the next part of the pelican survey report.`,
+  ).join('\n\n');
+  const SHORT = Array.from(
+    { length: 12 },
+    (_, i) =>
+      [
+        `harbour/report-${String(i).padStart(2, '0')}.txt`,
+        `Harbour report ${i}`,
+        `The harbour master logged ${i + 2} ships, the tide tables and the weather, and noted ` +
+          `one pelican on the pier among the gulls, cormorants and terns of the morning.`,
+      ] as const,
+  );
+
+  async function library() {
+    const s = await setup(model);
+    await put(s.store, 'birds/pelican-survey.txt', 'Pelican survey', LONG);
+    for (const [path, title, text] of SHORT) await put(s.store, path, title, text);
+    await s.semantic.start();
+    return s;
+  }
+
+  it('shows the top 10 documents even when one document takes the first 20 chunks', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite');
+    // The case under test: a chunk page of 20 would show one or two documents.
+    const first20 = await hybrid.search({ query: 'pelican', mode: 'lexical', limit: 20 });
+    expect(new Set(first20.hits.map((h) => h.path))).toEqual(new Set(['birds/pelican-survey.txt']));
+    for (const mode of ['lexical', 'semantic', 'hybrid'] as const) {
+      const res = await hybrid.search({ query: 'pelican', mode, documents: 10 });
+      const docs = res.documents!;
+      expect(docs, mode).toHaveLength(10);
+      expect(new Set(docs.map((d) => d.documentId)).size, mode).toBe(10);
+      for (const d of docs) {
+        expect(d.passages.length).toBeGreaterThanOrEqual(1);
+        expect(d.passages.length).toBeLessThanOrEqual(1 + MORE_PASSAGES);
+        expect(d.passages.every((p) => p.documentId === d.documentId)).toBe(true);
+      }
+      const survey = docs.find((d) => d.path === 'birds/pelican-survey.txt');
+      expect(survey?.passages, mode).toHaveLength(1 + MORE_PASSAGES);
+      expect(res.hits.map((h) => h.chunkId)).toEqual(
+        docs.flatMap((d) => d.passages.map((p) => p.chunkId)),
+      );
+    }
+  });
+
+  it('keeps the document order of best chunk wins (the order the eval measures)', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite');
+    // Lexical and semantic: the order of first appearance in a deep chunk ranking.
+    for (const mode of ['lexical', 'semantic'] as const) {
+      const chunks = (await hybrid.search({ query: 'pelican on the pier', mode, limit: 100 })).hits;
+      const page = await hybrid.search({ query: 'pelican on the pier', mode, documents: 8 });
+      const expected = groupByDocument(chunks, BEST_CHUNK_ONLY)
+        .slice(0, 8)
+        .map((g) => g.path);
+      expect(
+        page.documents!.map((d) => d.path),
+        mode,
+      ).toEqual(expected);
+      expect(
+        page.documents!.map((d) => d.passages[0]!.chunkId),
+        mode,
+      ).toEqual(expected.map((p) => chunks.find((c) => c.path === p)!.chunkId));
+    }
+    // Hybrid: the documents of the measured 20 + 20 fusion come first, in its order.
+    const fused = (await hybrid.search({ query: 'pelican on the pier', mode: 'hybrid', limit: 40 }))
+      .hits;
+    const measured = groupByDocument(fused, BEST_CHUNK_ONLY).map((g) => g.path);
+    const page = await hybrid.search({
+      query: 'pelican on the pier',
+      mode: 'hybrid',
+      documents: 13,
+    });
+    expect(page.documents!.map((d) => d.path).slice(0, measured.length)).toEqual(measured);
+  });
+
+  it('rates every passage with a relevance band, not a rank', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite');
+    const lexical = await hybrid.search({ query: 'pelican', mode: 'lexical', documents: 10 });
+    for (const h of lexical.hits) expect(h.relevance?.basis).toBe('keywords');
+    // A query most of whose words no passage holds: even its first hit is Low.
+    const poor = await hybrid.search({
+      query: 'pelican quasar tectonics marmalade violin',
+      mode: 'lexical',
+      documents: 5,
+    });
+    expect(poor.hits.length).toBeGreaterThan(0);
+    expect(poor.hits[0]!.relevance?.band).toBe('low');
+    const good = await hybrid.search({ query: 'pelican', mode: 'lexical', documents: 5 });
+    expect(good.hits[0]!.relevance?.band).toBe('high');
+    const hyb = await hybrid.search({ query: 'pelican', mode: 'hybrid', documents: 5 });
+    for (const h of hyb.hits) expect(h.relevance).toBeTruthy();
+  });
+
+  it('answers filters that match nothing, and an empty query, with an empty page', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite');
+    for (const mode of ['lexical', 'semantic', 'hybrid'] as const) {
+      const none = await hybrid.search({
+        query: 'pelican',
+        mode,
+        documents: 10,
+        filters: { pathGlob: 'nowhere/**' },
+      });
+      expect(none.documents, mode).toEqual([]);
+      expect(none.hits, mode).toEqual([]);
+      const blank = await hybrid.search({ query: '   ', mode, documents: 10 });
+      expect(blank.documents, mode).toEqual([]);
+    }
+  });
+
+  it('says when the model read only the start of a long query (keywords read it all)', async () => {
+    const { hybridFor } = await library();
+    const hybrid = hybridFor('use-lite', undefined, 128);
+    const long = Array.from({ length: 200 }, (_, i) => (i % 10 === 0 ? 'pelican' : `word${i}`));
+    for (const mode of ['semantic', 'hybrid'] as const) {
+      const res = await hybrid.search({ query: long.join(' '), mode, documents: 5 });
+      expect(res.notice?.modelWindowTokens, mode).toBe(128);
+      expect(res.notice?.message, mode).toMatch(/Meaning search read only the start/);
+      expect(res.documents!.length, mode).toBeGreaterThan(0);
+    }
+    const lexical = await hybrid.search({ query: long.join(' '), mode: 'lexical', documents: 5 });
+    expect(lexical.notice).toBeUndefined();
+    const short = await hybrid.search({ query: long.slice(0, 100).join(' '), documents: 5 });
+    expect(short.notice).toBeUndefined();
+  });
+});
+
+describe('withWindowNotice', () => {
+  it('adds the model window to a lexical notice, and nothing within the window', () => {
+    const lexical = { truncatedChars: 10, rankOnlyTerms: ['the'], message: 'Lexical said so.' };
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(withWindowNotice(lexical, words(129), 128)).toMatchObject({
+      truncatedChars: 10,
+      rankOnlyTerms: ['the'],
+      modelWindowTokens: 128,
+      message: expect.stringMatching(/^Lexical said so\. Meaning search read only/) as unknown,
+    });
+    expect(withWindowNotice(lexical, words(128), 128)).toBe(lexical);
+    expect(withWindowNotice(null, words(500), undefined)).toBeNull();
   });
 });

@@ -2,8 +2,10 @@
 // int16 vectors) lists, fused by RRF (k = 60) or an alternative, filtered before retrieval, with
 // deterministic ordering and a query cache invalidated by library writes.
 // Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
+import { addInOrder, documentResults, MORE_PASSAGES } from '../shared/document-results';
 import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
+import { relevanceOf, type Relevance, type RelevanceSignals } from '../shared/relevance';
 import { fusionForModel } from './model-fusion';
 import type {
   QueryNotice,
@@ -22,7 +24,12 @@ export interface RankedChunk {
   chunkId: number;
   score: number;
   ranks: SearchHit['ranks'];
+  /** The relevance band of the retrievers' raw scores (workers/shared/relevance.ts). */
+  relevance?: Relevance | null;
 }
+
+/** A ranked chunk with its document's path (the key of one entry per document). */
+type PageItem = RankedChunk & { path: string };
 
 type LexicalChunk = { chunkId: number; path: string; seq: number; score: number };
 
@@ -37,6 +44,8 @@ export interface HybridDeps {
     ): Promise<{
       chunks: LexicalChunk[];
       notice: QueryNotice | null;
+      /** The best BM25 any chunk could reach for the query (the relevance band's scale). */
+      maxScore: number;
     }>;
   };
   /** The semantic side, or null while no model is available. */
@@ -45,6 +54,8 @@ export interface HybridDeps {
     search(query: Int16Array, k: number, filter?: AllowedFilter): VectorHit[] | null;
     /** The embedding model of the vectors: picks the fusion (see model-fusion.ts). */
     modelId?: string | undefined;
+    /** The model's input window in word pieces: a longer query is cut there (a notice says so). */
+    maxTokens?: number | undefined;
     /** Several queries in one embedder call (a plan's variants); default: one call each. */
     embedQueries?(texts: string[]): Promise<Int16Array[]>;
     /** The stored vectors of chunks for the active model (find related); missing = not embedded. */
@@ -136,6 +147,34 @@ function tiesAtTheCut(
   }
 }
 
+/**
+ * The lexical notice of a query (if any) plus one for the meaning side when the query has more
+ * words than the model's window holds word pieces (every word is at least one piece, so it was
+ * cut): it is never silent that the model read only the start.
+ */
+export function withWindowNotice(
+  notice: QueryNotice | null,
+  query: string,
+  maxTokens: number | undefined,
+): QueryNotice | null {
+  const words = query.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  if (maxTokens === undefined || words <= maxTokens) return notice;
+  const sentence =
+    `Meaning search read only the start of the query (the model reads at most ${maxTokens} ` +
+    `word pieces, about ${maxTokens} words or fewer); keyword matching used every word.`;
+  return {
+    truncatedChars: notice?.truncatedChars ?? 0,
+    rankOnlyTerms: notice?.rankOnlyTerms ?? [],
+    modelWindowTokens: maxTokens,
+    message: notice ? `${notice.message} ${sentence}` : sentence,
+  };
+}
+
+/** A page of documents reads each list at most this many times its CFS-012 depth (20 -> 640). */
+const MAX_PAGE_DEPTH = 32;
+/** Each deeper reading of a page multiplies the depths by this: few re-rankings in the worst case. */
+const PAGE_GROWTH = 4;
+
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
   const lexicalK = options.lexicalK ?? 20;
@@ -179,13 +218,45 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     k: number,
     exclude?: ReadonlySet<number>,
-  ): Promise<{ chunks: LexicalChunk[]; notice: QueryNotice | null }> {
-    const { chunks, notice } = await deps.lexical.rank(text, {
+  ): Promise<{ chunks: LexicalChunk[]; notice: QueryNotice | null; maxScore: number }> {
+    const { chunks, notice, maxScore } = await deps.lexical.rank(text, {
       ...(filters ? { filters } : {}),
       limit: k + (exclude?.size ?? 0),
     });
     const kept = exclude ? chunks.filter((c) => !exclude.has(c.chunkId)).slice(0, k) : chunks;
-    return { chunks: kept, notice };
+    return { chunks: kept, notice, maxScore };
+  }
+
+  /** The band of a chunk's raw scores: BM25 against the query's best, cosine under the model. */
+  const rate = (signals: Omit<RelevanceSignals, 'modelId'>) =>
+    relevanceOf({ ...signals, modelId: deps.semantic?.modelId });
+
+  /** A fused list as ranked chunks: scores normalised to the best, ranks and bands attached. */
+  function fusedRanked(
+    fused: ReadonlyArray<FusedCandidate<RankedCandidate>>,
+    semantic: readonly LexicalChunk[],
+    lexical: { chunks: readonly LexicalChunk[]; maxScore: number },
+  ): PageItem[] {
+    const best = fused[0]?.score ?? 1;
+    const bm25 = new Map(lexical.chunks.map((c) => [c.chunkId, c.score]));
+    const cosine = new Map(semantic.map((c) => [c.chunkId, c.score]));
+    return fused.map((f) => {
+      const score = bm25.get(f.chunkId);
+      return {
+        chunkId: f.chunkId,
+        path: f.path,
+        // Normalised to 0..1 against the best fused score.
+        score: best > 0 ? f.score / best : 0,
+        ranks: {
+          ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
+          ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
+        },
+        relevance: rate({
+          lexical: score !== undefined ? { score, maxScore: lexical.maxScore } : undefined,
+          cosine: cosine.get(f.chunkId),
+        }),
+      };
+    });
   }
 
   /** The ranked chunks of a semantic or hybrid query (no hits built). */
@@ -204,6 +275,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         chunkId: c.chunkId,
         score: Math.max(0, Math.min(1, c.score)),
         ranks: { semantic: i + 1 },
+        relevance: rate({ cosine: c.score }),
       }));
       return { ranked, notice: null };
     }
@@ -215,17 +287,110 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       0,
       topK,
     );
-    const best = fused[0]?.score ?? 1;
-    const ranked = fused.map((f) => ({
-      chunkId: f.chunkId,
-      // Normalised to 0..1 against the best fused score, as the UI shows scores in 0..1.
-      score: best > 0 ? f.score / best : 0,
-      ranks: {
-        ...(f.ranks.lexical ? { lexical: f.ranks.lexical } : {}),
-        ...(f.ranks.semantic ? { semantic: f.ranks.semantic } : {}),
-      },
-    }));
+    const ranked = fusedRanked(fused, semantic, lexical).map(({ path: _path, ...r }) => r);
     return { ranked, notice: lexical.notice };
+  }
+
+  /**
+   * One reading of a mode's ranking for a page of documents, each list `depth` times its CFS-012
+   * depth (hybrid: depth 1 is exactly the measured fusion of semanticK and lexicalK); `full`:
+   * some list came back full, so a deeper reading may find more.
+   */
+  async function readPage(
+    query: string,
+    request: SearchRequest,
+    mode: SearchMode,
+    depth: number,
+    override: RetrievalOverride,
+  ): Promise<{ ranked: PageItem[]; full: boolean; notice: QueryNotice | null }> {
+    const exclude = override.excludeChunkIds;
+    const lexicalText = override.lexicalQuery ?? query;
+    const [sk, lk] = [semanticK * depth, lexicalK * depth];
+    if (mode === 'lexical' || !deps.semantic) {
+      const lexical = await lexicalList(lexicalText, request.filters, lk, exclude);
+      const best = lexical.chunks[0]?.score ?? 1;
+      const ranked = lexical.chunks.map((c, i) => ({
+        chunkId: c.chunkId,
+        path: c.path,
+        score: best > 0 ? c.score / best : 0,
+        ranks: { lexical: i + 1 },
+        relevance: rate({ lexical: { score: c.score, maxScore: lexical.maxScore } }),
+      }));
+      return { ranked, full: lexical.chunks.length >= lk, notice: lexical.notice };
+    }
+    if (mode === 'semantic') {
+      const list = await semanticList(query, request.filters, sk, override.vector, exclude);
+      const ranked = list.map((c, i) => ({
+        chunkId: c.chunkId,
+        path: c.path,
+        score: Math.max(0, Math.min(1, c.score)),
+        ranks: { semantic: i + 1 },
+        relevance: rate({ cosine: c.score }),
+      }));
+      return { ranked, full: list.length >= sk, notice: null };
+    }
+    const [semantic, lexical] = await Promise.all([
+      semanticList(query, request.filters, sk, override.vector, exclude),
+      lexicalList(lexicalText, request.filters, lk, exclude),
+    ]);
+    const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items;
+    return {
+      ranked: fusedRanked(fused, semantic, lexical),
+      full: semantic.length >= sk || lexical.chunks.length >= lk,
+      notice: lexical.notice,
+    };
+  }
+
+  /**
+   * A page of `request.documents` documents, one entry each with its next best passages: the
+   * ranking is read deeper until it covers that many documents. Documents keep the order of the
+   * first reading they appear in, so a deeper reading only appends (and a hybrid page's top is
+   * exactly the measured fusion, its first reading). A lexical or semantic order does not depend
+   * on depth, so those start deep enough for `want` documents of 1 + MORE_PASSAGES chunks.
+   */
+  async function page(
+    request: SearchRequest,
+    mode: SearchMode,
+    override: RetrievalOverride,
+  ): Promise<SearchResponse> {
+    const started = now();
+    const shown: SearchMode = deps.semantic ? mode : 'lexical';
+    const query = request.query.trim();
+    if (!query) return { hits: [], documents: [], mode: shown, tookMs: 0, terms: [] };
+    const want = Math.max(1, Math.floor(request.documents ?? 10));
+    const groups = new Map<string, PageItem[]>();
+    let notice: QueryNotice | null;
+    const first =
+      mode === 'hybrid' && deps.semantic
+        ? 1
+        : Math.ceil((want * (1 + MORE_PASSAGES)) / Math.min(semanticK, lexicalK));
+    for (let depth = Math.min(first, MAX_PAGE_DEPTH); ;) {
+      const reading = await readPage(query, request, mode, depth, override);
+      notice = reading.notice;
+      // The meaning side reads the query itself unless a vector was given (find related).
+      if (mode !== 'lexical' && deps.semantic && !override.vector)
+        notice = withWindowNotice(notice, query, deps.semantic.maxTokens);
+      addInOrder(
+        groups,
+        reading.ranked,
+        (c) => c.path,
+        (c) => c.chunkId,
+        want,
+        1 + MORE_PASSAGES,
+      );
+      if (groups.size >= want || !reading.full || depth >= MAX_PAGE_DEPTH) break;
+      depth = Math.min(depth * PAGE_GROWTH, MAX_PAGE_DEPTH);
+    }
+    const ranked = [...groups.values()].flat().map(({ path: _path, ...r }) => r);
+    const documents = documentResults(await deps.buildHits(query, ranked));
+    return {
+      hits: documents.flatMap((d) => d.passages),
+      documents,
+      mode: shown,
+      tookMs: now() - started,
+      terms: query.split(/\s+/).filter(Boolean),
+      ...(notice ? { notice } : {}),
+    };
   }
 
   async function fuse(
@@ -256,6 +421,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     mode: SearchMode,
     override: RetrievalOverride = {},
   ): Promise<SearchResponse> {
+    if (request.documents !== undefined) return page(request, mode, override);
     const started = now();
     const topK = request.limit ?? options.topK ?? 10;
     // Without a loaded model (first start, or no WASM), every mode answers lexically and says so.
@@ -275,7 +441,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const query = request.query.trim();
     if (!query) return { hits: [], mode, tookMs: 0, terms: [] };
-    const { ranked, notice } = await rankDense(query, request, mode, topK, override);
+    const dense = await rankDense(query, request, mode, topK, override);
+    const { ranked } = dense;
+    const notice = override.vector
+      ? dense.notice
+      : withWindowNotice(dense.notice, query, deps.semantic.maxTokens);
     const hits = await deps.buildHits(query, ranked);
     const terms = query.split(/\s+/).filter(Boolean);
     return { hits, mode, tookMs: now() - started, terms, ...(notice ? { notice } : {}) };
@@ -288,17 +458,19 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     const mode: SearchMode = request.mode ?? (deps.semantic ? 'hybrid' : 'lexical');
     const topK = request.limit ?? options.topK ?? 10;
     if (mode === 'lexical' || !deps.semantic) {
-      const { chunks: list } = await lexicalList(
+      const lexical = await lexicalList(
         override.lexicalQuery ?? request.query,
         request.filters,
         topK,
         override.excludeChunkIds,
       );
+      const { chunks: list, maxScore } = lexical;
       const best = list[0]?.score ?? 1;
       return list.map((c, i) => ({
         chunkId: c.chunkId,
         score: best > 0 ? c.score / best : 0,
         ranks: { lexical: i + 1 },
+        relevance: rate({ lexical: { score: c.score, maxScore } }),
       }));
     }
     const query = request.query.trim();
@@ -313,6 +485,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
         request.query,
         request.filters ?? null,
         request.limit ?? null,
+        request.documents ?? null,
       ]);
       const version = deps.version();
       const cached = cache.get(key, version);

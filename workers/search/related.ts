@@ -127,6 +127,7 @@ export function createRelatedSearch(deps: RelatedDeps) {
         {
           query: source.text,
           limit,
+          ...(request.documents !== undefined ? { documents: request.documents } : {}),
           ...(request.mode ? { mode: request.mode } : {}),
           ...(request.filters ? { filters: request.filters } : {}),
         },

@@ -39,4 +39,6 @@ export interface RelatedRequest extends SearchScope {
   source: RelatedSource;
   /** Final number of hits. Default 10. */
   limit?: number;
+  /** A page of this many documents instead of `limit` hits (as `SearchRequest.documents`). */
+  documents?: number;
 }

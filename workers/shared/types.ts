@@ -1,6 +1,7 @@
 // The contract between the UI and the workers, and between domain modules: plain DTOs only.
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
 // structured clone (no classes, no functions). Must not import any other layer.
+import type { Relevance } from './relevance';
 import type { SearchQuery } from './search-contract';
 
 /** Source quality grade used by research projects (A best .. E worst). */
@@ -84,6 +85,11 @@ export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 /** A search of the library: the shared contract (search-contract.ts) plus the result count. */
 export interface SearchRequest extends SearchQuery {
   limit?: number; // final top_k, default 10
+  /**
+   * A page of this many documents instead of `limit` chunks: the ranking is read until it covers
+   * them, and the response's `documents` holds one entry per document (document-results.ts).
+   */
+  documents?: number;
 }
 
 /** Text with highlight ranges; the UI renders ranges as <mark> elements, never as HTML. */
@@ -105,10 +111,28 @@ export interface SearchHit {
   snippet: HighlightedText;
   /** Where each retriever ranked this chunk (1-based), for the "found by" display. */
   ranks: Partial<Record<'lexical' | 'semantic', number>>;
+  /**
+   * How well the passage matches, as a band fitted on measured relevance (relevance.ts); absent
+   * where the path does not rate hits, null when no signal of the hit has a fit.
+   */
+  relevance?: Relevance | null;
+}
+
+/** One entry of a result list: a document, its best passage first, then its next best ones. */
+export interface DocumentResult {
+  documentId: number;
+  path: string;
+  title: string;
+  mime: string;
+  /** The document's passages in ranking order (best first); at least one. */
+  passages: SearchHit[];
 }
 
 export interface SearchResponse {
+  /** Ranked chunks; for a page of documents, every passage of `documents` in entry order. */
   hits: SearchHit[];
+  /** One entry per document, in ranking order (best chunk wins), when `documents` was asked. */
+  documents?: DocumentResult[];
   mode: SearchMode;
   tookMs: number;
   /** The terms actually searched after parsing (stop words dropped), for display. */
@@ -126,6 +150,11 @@ export interface QueryNotice {
    * score of every passage the other terms found.
    */
   rankOnlyTerms: string[];
+  /**
+   * Set when the embedding model read only the start of the query: its window in word pieces
+   * (keyword matching still used every word).
+   */
+  modelWindowTokens?: number;
   /** One sentence for the user. */
   message: string;
 }

@@ -81,4 +81,17 @@ describe('long queries', () => {
     const plain = await lib.search.search({ query: 'w1q w2q' });
     expect(plain.notice).toBeUndefined();
   });
+
+  it('gives the best attainable score of a query: above every chunk, higher with a word the library lacks', async () => {
+    for (const n of [3, 30, 300]) {
+      const text = query(n);
+      const r = await lib.search.rank(text, { limit: 50 });
+      expect(r.chunks.length).toBeGreaterThan(0);
+      for (const c of r.chunks) expect(c.score).toBeLessThan(r.maxScore);
+      const missing = await lib.search.rank(`${text} zzyzxnotaword`, { limit: 50 });
+      expect(missing.maxScore).toBeGreaterThan(r.maxScore);
+      expect(missing.chunks.map((c) => c.score)).toEqual(r.chunks.map((c) => c.score));
+    }
+    expect((await lib.search.rank('zzyzxnotaword', { limit: 5 })).chunks).toEqual([]);
+  });
 });

@@ -41,6 +41,25 @@ export function planTerms(
     .sort((a, b) => b.ub - a.ub || (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0));
 }
 
+/**
+ * The best BM25 score any chunk could reach for the query: the sum of every query stem's upper
+ * bound, stems the library does not hold (df 0) included at their IDF, so a query whose words are
+ * missing from the library has a high bar. Normalises scores across queries (relevance bands,
+ * workers/shared/relevance.ts); the ranking does not use it.
+ */
+export function queryMaxScore(
+  weights: ReadonlyMap<string, number>,
+  plan: readonly TermPlan[],
+  n: number,
+  k1: number,
+): number {
+  const df = new Map(plan.map((t) => [t.stem, t.df]));
+  let max = 0;
+  for (const [stem, q] of [...weights].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+    max += q * bm25Idf(n, Math.min(df.get(stem) ?? 0, n)) * (k1 + 1);
+  return max;
+}
+
 /** rest[i] = sum of ub over plan[i..]: what the terms from i on could add to any chunk. */
 export function suffixBounds(plan: readonly TermPlan[]): Float64Array {
   const rest = new Float64Array(plan.length + 1);

@@ -18,7 +18,14 @@ import type {
 import { globToRegExp } from './glob';
 import { gradesAtLeast } from '../shared/types';
 import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
-import { kthLargest, padded, planTerms, suffixBounds, type TermPlan } from './lexical-prune';
+import {
+  kthLargest,
+  padded,
+  planTerms,
+  queryMaxScore,
+  suffixBounds,
+  type TermPlan,
+} from './lexical-prune';
 import { FTS_TOKENIZER } from './migrations';
 import type { Sql, SqlValue } from './sql';
 
@@ -101,12 +108,17 @@ const STEM_CACHE_MAX = 50_000;
  */
 const TOKEN_RUN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 
+/** A chunk ranked elsewhere, to become a hit (its band, when rated, is carried over). */
+export type RankedForHits = Pick<SearchHit, 'chunkId' | 'score' | 'ranks' | 'relevance'>;
+
 /** A ranking and what it left out (null when it did everything the query asked). */
 export interface LexicalRanking {
   chunks: ScoredChunk[];
   notice: QueryNotice | null;
   /** Work done: posting entries read, and terms added to the pool after reading stopped. */
   work: { postingsRead: number; lateTerms: number };
+  /** The best score any chunk could reach for this query (lexical-prune.ts queryMaxScore). */
+  maxScore: number;
 }
 
 export interface LexicalSearch {
@@ -128,10 +140,7 @@ export interface LexicalSearch {
    * Hits for chunks ranked elsewhere (semantic or fused lists), in the given order, with snippets
    * highlighting `query`'s terms. Chunks deleted meanwhile are left out.
    */
-  buildHits(
-    query: string,
-    ranked: ReadonlyArray<{ chunkId: number; score: number; ranks: SearchHit['ranks'] }>,
-  ): Promise<SearchHit[]>;
+  buildHits(query: string, ranked: ReadonlyArray<RankedForHits>): Promise<SearchHit[]>;
 }
 
 /** SQLite varint (big-endian, 7 bits per byte, 9th byte carries 8), as FTS5 stores sizes. */
@@ -704,6 +713,7 @@ export async function createLexicalSearch(
       chunks: [],
       notice: queryNotice(parsed.truncated, []),
       work: { postingsRead: 0, lateTerms: 0 },
+      maxScore: 0,
     };
     if (!parsed.match) return none;
     const { weights, singleStems } = await queryWeights(parsed);
@@ -716,14 +726,16 @@ export async function createLexicalSearch(
     );
     if (allowed === 'none') return none;
     const plan = await termPlan(weights, ctx);
+    const maxScore = queryMaxScore(weights, plan, ctx.nUnits, params.k1);
     const scoring = await scoreChunks(ctx, plan, allowed, limit);
     const notice = queryNotice(
       parsed.truncated,
       scoring.exact ? [] : scoring.late.map((t) => t.stem),
     );
     const work = { postingsRead: scoring.postingsRead, lateTerms: scoring.late.length };
-    if (scoring.complete.length === 0) return { chunks: [], notice, work };
-    return { chunks: await topChunks(scoring.acc.scores, scoring.complete, limit), notice, work };
+    if (scoring.complete.length === 0) return { chunks: [], notice, work, maxScore };
+    const chunks = await topChunks(scoring.acc.scores, scoring.complete, limit);
+    return { chunks, notice, work, maxScore };
   }
 
   /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
@@ -770,7 +782,7 @@ export async function createLexicalSearch(
   /** Hits for already-ranked chunks, in order, with snippets highlighting the query's terms. */
   async function buildHitsNow(
     parsed: ParsedQuery,
-    ranked: ReadonlyArray<{ chunkId: number; score: number; ranks: SearchHit['ranks'] }>,
+    ranked: ReadonlyArray<RankedForHits>,
   ): Promise<SearchHit[]> {
     if (ranked.length === 0) return [];
     const rows = await sql.all<{
@@ -812,6 +824,7 @@ export async function createLexicalSearch(
         score: r.score,
         snippet: snips[i] ?? { text: '', highlights: [] },
         ranks: r.ranks,
+        ...(r.relevance !== undefined ? { relevance: r.relevance } : {}),
       };
     });
   }
