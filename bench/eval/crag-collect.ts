@@ -25,6 +25,8 @@ export interface QueryRecord {
   docs: RankedDoc[];
   ablation: EvaluatedRetrieval | null;
   evaluateMs: number;
+  /** Out-of-fold passage scores of the first retrieval (set by the fit, used by refinement). */
+  oofScores?: number[];
 }
 
 export async function collectQueries(
@@ -100,7 +102,7 @@ export function goldSpans(harness: CragHarness, evidence: Evidence[]): Gold {
 
 /** Refinement of a record's first retrieval under `fitted`. */
 export function refineRecord(fitted: FittedModel, rec: QueryRecord): Refinement {
-  const { scores } = scoreWith(fitted, rec.first);
+  const scores = rec.oofScores ?? scoreWith(fitted, rec.first).scores;
   return refine(rec.first.query, rec.first.passages, scores, fitted);
 }
 

@@ -175,6 +175,11 @@ export async function fitCrag(
     threshold: passageThreshold(bScores, labels),
   };
   Object.assign(fitted.thresholds, queryThresholds(fitted, records, oof, log));
+  // Strips, their keep threshold and the answer's are fitted on out-of-fold passage scores too
+  // (a strip's features include its passage's score).
+  records.forEach((r, i) => {
+    r.oofScores = oof.first[i]!;
+  });
   log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
 
   const gold = goldSpans(harness, evidence);
@@ -190,7 +195,9 @@ export async function fitCrag(
     fitted.strip.keep = round4(t);
     if (refineFigures(fitted, records, gold).rationaleRecall >= 0.93) break;
   }
-  const decisionOf = (r: QueryRecord) => scoreWith(fitted, r.first).decision;
+  const { decide } = createRetrievalEvaluator(fitted);
+  const decisionOf = (r: QueryRecord) =>
+    r.oofScores ? decide(r.oofScores).decision : scoreWith(fitted, r.first).decision;
   let best = { v: -1, answer: 0.6, max: 2 };
   for (const max of [1, 2, 3])
     for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -267,8 +274,16 @@ async function fitCorrective(
   return choice;
 }
 
+/** The fitted file's text: indented, each array of numbers on one line (the trees stay short). */
+export function formatFitted(fitted: FittedModel): string {
+  return `${JSON.stringify(fitted, null, 2).replace(
+    /\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g,
+    (_, body: string) => `[${body.split(/,\s*/).join(', ')}]`,
+  )}\n`;
+}
+
 export function writeFitted(fitted: FittedModel): string {
   const file = join(REPO_ROOT, 'workers/answer/fitted', `${fitted.modelId}.json`);
-  writeFileSync(file, `${JSON.stringify(fitted, null, 2)}\n`);
+  writeFileSync(file, formatFitted(fitted));
   return file;
 }
