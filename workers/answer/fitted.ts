@@ -1,6 +1,7 @@
-// The fitted numbers of the LLM-free tier: logistic weights and thresholds per embedding model,
-// fitted on SciFact train only by `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts) and
-// committed as data (fitted/<model>.json, with the command line and date inside).
+// The fitted numbers of the LLM-free tier: logistic weights (the passage model also boosted
+// trees) and thresholds per embedding model, fitted on SciFact train only by
+// `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts) and committed as data
+// (fitted/<model>.json, with the command line and date inside).
 import type { EvaluatorThresholds } from '../shared/answer-api';
 import miniLm from './fitted/all-MiniLM-L6-v2.json';
 import useLite from './fitted/use-lite.json';
