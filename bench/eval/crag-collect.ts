@@ -25,6 +25,8 @@ export interface QueryRecord {
   docs: RankedDoc[];
   ablation: EvaluatedRetrieval | null;
   evaluateMs: number;
+  /** Out-of-fold passage scores of the first retrieval (set by the fit, used by refinement). */
+  oofScores?: number[];
 }
 
 export async function collectQueries(
@@ -100,7 +102,7 @@ export function goldSpans(harness: CragHarness, evidence: Evidence[]): Gold {
 
 /** Refinement of a record's first retrieval under `fitted`. */
 export function refineRecord(fitted: FittedModel, rec: QueryRecord): Refinement {
-  const { scores } = scoreWith(fitted, rec.first);
+  const scores = rec.oofScores ?? scoreWith(fitted, rec.first).scores;
   return refine(rec.first.query, rec.first.passages, scores, fitted);
 }
 
@@ -189,34 +191,54 @@ export function bestSentences(q: QueryContext, text: string, n: number): string[
     .map((x) => x.s.text);
 }
 
-/** nDCG@10 before and after the expansion, on the given records. */
-export async function correctiveGain(
+/** One query's second retrieval: how much the query score and nDCG@10 moved. */
+export interface CorrectiveTrial {
+  scoreDelta: number;
+  ndcgDelta: number;
+}
+
+/** The expansion's second retrieval on each record (null: no expansion terms). */
+export async function correctiveTrials(
   harness: CragHarness,
   fitted: FittedModel,
   records: QueryRecord[],
   expand: ((q: string) => Promise<{ lexicalQuery: string } | null>) | undefined,
-) {
-  if (!expand || records.length === 0) return { gain: 0, queries: records.length, applied: 0 };
-  let gain = 0;
-  let applied = 0;
+): Promise<Array<CorrectiveTrial | null>> {
+  if (!expand) return records.map(() => null);
+  const out: Array<CorrectiveTrial | null> = [];
   for (const rec of records) {
-    const before = ndcgAt(
-      rec.docs.map((d) => d.docId),
-      rec.rels,
-      10,
-    );
     const exp = await expand(rec.question);
-    if (!exp) continue;
+    if (!exp) {
+      out.push(null);
+      continue;
+    }
     const r = await harness.retrieve(rec.question, { lexicalQuery: exp.lexicalQuery });
     const second = await evaluateRetrieval(rec.question, r, harness.deps, fitted);
-    if (scoreWith(fitted, second).queryScore <= scoreWith(fitted, rec.first).queryScore) continue;
-    applied++;
-    gain +=
+    const ndcg = (docs: RankedDoc[]) =>
       ndcgAt(
-        r.docs.map((d) => d.docId),
+        docs.map((d) => d.docId),
         rec.rels,
         10,
-      ) - before;
+      );
+    out.push({
+      scoreDelta: scoreWith(fitted, second).queryScore - scoreWith(fitted, rec.first).queryScore,
+      ndcgDelta: ndcg(r.docs) - ndcg(rec.docs),
+    });
   }
-  return { gain: gain / records.length, queries: records.length, applied };
+  return out;
+}
+
+/**
+ * nDCG@10 gain over all the trials' queries when the second retrieval replaces the first only if
+ * it raises the query score by more than `minGain` (the service's rule).
+ */
+export function correctiveGain(trials: Array<CorrectiveTrial | null>, minGain: number) {
+  let gain = 0;
+  let applied = 0;
+  for (const t of trials) {
+    if (!t || t.scoreDelta <= minGain) continue;
+    applied++;
+    gain += t.ndcgDelta;
+  }
+  return { gain: trials.length ? gain / trials.length : 0, queries: trials.length, applied };
 }

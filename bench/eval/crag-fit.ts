@@ -1,6 +1,6 @@
 // `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
 // writes workers/answer/fitted/<model>.json (with the command line and date inside):
-// passage logistic model + its threshold, the rank/score baseline, the query decision
+// passage model (logistic + boosted trees, bench/eval/boost.ts) + its threshold, the rank/score baseline, the query decision
 // thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
 // model and keep threshold (train rationale recall >= 0.93), the answer's strip threshold, the
 // checker model and labels, and the corrective expansion (only if train shows an nDCG gain).
@@ -8,16 +8,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKER_FEATURES } from '../../workers/answer/checker';
 import { createExpansion } from '../../workers/answer/corrective';
+import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
 import { PASSAGE_FEATURES } from '../../workers/answer/features';
 import type { FittedModel, LogisticModel } from '../../workers/answer/fitted';
 import { logisticScore } from '../../workers/answer/fitted';
 import { STRIP_FEATURES } from '../../workers/answer/refine';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
+import { fitBoosted } from './boost';
 import { buildPairs, evalChecker } from './crag-checker';
 import type { Evidence } from './crag-claims';
 import {
   answerFigures,
   correctiveGain,
+  correctiveTrials,
   goldSpans,
   refineFigures,
   scoreWith,
@@ -67,17 +70,56 @@ function passageThreshold(scores: number[], labels: boolean[]): number {
   return round4(best);
 }
 
+/** Passage scores of the first and ablated retrievals of each record. */
+export interface RecordScores {
+  first: number[][];
+  ablation: Array<number[] | null>;
+}
+
+/**
+ * Out-of-fold passage scores (5 folds by query): the thresholds are fitted on scores from models
+ * that did not see the query, as test queries will be scored (boosted trees fit their own rows
+ * far better than new ones, so in-sample scores would set the thresholds too high).
+ */
+function crossFitted(
+  records: QueryRecord[],
+  fit: (rows: Array<Record<string, number>>, labels: boolean[]) => LogisticModel,
+  folds = 5,
+): RecordScores {
+  const out: RecordScores = { first: [], ablation: [] };
+  for (let k = 0; k < folds; k++) {
+    const train = records.filter((_, i) => i % folds !== k);
+    const model = fit(
+      train.flatMap((r) => r.first.features),
+      train.flatMap((r) => r.labels),
+    );
+    records.forEach((r, i) => {
+      if (i % folds !== k) return;
+      out.first[i] = r.first.features.map((f) => logisticScore(model, f));
+      out.ablation[i] = r.ablation ? r.ablation.features.map((f) => logisticScore(model, f)) : null;
+    });
+  }
+  return out;
+}
+
 /** Query thresholds: upper = smallest with train precision and ablation rate >= target. */
-function queryThresholds(fitted: FittedModel, records: QueryRecord[], target = 0.92) {
-  const q = records.map((r) => {
-    const s = scoreWith(fitted, r.first);
+function queryThresholds(
+  fitted: FittedModel,
+  records: QueryRecord[],
+  scores: RecordScores,
+  log: (msg: string) => void,
+  target = 0.92,
+) {
+  const { decide } = createRetrievalEvaluator(fitted);
+  const q = records.map((r, i) => {
     const top3 = r.labels.slice(0, 3).some(Boolean);
     const top10 = r.labels.some(Boolean);
+    const abl = scores.ablation[i];
     return {
-      score: s.queryScore,
+      score: decide(scores.first[i]!).queryScore,
       top3,
       top10,
-      ablated: r.ablation ? scoreWith(fitted, r.ablation).queryScore : null,
+      ablated: abl ? decide(abl).queryScore : null,
     };
   });
   const abl = q.map((x) => x.ablated).filter((x): x is number => x !== null);
@@ -102,6 +144,10 @@ function queryThresholds(fitted: FittedModel, records: QueryRecord[], target = 0
       lower = t;
     }
   }
+  const correct = q.filter((x) => x.score >= upper);
+  log(
+    `[crag-fit] out-of-fold train: CORRECT precision ${(correct.filter((x) => x.top3).length / Math.max(1, correct.length)).toFixed(3)} coverage ${(correct.length / Math.max(1, q.length)).toFixed(3)} ablated not CORRECT ${(abl.filter((s) => s < upper).length / Math.max(1, abl.length)).toFixed(3)}`,
+  );
   return { upper: round4(upper), lower: round4(Math.min(lower, upper)) };
 }
 
@@ -117,16 +163,23 @@ export async function fitCrag(
   Object.assign(fitted, { ...provenance, date: new Date().toISOString().slice(0, 10) });
   const rows = records.flatMap((r) => r.first.features);
   const labels = records.flatMap((r) => r.labels);
-  fitted.passage = fitLogistic(PASSAGE_FEATURES, rows, labels, 1);
-  const scores = rows.map((r) => logisticScore(fitted.passage, r));
-  fitted.thresholds.passage = passageThreshold(scores, labels);
+  const fitPassage = (r: Array<Record<string, number>>, l: boolean[]) =>
+    fitBoosted(PASSAGE_FEATURES, r, l);
+  fitted.passage = fitPassage(rows, labels);
+  const oof = crossFitted(records, fitPassage);
+  fitted.thresholds.passage = passageThreshold(oof.first.flat(), labels);
   const baseline = fitLogistic(BASELINE_FEATURES, rows, labels, 1);
   const bScores = rows.map((r) => logisticScore(baseline, r));
   (fitted as FittedModel & { baseline?: unknown }).baseline = {
     ...baseline,
     threshold: passageThreshold(bScores, labels),
   };
-  Object.assign(fitted.thresholds, queryThresholds(fitted, records));
+  Object.assign(fitted.thresholds, queryThresholds(fitted, records, oof, log));
+  // Strips, their keep threshold and the answer's are fitted on out-of-fold passage scores too
+  // (a strip's features include its passage's score).
+  records.forEach((r, i) => {
+    r.oofScores = oof.first[i]!;
+  });
   log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
 
   const gold = goldSpans(harness, evidence);
@@ -142,7 +195,9 @@ export async function fitCrag(
     fitted.strip.keep = round4(t);
     if (refineFigures(fitted, records, gold).rationaleRecall >= 0.93) break;
   }
-  const decisionOf = (r: QueryRecord) => scoreWith(fitted, r.first).decision;
+  const { decide } = createRetrievalEvaluator(fitted);
+  const decisionOf = (r: QueryRecord) =>
+    r.oofScores ? decide(r.oofScores).decision : scoreWith(fitted, r.first).decision;
   let best = { v: -1, answer: 0.6, max: 2 };
   for (const max of [1, 2, 3])
     for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -184,25 +239,51 @@ export async function fitCrag(
     `[crag-fit] checker ${fitted.checker.supported}/${fitted.checker.unsupported} on ${pairs.length} pairs`,
   );
 
+  fitted.corrective = await fitCorrective(harness, fitted, records, log);
+  return fitted;
+}
+
+/**
+ * The corrective expansion for INCORRECT queries: the technique and the query-score rise its
+ * second retrieval must show to replace the first, kept only where train nDCG@10 gains (with at
+ * least 10 train queries switched, so one lucky query does not decide it); else 'none'.
+ */
+async function fitCorrective(
+  harness: CragHarness,
+  fitted: FittedModel,
+  records: QueryRecord[],
+  log: (msg: string) => void,
+): Promise<FittedModel['corrective']> {
   const incorrect = records.filter((r) => scoreWith(fitted, r.first).decision === 'INCORRECT');
-  let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0 };
+  let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0, minGain: 0 };
   for (const technique of ['rm3', 'wordnet'] as const) {
     const expand = createExpansion(technique, {
       lexicalTopK: harness.lexicalTopK,
       synonyms: harness.synonyms,
     });
-    const g = await correctiveGain(harness, fitted, incorrect, expand);
-    log(
-      `[crag-fit] ${technique} on ${g.queries} INCORRECT train queries: nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)} (${g.applied} applied)`,
-    );
-    if (g.gain > choice.trainGain) choice = { technique, trainGain: round4(g.gain) };
+    const trials = await correctiveTrials(harness, fitted, incorrect, expand);
+    for (const minGain of [0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3]) {
+      const g = correctiveGain(trials, minGain);
+      log(
+        `[crag-fit] ${technique} on ${g.queries} INCORRECT train queries, min score rise ${minGain}: nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)} (${g.applied} applied)`,
+      );
+      if (g.applied >= 10 && g.gain > choice.trainGain)
+        choice = { technique, trainGain: round4(g.gain), minGain };
+    }
   }
-  fitted.corrective = choice;
-  return fitted;
+  return choice;
+}
+
+/** The fitted file's text: indented, each array of numbers on one line (the trees stay short). */
+export function formatFitted(fitted: FittedModel): string {
+  return `${JSON.stringify(fitted, null, 2).replace(
+    /\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g,
+    (_, body: string) => `[${body.split(/,\s*/).join(', ')}]`,
+  )}\n`;
 }
 
 export function writeFitted(fitted: FittedModel): string {
   const file = join(REPO_ROOT, 'workers/answer/fitted', `${fitted.modelId}.json`);
-  writeFileSync(file, `${JSON.stringify(fitted, null, 2)}\n`);
+  writeFileSync(file, formatFitted(fitted));
   return file;
 }

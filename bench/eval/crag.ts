@@ -20,6 +20,7 @@ import {
   answerFigures,
   collectQueries,
   correctiveGain,
+  correctiveTrials,
   goldSpans,
   refineFigures,
   scoreWith,
@@ -221,7 +222,10 @@ export async function cragReport(
     lexicalTopK: harness.lexicalTopK,
     synonyms: harness.synonyms,
   });
-  const cg = await correctiveGain(harness, fitted, incorrect, expand);
+  const cg = correctiveGain(
+    await correctiveTrials(harness, fitted, incorrect, expand),
+    fitted.corrective.minGain ?? 0,
+  );
   const check = await checkTimes(harness, fitted, records);
   const evaluate = records.map((r) => r.evaluateMs);
   const total = records.map((_, i) => evaluate[i]! + rf.times[i]! + (check[i] ?? 0));
@@ -255,6 +259,7 @@ export async function cragReport(
     checker_contradict_supported: cf ? r(cf.contradict) : null,
     checker_pairs: cf?.counts ?? null,
     corrective_technique: fitted.corrective.technique,
+    corrective_min_gain: fitted.corrective.minGain ?? 0,
     corrective_ndcg_gain: r(cg.gain),
     corrective_queries: cg.queries,
     corrective_applied: cg.applied,

@@ -101,6 +101,23 @@ describe('retrieval evaluator', () => {
     expect(ev.decide([]).decision).toBe(lower > 0 ? 'INCORRECT' : 'AMBIGUOUS');
   });
 
+  it("measures how a single sentence addresses the question's terms and numbers", async () => {
+    const q = await queryContext('Do pelicans nest in 2019 on the coast?', stats, null);
+    const [pel, jam] = passageFeatures(
+      q,
+      [passage(1, 1, PELICANS, 6, 0.75), passage(2, 2, JAM, 0.5, 0.55)],
+      new Map(),
+      'Do pelicans nest in 2019 on the coast?',
+    );
+    expect(pel!.sentCovW).toBeGreaterThan(0.25); // pelican and nest, not coast or 2019
+    expect(jam!.sentCovW).toBe(0);
+    expect(pel!.sentCovW).toBeLessThanOrEqual(pel!.covW! + 1e-9);
+    expect(jam!.numHit).toBe(0); // 2019 is in neither text
+    expect(pel!.covGap).toBe(0); // the best covering passage
+    expect(jam!.covGap).toBeLessThan(0);
+    expect(pel!.bothLists).toBe(1);
+  });
+
   it('judges an off-topic retrieval not CORRECT', async () => {
     const { result } = await evaluated('What is the boiling point of liquid nitrogen?', [
       passage(2, 1, JAM, 1),

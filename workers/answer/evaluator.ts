@@ -1,5 +1,5 @@
-// CRAG-001, LLM-free tier: a fitted logistic model over the passage features gives P(relevant)
-// per passage; the query score is the best of the first few passages and the fitted thresholds
+// CRAG-001, LLM-free tier: a fitted model over the passage features (logistic plus boosted
+// trees) gives P(relevant) per passage; the query score is the best of the first few passages and the fitted thresholds
 // decide CORRECT / AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
 import { logisticScore, type FittedModel } from './fitted';

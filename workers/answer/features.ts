@@ -6,7 +6,15 @@
 import { cosine } from '../research/vectors';
 import type { Passage } from './passages';
 import { windowText } from './passages';
-import { contentStems, coverage, idf, pairCoverage, type WeightedTerms } from './text';
+import {
+  contentStems,
+  coverage,
+  idf,
+  numbersOf,
+  pairCoverage,
+  sentences,
+  type WeightedTerms,
+} from './text';
 import type { LexicalStats } from './types';
 
 export interface QueryContext {
@@ -62,10 +70,77 @@ export const PASSAGE_FEATURES = [
   'qTerms',
   'qTopCos',
   'cosXcov',
+  'sentCovW',
+  'sentPairs',
+  'rareCov',
+  'numHit',
+  'bothLists',
+  'covGap',
+  'bm25Next',
+  'qBm25Margin',
 ] as const;
+
+/** Query terms whose weight is at least the median (the question's distinctive terms). */
+function rareTerms(q: QueryContext): WeightedTerms {
+  const sorted = [...q.terms.weights].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+  const keep = q.terms.stems.map((_, i) => q.terms.weights[i]! >= median);
+  const stems = q.terms.stems.filter((_, i) => keep[i]);
+  const weights = q.terms.weights.filter((_, i) => keep[i]);
+  return { stems, weights, total: weights.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Sentence-level address of the question: the best single sentence's weighted coverage and
+ * adjacent-pair coverage (does one sentence hold the question's entities together), coverage
+ * of the distinctive terms, and the share of the question's numbers present (1 when none).
+ */
+function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNums: string[]) {
+  let sentCovW = 0;
+  let sentPairs = 0;
+  const text = windowText(p);
+  for (const s of [{ text: p.title }, ...sentences(text)]) {
+    const st = contentStems(s.text);
+    sentCovW = Math.max(sentCovW, coverage(q.terms, new Set(st)).weighted);
+    sentPairs = Math.max(sentPairs, pairCoverage(q.ordered, st));
+  }
+  const all = new Set([...contentStems(text), ...contentStems(p.title)]);
+  const nums = new Set(numbersOf(`${p.title} ${text}`));
+  return {
+    sentCovW,
+    sentPairs,
+    rareCov: coverage(rare, all).weighted,
+    numHit: qNums.length ? qNums.filter((n) => nums.has(n)).length / qNums.length : 1,
+  };
+}
 
 /** Feature values for each passage (same order). `vectors`: stored chunk vectors by id. */
 export function passageFeatures(
+  q: QueryContext,
+  passages: Passage[],
+  vectors: Map<number, Int16Array>,
+  question = '',
+): Array<Record<string, number>> {
+  const base = baseFeatures(q, passages, vectors);
+  const rare = rareTerms(q);
+  const qNums = numbersOf(question);
+  const bm25 = base.map((f) => f.bm25Norm!);
+  const sortedBm25 = [...bm25].sort((a, b) => b - a);
+  const maxCov = Math.max(0, ...base.map((f) => f.covW!));
+  return passages.map((p, i) => {
+    const f = base[i]!;
+    return {
+      ...f,
+      ...sentenceFeatures(q, p, rare, qNums),
+      bothLists: f.lexRankInv! > 0 && f.semRankInv! > 0 ? 1 : 0,
+      covGap: f.covW! - maxCov,
+      bm25Next: i + 1 < bm25.length ? bm25[i]! - bm25[i + 1]! : 0,
+      qBm25Margin: (sortedBm25[0] ?? 0) - (sortedBm25[1] ?? 0),
+    };
+  });
+}
+
+function baseFeatures(
   q: QueryContext,
   passages: Passage[],
   vectors: Map<number, Int16Array>,

@@ -28,7 +28,7 @@ export async function evaluateRetrieval(
       : Promise.resolve(new Map<number, Int16Array>()),
     queryContext(question, deps.lexicalStats, retrieval.queryVector),
   ]);
-  const features = passageFeatures(query, passages, vectors);
+  const features = passageFeatures(query, passages, vectors, question);
   const result = createRetrievalEvaluator(fitted).evaluate(passages, features, llm);
   return { passages, features, query, result };
 }

@@ -146,7 +146,8 @@ export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): A
               deps,
               fitted,
             );
-            const better = second.result.queryScore > ev.result.queryScore;
+            const better =
+              second.result.queryScore > ev.result.queryScore + (fitted.corrective.minGain ?? 0);
             actions.push({
               kind: 'expansion',
               status: 'ok',
