@@ -196,7 +196,7 @@ export function loadBert(
         k.add(att, h, att, n * H);
         k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
         k.matmulPacked(tmp, L.i, L.ib, inter, n, H, I);
-        k.gelu(inter, n * I);
+        k.geluErf64(inter, n * I);
         k.matmulPacked(inter, L.out, L.outb, att, n, I, H);
         k.add(att, tmp, att, n * H);
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
