@@ -4,7 +4,14 @@
 // embed-worker pool (workers/embed/pool.ts).
 // Node only. The product path is workers/embed (browser workers); this reuses the same modules.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -31,19 +38,11 @@ export function openEmbedCache(
   const dir = join(REPO_ROOT, '.cache', folder);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${modelId}@${version}.bin`);
-  const map = new Map<string, Int16Array>();
   const rec = 32 + dim * 2;
-  if (existsSync(file)) {
-    const buf = readFileSync(file);
-    // A run killed mid-append leaves a partial record: drop it so later appends stay aligned.
-    if (buf.length % rec !== 0) truncateSync(file, buf.length - (buf.length % rec));
-    for (let o = 0; o + rec <= buf.length; o += rec) {
-      const key = buf.subarray(o, o + 32).toString('hex');
-      const v = new Int16Array(dim);
-      for (let i = 0; i < dim; i++) v[i] = buf.readInt16LE(o + 32 + i * 2);
-      map.set(key, v);
-    }
-  }
+  const map = readEmbedCacheFile(file, dim);
+  // A run killed mid-append leaves a partial record: drop it so later appends stay aligned.
+  const bytes = existsSync(file) ? statSync(file).size : 0;
+  if (bytes % rec !== 0) truncateSync(file, bytes - (bytes % rec));
   return {
     get: (text) => map.get(textKey(text)),
     put(text, v) {
@@ -57,6 +56,24 @@ export function openEmbedCache(
     },
     size: () => map.size,
   };
+}
+
+/**
+ * The complete records of a cache file (text hash hex -> vector), read only: a partial record at
+ * the end (an append in progress) is ignored. Empty when the file does not exist.
+ */
+export function readEmbedCacheFile(file: string, dim: number): Map<string, Int16Array> {
+  const map = new Map<string, Int16Array>();
+  if (!existsSync(file)) return map;
+  const buf = readFileSync(file);
+  const rec = 32 + dim * 2;
+  for (let o = 0; o + rec <= buf.length; o += rec) {
+    const key = buf.subarray(o, o + 32).toString('hex');
+    const v = new Int16Array(dim);
+    for (let i = 0; i < dim; i++) v[i] = buf.readInt16LE(o + 32 + i * 2);
+    map.set(key, v);
+  }
+  return map;
 }
 
 /**

@@ -324,9 +324,11 @@ export function packB(b: usize, k: i32, n: i32, out: usize): i32 {
 /**
  * C[M,N] = A[M,K] @ B (+ bias) with B packed by packB (N a multiple of 8). Blocks of 4 rows x 8
  * columns (8 accumulators, 2 B vectors and one broadcast A value stay in registers: 6- and
- * 12-accumulator tiles spill on V8 and ran 1.5x slower), A values broadcast by load32_splat,
- * then single rows. Per-element order is k = 0..K-1 exactly as in matmul, so both kernels give
- * identical bits.
+ * 12-accumulator tiles spill on V8 and ran 1.5x slower), A values broadcast by load32_splat
+ * from a copy of A with each 4-row block interleaved (constant offsets, about 7% faster; the
+ * copy lives in the arena during the call, so the call can fail with STATUS_OOM), then single
+ * rows. Per-element order is k = 0..K-1 exactly as in matmul, so both kernels give identical
+ * bits.
  */
 export function matmulPacked(
   a: usize,
@@ -337,11 +339,51 @@ export function matmulPacked(
   k: i32,
   n: i32,
 ): i32 {
+  return matmulPackedAct(a, bp, bias, c, m, k, n, false);
+}
+
+/**
+ * matmulPacked followed by the canon.2 `gelu` on every output element (bias added first), fused:
+ * each 4x8 tile is activated while it is still in L1. Same bits as matmulPacked then gelu.
+ */
+export function matmulPackedGelu(
+  a: usize,
+  bp: usize,
+  bias: usize,
+  c: usize,
+  m: i32,
+  k: i32,
+  n: i32,
+): i32 {
+  return matmulPackedAct(a, bp, bias, c, m, k, n, true);
+}
+
+/** gelu on `rows` rows of 8 floats at cp (row stride rowC bytes), in place. */
+function geluTile(cp: usize, rowC: usize, rows: i32): void {
+  for (let r = 0; r < rows; r++) geluVectors(cp + <usize>r * rowC, 2);
+}
+
+function matmulPackedAct(
+  a: usize,
+  bp: usize,
+  bias: usize,
+  c: usize,
+  m: i32,
+  k: i32,
+  n: i32,
+  act: bool,
+): i32 {
   if ((n & 7) != 0 || m < 0 || k < 0) return STATUS_BAD_ARG;
   const rowA = (<usize>k) << 2;
   const rowC = (<usize>n) << 2;
   const panelBytes = (<usize>k) << 5;
   const m4 = m & ~3;
+  // A's 4-row blocks interleaved (a4[k][r] = A[i + r][k]) so a tile's k-step reads one 16-byte
+  // group with constant offsets; freed before returning.
+  const arena = top;
+  const a4 = alloc(<usize>m4 * rowA);
+  if (m4 > 0 && a4 == 0) return STATUS_OOM;
+  packRows4(a, a4, m4, k);
   for (let j = 0; j < n; j += 8) {
     const panel = bp + <usize>(j >> 3) * panelBytes;
     let bb0 = f32x4.splat(0);
@@ -360,25 +402,26 @@ export function matmulPacked(
       let c30 = f32x4.splat(0),
         c31 = f32x4.splat(0);
       let p = panel;
-      let ap = a + <usize>i * rowA;
-      const end = ap + rowA;
+      let ap = a4 + <usize>i * rowA;
+      const end = ap + ((<usize>k) << 4);
+      // (Unrolling two k-steps per iteration ran 1.3x slower on V8.)
       while (ap < end) {
         const b0 = v128.load(p);
         const b1 = v128.load(p, 16);
         let x = v128.load32_splat(ap);
         c00 = f32x4.add(c00, f32x4.mul(x, b0));
         c01 = f32x4.add(c01, f32x4.mul(x, b1));
-        x = v128.load32_splat(ap + rowA);
+        x = v128.load32_splat(ap, 4);
         c10 = f32x4.add(c10, f32x4.mul(x, b0));
         c11 = f32x4.add(c11, f32x4.mul(x, b1));
-        x = v128.load32_splat(ap + 2 * rowA);
+        x = v128.load32_splat(ap, 8);
         c20 = f32x4.add(c20, f32x4.mul(x, b0));
         c21 = f32x4.add(c21, f32x4.mul(x, b1));
-        x = v128.load32_splat(ap + 3 * rowA);
+        x = v128.load32_splat(ap, 12);
         c30 = f32x4.add(c30, f32x4.mul(x, b0));
         c31 = f32x4.add(c31, f32x4.mul(x, b1));
         p += 32;
-        ap += 4;
+        ap += 16;
       }
       if (bias != 0) {
         c00 = f32x4.add(c00, bb0);
@@ -399,6 +442,7 @@ export function matmulPacked(
       v128.store(cp + 2 * rowC, c21, 16);
       v128.store(cp + 3 * rowC, c30);
       v128.store(cp + 3 * rowC, c31, 16);
+      if (act) geluTile(cp, rowC, 4);
     }
     for (let i = m4; i < m; i++) {
       let c0 = f32x4.splat(0);
@@ -419,9 +463,28 @@ export function matmulPacked(
       const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       v128.store(cp, c0);
       v128.store(cp, c1, 16);
+      if (act) geluTile(cp, rowC, 1);
     }
   }
+  top = arena;
   return STATUS_OK;
+}
+
+/** a4[(i / 4) * 4k + kk * 4 + (i % 4)] = A[i][kk] for rows i < m4 (a multiple of 4). */
+function packRows4(a: usize, a4: usize, m4: i32, k: i32): void {
+  const rowA = (<usize>k) << 2;
+  for (let i = 0; i < m4; i += 4) {
+    const r0 = a + <usize>i * rowA;
+    let o = a4 + <usize>i * rowA;
+    for (let kk = 0; kk < k; kk++) {
+      const off = (<usize>kk) << 2;
+      store<f32>(o, load<f32>(r0 + off));
+      store<f32>(o, load<f32>(r0 + rowA + off), 4);
+      store<f32>(o, load<f32>(r0 + 2 * rowA + off), 8);
+      store<f32>(o, load<f32>(r0 + 3 * rowA + off), 12);
+      o += 16;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,8 +682,9 @@ export function relu(x: usize, len: i32): void {
 }
 
 /**
- * In-place GELU, erf form, one element at a time: 0.5 * x * (1 + erf(x / sqrt(2))). The
- * definition of the bytes; `gelu` computes the same bits faster (tests compare the two).
+ * In-place GELU, erf form, one element at a time, in f64: 0.5 * x * (1 + erf(x / sqrt(2))). The
+ * definition of BERT_CANON_REVISION canon.1's bytes and the accuracy reference of `gelu`;
+ * `geluErf64` computes the same bits faster (tests compare the two).
  */
 export function geluScalar(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
@@ -633,7 +697,8 @@ export function geluScalar(x: usize, len: i32): void {
 const TWO_POW_M55: f64 = 2.77555756156289135106e-17;
 
 /**
- * In-place GELU with exactly geluScalar's bits, 4 elements at a time: derf's Maclaurin series
+ * canon.1's GELU (kept as the reference the canon.2 tests compare against): exactly geluScalar's
+ * bits, 4 elements at a time: derf's Maclaurin series
  * (the |x| <= 2.5 branch) runs in two f64x2 vectors with the very same IEEE operations per lane
  * (mul, div, add are correctly rounded, so lanes equal the scalar code), and stops once adding
  * more terms provably cannot change the sum: from n >= 7 > x^2 the computed terms t_n shrink
@@ -641,7 +706,7 @@ const TWO_POW_M55: f64 = 2.77555756156289135106e-17;
  * sum + t_m rounds back to sum for every later m. Lanes outside the series range (|x| > 2.5, NaN)
  * are recomputed by geluScalar.
  */
-export function gelu(x: usize, len: i32): void {
+export function geluErf64(x: usize, len: i32): void {
   let i = 0;
   for (; i + 4 <= len; i += 4) geluSeries4(x + ((<usize>i) << 2));
   if (i < len) geluScalar(x + ((<usize>i) << 2), len - i);
@@ -714,6 +779,120 @@ function geluSeries4(p: usize): void {
   else geluScalar(p + 8, 1);
   if (i32x4.extract_lane(keep, 3) != 0) store<f32>(p + 12, f32x4.extract_lane(out, 3));
   else geluScalar(p + 12, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// canon.2 GELU: f32x4 with a fixed sequence of IEEE f32 operations (separate mul and add, no FMA,
+// no relaxed SIMD), so every engine gives the same bits. Phi(x) = 0.5 * erfc(-x / sqrt(2)) from
+// two approximations fitted for this runtime (Lawson-weighted least squares against mpmath):
+// |z| < 0.75: erf(z) = z * S(z^2) (degree 6); else erfc(z) = t * exp(B(t) - z^2) with
+// t = 1 / (1 + z / 2) (degree 9, z clamped to 9 where erfc < 1e-36) and our own f32 exp.
+// Both branches run on every lane and a mask picks one. Error of Phi <= 8.5e-8 absolute (f32
+// rounding near 1 dominates); |gelu - exact| <= 1.15e-7 * max(1, |x|) (kernel.test.ts checks it).
+// ---------------------------------------------------------------------------------------------
+const INV_SQRT2_F: f32 = 0.7071067811865476;
+const LOG2E_F: f32 = 1.44269504;
+const LN2_HI_F: f32 = 0.693359375; // 9 significant bits: k * LN2_HI_F is exact for |k| < 2^15
+const LN2_LO_F: f32 = -2.1219444e-4;
+
+/**
+ * e^a for f32 lanes a in [-87, 88] (relative error < 1e-7): a = k ln2 + r (Cody-Waite, |r| <=
+ * ln2 / 2), e^a = 2^k * (1 + r + r^2 * P(r)), P of degree 5 (Cephes expf) by Estrin's scheme.
+ */
+function expf4(a: v128): v128 {
+  const k = f32x4.nearest(f32x4.mul(a, f32x4.splat(LOG2E_F)));
+  let r = f32x4.sub(a, f32x4.mul(k, f32x4.splat(LN2_HI_F)));
+  r = f32x4.sub(r, f32x4.mul(k, f32x4.splat(LN2_LO_F)));
+  const r2 = f32x4.mul(r, r);
+  const p01 = f32x4.add(
+    f32x4.splat(<f32>5.0000001201e-1),
+    f32x4.mul(f32x4.splat(<f32>1.6666665459e-1), r),
+  );
+  const p23 = f32x4.add(
+    f32x4.splat(<f32>4.1665795894e-2),
+    f32x4.mul(f32x4.splat(<f32>8.3334519073e-3), r),
+  );
+  const p45 = f32x4.add(
+    f32x4.splat(<f32>1.3981999507e-3),
+    f32x4.mul(f32x4.splat(<f32>1.98756915e-4), r),
+  );
+  const p = f32x4.add(p01, f32x4.mul(f32x4.add(p23, f32x4.mul(p45, r2)), r2));
+  const y = f32x4.add(f32x4.add(f32x4.mul(p, r2), r), f32x4.splat(<f32>1));
+  const scale = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
+  return f32x4.mul(y, scale);
+}
+
+/** c0 + c1 * x, the pairs of Estrin's scheme. */
+function lin4(c0: f32, c1: f32, x: v128): v128 {
+  return f32x4.add(f32x4.splat(c0), f32x4.mul(f32x4.splat(c1), x));
+}
+
+/**
+ * GELU of 4 f32 lanes (see the section comment); lanes are independent of each other. The
+ * polynomials use Estrin's scheme (short dependency chains: the kernel is latency-bound).
+ */
+function gelu4(x: v128): v128 {
+  const zero = f32x4.splat(0);
+  const half = f32x4.splat(<f32>0.5);
+  const one = f32x4.splat(<f32>1);
+  const z = f32x4.mul(f32x4.abs(x), f32x4.splat(INV_SQRT2_F));
+  // Small |z|: Phi = 0.5 +- 0.5 * z * S(z^2), S of degree 6 in u = z^2.
+  const u = f32x4.mul(z, z);
+  const u2 = f32x4.mul(u, u);
+  const u4 = f32x4.mul(u2, u2);
+  const s01 = lin4(<f32>1.128379225730896, <f32>-3.7612637877464294e-1, u);
+  const s23 = lin4(<f32>1.1283767223358154e-1, <f32>-2.6864077895879745e-2, u);
+  const s45 = lin4(<f32>5.21473865956068e-3, <f32>-8.327806135639548e-4, u);
+  const s46 = f32x4.add(s45, f32x4.mul(f32x4.splat(<f32>9.311354369856417e-5), u2));
+  const s = f32x4.add(f32x4.add(s01, f32x4.mul(s23, u2)), f32x4.mul(s46, u4));
+  const hs = f32x4.mul(half, f32x4.mul(z, s));
+  const neg = f32x4.lt(x, zero);
+  const phiSmall = f32x4.add(half, v128.bitselect(f32x4.neg(hs), hs, neg));
+  // Large |z|: 0.5 * erfc(z) = 0.5 * t * exp(B(t) - z^2), B of degree 9 in t = 1 / (1 + z / 2);
+  // Phi = that (x < 0) or 1 - that.
+  const zb = f32x4.min(z, f32x4.splat(<f32>9));
+  const t = f32x4.div(one, f32x4.add(f32x4.mul(zb, half), one));
+  const t2 = f32x4.mul(t, t);
+  const t4 = f32x4.mul(t2, t2);
+  const t8 = f32x4.mul(t4, t4);
+  const b01 = lin4(<f32>-1.2655402421951294, <f32>1.0008000135421753, t);
+  const b23 = lin4(<f32>3.6505964398384094e-1, <f32>1.543196141719818e-1, t);
+  const b45 = lin4(<f32>-4.0724414587020874e-1, <f32>8.111847043037415e-1, t);
+  const b67 = lin4(<f32>-1.9438806772232056, <f32>2.239692211151123, t);
+  const b89 = lin4(<f32>-1.2113406658172607, <f32>2.569652795791626e-1, t);
+  const b03 = f32x4.add(b01, f32x4.mul(b23, t2));
+  const b47 = f32x4.add(b45, f32x4.mul(b67, t2));
+  const b = f32x4.add(f32x4.add(b03, f32x4.mul(b47, t4)), f32x4.mul(b89, t8));
+  const hb = f32x4.mul(half, f32x4.mul(t, expf4(f32x4.sub(b, f32x4.mul(zb, zb)))));
+  const phiLarge = v128.bitselect(f32x4.sub(one, hb), hb, f32x4.ge(x, zero));
+  const phi = v128.bitselect(phiSmall, phiLarge, f32x4.lt(z, f32x4.splat(<f32>0.75)));
+  return f32x4.mul(x, phi);
+}
+
+/** 16 bytes for gelu's last 1-3 elements. */
+const GELU_TAIL: usize = memory.data(16, 16);
+
+/**
+ * In-place GELU (erf form), canon.2: 4 lanes at a time; the last 1-3 elements go through the same
+ * lane code (zero-padded), so every element's bits are the same function of its input wherever
+ * it sits.
+ */
+export function gelu(x: usize, len: i32): void {
+  const n4 = len & ~3;
+  geluVectors(x, n4 >> 2);
+  if (n4 == len) return;
+  const rest = (<usize>(len - n4)) << 2;
+  const p = x + ((<usize>n4) << 2);
+  v128.store(GELU_TAIL, f32x4.splat(0));
+  memory.copy(GELU_TAIL, p, rest);
+  geluVectors(GELU_TAIL, 1);
+  memory.copy(p, GELU_TAIL, rest);
+}
+
+/** gelu4 over `count` vectors at p, in place (the only call of gelu4, so the compiler inlines it). */
+function geluVectors(p: usize, count: i32): void {
+  const end = p + ((<usize>count) << 4);
+  for (let q = p; q < end; q += 16) v128.store(q, gelu4(v128.load(q)));
 }
 
 /** In-place tanh. */
@@ -953,6 +1132,109 @@ export function attention(
       memory.copy(
         out + ((<usize>i * <usize>width) << 2) + hoff,
         qh + ((<usize>i * <usize>d) << 2),
+        (<usize>d) << 2,
+      );
+    }
+  }
+  return STATUS_OK;
+}
+
+/**
+ * BERT canon.2 softmax of one attention row of `nPad` (multiple of 4) scores in place: columns
+ * >= valid become 0; the others exp(x - max) with the f32 `expf4` (differences below -87 give 0),
+ * summed in 4 lane accumulators combined as (l0 + l1) + (l2 + l3), then scaled by 1 / sum.
+ */
+function softmaxRowF32(xr: usize, nPad: i32, valid: i32): void {
+  let mx: f32 = -Infinity;
+  for (let j = 0; j < valid; j++) mx = max<f32>(mx, load<f32>(xr + ((<usize>j) << 2)));
+  const mv = f32x4.splat(mx);
+  const lo = f32x4.splat(<f32>-87);
+  const lanes = i32x4(0, 1, 2, 3);
+  const vv = i32x4.splat(valid);
+  let acc = f32x4.splat(0);
+  for (let j = 0; j < nPad; j += 4) {
+    const p = xr + ((<usize>j) << 2);
+    const d = f32x4.sub(v128.load(p), mv);
+    const keep = v128.and(f32x4.ge(d, lo), i32x4.lt_s(i32x4.add(lanes, i32x4.splat(j)), vv));
+    const e = v128.and(expf4(f32x4.max(d, lo)), keep);
+    v128.store(p, e);
+    acc = f32x4.add(acc, e);
+  }
+  const sum =
+    f32x4.extract_lane(acc, 0) +
+    f32x4.extract_lane(acc, 1) +
+    (f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3));
+  const inv = f32x4.splat(<f32>1 / sum);
+  for (let j = 0; j < nPad; j += 4) {
+    const p = xr + ((<usize>j) << 2);
+    v128.store(p, f32x4.mul(v128.load(p), inv));
+  }
+}
+
+/**
+ * BERT canon.2 multi-head attention, the same contract as `attention` (keys >= validLen are
+ * masked) with faster kernels: per head, K^T and V are written straight into matmulPacked's panel
+ * layout with the key axis padded to nPad = n rounded up to 8 (zeros), S = (q * scale) @ K^T and
+ * O = P @ V run on the packed 4x8 tiles (sums in index order, padded terms add exact zeros), and
+ * the softmax is softmaxRowF32. validLen must be >= 1.
+ * scratch: (2 * n * d + 2 * nPad * d + n * nPad) floats.
+ */
+export function attentionPacked(
+  q: usize,
+  k: usize,
+  v: usize,
+  stride: i32,
+  out: usize,
+  seqLen: i32,
+  heads: i32,
+  d: i32,
+  validLen: i32,
+  scaleQ: f32,
+  scratch: usize,
+): i32 {
+  if (seqLen < 1 || heads <= 0 || d <= 0 || (d & 7) != 0 || validLen < 1 || validLen > seqLen)
+    return STATUS_BAD_ARG;
+  const n = seqLen;
+  const nPad = (n + 7) & ~7;
+  const width = heads * d;
+  const rowS = (<usize>stride) << 2;
+  const qh = scratch;
+  const kp = qh + ((<usize>n * <usize>d) << 2);
+  const vp = kp + ((<usize>nPad * <usize>d) << 2);
+  const sc = vp + ((<usize>nPad * <usize>d) << 2);
+  const oh = sc + ((<usize>n * <usize>nPad) << 2);
+  const sv = f32x4.splat(scaleQ);
+  // Padded key rows/columns stay zero for every head.
+  memory.fill(kp, 0, (<usize>nPad * <usize>d) << 3);
+  for (let h = 0; h < heads; h++) {
+    const hoff = (<usize>(h * d)) << 2;
+    for (let i = 0; i < n; i++) {
+      const qi = q + <usize>i * rowS + hoff;
+      const ki = k + <usize>i * rowS + hoff;
+      const vi = v + <usize>i * rowS + hoff;
+      const qo = qh + ((<usize>i * <usize>d) << 2);
+      for (let t = 0; t < d; t += 4) {
+        const o = (<usize>t) << 2;
+        v128.store(qo + o, f32x4.mul(v128.load(qi + o), sv));
+      }
+      // K^T [d, nPad] packed: panel i >> 3 holds key columns 8p..8p+7, row t at (t * 8) floats.
+      const kcol = kp + ((<usize>(i >> 3) * <usize>d) << 5) + ((<usize>(i & 7)) << 2);
+      for (let t = 0; t < d; t++)
+        store<f32>(kcol + ((<usize>t) << 5), load<f32>(ki + ((<usize>t) << 2)));
+      // V [nPad, d] packed: panel t >> 3 holds value columns 8p..8p+7, row i at (i * 8) floats.
+      for (let t = 0; t < d; t += 8) {
+        const dst = vp + ((<usize>(t >> 3) * <usize>nPad) << 5) + ((<usize>i) << 5);
+        v128.store(dst, v128.load(vi + ((<usize>t) << 2)));
+        v128.store(dst, v128.load(vi + ((<usize>t) << 2), 16), 16);
+      }
+    }
+    matmulPackedAct(qh, kp, 0, sc, n, d, nPad, false);
+    for (let i = 0; i < n; i++) softmaxRowF32(sc + ((<usize>i * <usize>nPad) << 2), nPad, validLen);
+    matmulPackedAct(sc, vp, 0, oh, n, nPad, d, false);
+    for (let i = 0; i < n; i++) {
+      memory.copy(
+        out + ((<usize>i * <usize>width) << 2) + hoff,
+        oh + ((<usize>i * <usize>d) << 2),
         (<usize>d) << 2,
       );
     }

@@ -1,7 +1,9 @@
 // BERT-family sentence encoders (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the
 // canonical runtime: post-LayerNorm encoder, GELU (erf), mean pooling over the tokens, L2
 // normalisation, int16 quantisation. Weights come from a name -> tensor source (safetensors);
-// PyTorch Linear weights [out, in] are transposed once at load and packed for matmulPacked.
+// PyTorch Linear weights [out, in] are transposed once at load and packed for matmulPacked (query,
+// key and value side by side). Kernels of BERT_CANON_REVISION canon.2: matmulPackedGelu for the
+// intermediate layer and attentionPacked.
 // Must not import app/ or Node-only modules.
 import { createError } from '../shared/errors';
 import type { Kernel, Ptr } from './kernel';
@@ -52,12 +54,9 @@ export interface BertModel {
 }
 
 interface Layer {
-  q: Ptr;
-  qb: Ptr;
-  k: Ptr;
-  kb: Ptr;
-  v: Ptr;
-  vb: Ptr;
+  /** Query, key and value weights side by side ([H, 3H], packed) and their biases ([3H]). */
+  qkv: Ptr;
+  qkvb: Ptr;
   o: Ptr;
   ob: Ptr;
   ln1g: Ptr;
@@ -102,15 +101,21 @@ export function loadBert(
     return t;
   }
   const vec = (name: string, n: number) => kernel.putF32(get(name, [n]).data);
-  /** A Linear weight [out, in] as a packed [in, out] matrix. */
-  function linear(name: string, outDim: number, inDim: number): Ptr {
-    const w = get(name, [outDim, inDim]).data;
-    const t = new Float32Array(inDim * outDim);
-    for (let o = 0; o < outDim; o++)
-      for (let i = 0; i < inDim; i++) t[i * outDim + o] = w[o * inDim + i]!;
+  /**
+   * Linear weights [out, in] with the same input size as one packed [in, sum of outs] matrix
+   * (side by side, in order): one matmul computes them all, each output element's sum unchanged.
+   */
+  function linear(names: string[], outDim: number, inDim: number): Ptr {
+    const width = outDim * names.length;
+    const t = new Float32Array(inDim * width);
+    names.forEach((name, s) => {
+      const w = get(name, [outDim, inDim]).data;
+      for (let o = 0; o < outDim; o++)
+        for (let i = 0; i < inDim; i++) t[i * width + s * outDim + o] = w[o * inDim + i]!;
+    });
     const out = kernel.alloc(t.byteLength);
     const m = kernel.mark();
-    kernel.packB(kernel.putF32(t), inDim, outDim, out);
+    kernel.packB(kernel.putF32(t), inDim, width, out);
     kernel.release(m);
     return out;
   }
@@ -129,19 +134,25 @@ export function loadBert(
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const p = `encoder.layer.${l}.`;
     layers.push({
-      q: linear(`${p}attention.self.query.weight`, H, H),
-      qb: vec(`${p}attention.self.query.bias`, H),
-      k: linear(`${p}attention.self.key.weight`, H, H),
-      kb: vec(`${p}attention.self.key.bias`, H),
-      v: linear(`${p}attention.self.value.weight`, H, H),
-      vb: vec(`${p}attention.self.value.bias`, H),
-      o: linear(`${p}attention.output.dense.weight`, H, H),
+      qkv: linear(
+        ['query', 'key', 'value'].map((x) => `${p}attention.self.${x}.weight`),
+        H,
+        H,
+      ),
+      qkvb: kernel.putF32(
+        Float32Array.from(
+          ['query', 'key', 'value'].flatMap((x) => [
+            ...get(`${p}attention.self.${x}.bias`, [H]).data,
+          ]),
+        ),
+      ),
+      o: linear([`${p}attention.output.dense.weight`], H, H),
       ob: vec(`${p}attention.output.dense.bias`, H),
       ln1g: vec(`${p}attention.output.LayerNorm.weight`, H),
       ln1b: vec(`${p}attention.output.LayerNorm.bias`, H),
-      i: linear(`${p}intermediate.dense.weight`, I, H),
+      i: linear([`${p}intermediate.dense.weight`], I, H),
       ib: vec(`${p}intermediate.dense.bias`, I),
-      out: linear(`${p}output.dense.weight`, H, I),
+      out: linear([`${p}output.dense.weight`], H, I),
       outb: vec(`${p}output.dense.bias`, H),
       ln2g: vec(`${p}output.LayerNorm.weight`, H),
       ln2b: vec(`${p}output.LayerNorm.bias`, H),
@@ -169,22 +180,18 @@ export function loadBert(
       for (let r = 0; r < n; r++) k.add(x + r * H * 4, typeEmb0, x + r * H * 4, H);
       const h = k.alloc(n * H * 4);
       k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
-      const q = k.alloc(n * H * 4);
-      const kk = k.alloc(n * H * 4);
-      const v = k.alloc(n * H * 4);
+      const qkv = k.alloc(n * 3 * H * 4);
       const ctx = k.alloc(n * H * 4);
       const att = k.alloc(n * H * 4);
       const inter = k.alloc(n * I * 4);
       const tmp = k.alloc(n * H * 4);
       for (const L of layers) {
-        k.matmulPacked(h, L.q, L.qb, q, n, H, H);
-        k.matmulPacked(h, L.k, L.kb, kk, n, H, H);
-        k.matmulPacked(h, L.v, L.vb, v, n, H, H);
-        k.attention({
-          q,
-          k: kk,
-          v,
-          stride: H,
+        k.matmulPacked(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
+        k.attentionPacked({
+          q: qkv,
+          k: qkv + H * 4,
+          v: qkv + 2 * H * 4,
+          stride: 3 * H,
           out: ctx,
           seqLen: n,
           heads,
@@ -195,8 +202,7 @@ export function loadBert(
         k.matmulPacked(ctx, L.o, L.ob, att, n, H, H);
         k.add(att, h, att, n * H);
         k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
-        k.matmulPacked(tmp, L.i, L.ib, inter, n, H, I);
-        k.gelu(inter, n * I);
+        k.matmulPackedGelu(tmp, L.i, L.ib, inter, n, H, I);
         k.matmulPacked(inter, L.out, L.outb, att, n, I, H);
         k.add(att, tmp, att, n * H);
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);

@@ -110,7 +110,7 @@ describe('kernel: f32 kernels', () => {
     K.release(mk);
   });
 
-  it('gelu gives exactly the bits of geluScalar (series early exit, SIMD lanes, tails)', () => {
+  it('geluErf64 (canon.1) gives exactly the bits of geluScalar (series early exit, SIMD lanes, tails)', () => {
     const rand = mulberry32(4242);
     const values: number[] = [
       0,
@@ -143,7 +143,7 @@ describe('kernel: f32 kernels', () => {
       const mk = K.mark();
       const a = K.putF32(input.subarray(0, len));
       const b = K.putF32(input.subarray(0, len));
-      K.gelu(a, len);
+      K.geluErf64(a, len);
       K.geluScalar(b, len);
       const fast = new Uint32Array(K.f32(a, len).slice().buffer);
       const slow = new Uint32Array(K.f32(b, len).slice().buffer);

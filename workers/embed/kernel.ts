@@ -42,9 +42,19 @@ interface KernelExports {
     k: number,
     n: number,
   ): number;
+  matmulPackedGelu(
+    a: number,
+    bp: number,
+    bias: number,
+    c: number,
+    m: number,
+    k: number,
+    n: number,
+  ): number;
   add(x: number, y: number, out: number, len: number): void;
   relu(x: number, len: number): void;
   gelu(x: number, len: number): void;
+  geluErf64(x: number, len: number): void;
   geluScalar(x: number, len: number): void;
   tanhInPlace(x: number, len: number): void;
   scale(x: number, len: number, s: number): void;
@@ -59,6 +69,19 @@ interface KernelExports {
   ): void;
   softmax(x: number, rows: number, n: number): void;
   attention(
+    q: number,
+    k: number,
+    v: number,
+    stride: number,
+    out: number,
+    seqLen: number,
+    heads: number,
+    d: number,
+    validLen: number,
+    scaleQ: number,
+    scratch: number,
+  ): number;
+  attentionPacked(
     q: number,
     k: number,
     v: number,
@@ -93,6 +116,20 @@ export type KernelSource =
 
 /** A pointer into the runtime's linear memory (byte offset). */
 export type Ptr = number;
+
+/** Multi-head attention over q, k, v rows of `stride` floats; keys >= validLen are masked. */
+export interface AttentionArgs {
+  q: Ptr;
+  k: Ptr;
+  v: Ptr;
+  stride: number;
+  out: Ptr;
+  seqLen: number;
+  heads: number;
+  headDim: number;
+  validLen: number;
+  scale: number;
+}
 
 /** Typed, checked wrappers over the runtime. All pointers are byte offsets in `memory`. */
 export interface Kernel {
@@ -130,29 +167,28 @@ export interface Kernel {
   ): void;
   /** Same bits as matmul, faster, with B packed by packB. @throws AppError WASM_ERROR */
   matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  /** matmulPacked then gelu on the output, fused (same bits). @throws AppError WASM_ERROR */
+  matmulPackedGelu(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
   relu(x: Ptr, len: number): void;
-  /** In-place GELU (erf form); bit-identical to geluScalar, several times faster. */
+  /** In-place GELU (erf form) in f32 lanes, BERT canon.2 (|error| <= 1.15e-7 * max(1, |x|)). */
   gelu(x: Ptr, len: number): void;
-  /** The element-at-a-time GELU that defines the bytes (tests compare gelu against it). */
+  /** canon.1's GELU (erf series in f64), bit-identical to geluScalar and faster. */
+  geluErf64(x: Ptr, len: number): void;
+  /** canon.1's element-at-a-time f64 GELU: its definition, and the accuracy reference of gelu. */
   geluScalar(x: Ptr, len: number): void;
   tanh(x: Ptr, len: number): void;
   scale(x: Ptr, len: number, s: number): void;
   layerNorm(x: Ptr, out: Ptr, rows: number, n: number, gamma: Ptr, beta: Ptr, eps: number): void;
   softmax(x: Ptr, rows: number, n: number): void;
   /** Multi-head attention with key padding mask. @throws AppError WASM_ERROR on bad shapes. */
-  attention(args: {
-    q: Ptr;
-    k: Ptr;
-    v: Ptr;
-    stride: number;
-    out: Ptr;
-    seqLen: number;
-    heads: number;
-    headDim: number;
-    validLen: number;
-    scale: number;
-  }): void;
+  attention(args: AttentionArgs): void;
+  /**
+   * The same attention for BERT canon.2: packed 4x8 tiles and an f32 softmax (not the bits of
+   * `attention`, which USE-lite keeps). headDim % 8 == 0, validLen >= 1.
+   * @throws AppError WASM_ERROR on bad shapes.
+   */
+  attentionPacked(args: AttentionArgs): void;
   timingSignal(out: Ptr, seqLen: number, invTimescales: Ptr, nts: number): void;
   /** @throws AppError WASM_ERROR when an id is outside the table. */
   gatherRows(table: Ptr, tableRows: number, dim: number, ids: Ptr, count: number, out: Ptr): void;
@@ -275,9 +311,12 @@ function wrap(ex: KernelExports): Kernel {
     },
     matmulPacked: (a, bp, bias, c, m, k, n) =>
       check(ex.matmulPacked(a, bp, bias, c, m, k, n), 'matmulPacked'),
+    matmulPackedGelu: (a, bp, bias, c, m, k, n) =>
+      check(ex.matmulPackedGelu(a, bp, bias, c, m, k, n), 'matmulPackedGelu'),
     add: (x, y, out, len) => ex.add(x, y, out, len),
     relu: (x, len) => ex.relu(x, len),
     gelu: (x, len) => ex.gelu(x, len),
+    geluErf64: (x, len) => ex.geluErf64(x, len),
     geluScalar: (x, len) => ex.geluScalar(x, len),
     tanh: (x, len) => ex.tanhInPlace(x, len),
     scale: (x, len, s) => ex.scale(x, len, s),
@@ -302,6 +341,27 @@ function wrap(ex: KernelExports): Kernel {
       );
       ex.release(m);
       check(status, 'attention');
+    },
+    attentionPacked(a) {
+      const m = ex.mark();
+      const nPad = (a.seqLen + 7) & ~7;
+      const floats = 2 * a.seqLen * a.headDim + 2 * nPad * a.headDim + a.seqLen * nPad;
+      const scratch = alloc(Math.max(floats, 1) * 4);
+      const status = ex.attentionPacked(
+        a.q,
+        a.k,
+        a.v,
+        a.stride,
+        a.out,
+        a.seqLen,
+        a.heads,
+        a.headDim,
+        a.validLen,
+        a.scale,
+        scratch,
+      );
+      ex.release(m);
+      check(status, 'attentionPacked');
     },
     timingSignal: (out, seqLen, inv, nts) => ex.timingSignal(out, seqLen, inv, nts),
     gatherRows: (table, rows, dim, ids, count, out) =>
