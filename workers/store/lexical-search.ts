@@ -112,7 +112,7 @@ const STEM_CACHE_MAX = 50_000;
  * cheap to read again. Kept only while the snapshot is (needs `LexicalSearchDeps.version`).
  */
 export const POSTING_CACHE_ENTRIES = 1_500_000;
-export const POSTING_CACHE_MIN = 1_000;
+export const POSTING_CACHE_MIN = 200;
 /**
  * Runs of characters the unicode61 tokenizer may keep (L*, N*, Co, and the combining marks it
  * folds away): a superset, so stemming each run with the tokenizer itself splits it exactly as
