@@ -108,6 +108,22 @@ describe('long queries', () => {
     for (const c of cheap.chunks) expect(c.score).toBe(scoreOf.get(c.chunkId));
   });
 
+  it('keeps scores exact when the stem cache overflows while re-ranking', async () => {
+    const small = await createLexicalSearch(lib.db.sql, {
+      version: lib.store.version,
+      postingsBudget: 200,
+      stemCacheMax: 50, // far fewer than the words of the re-ranked chunks
+    });
+    for (let q = 0; q < 3; q++) {
+      const text = query(300);
+      const cheap = await small.rank(text, { limit: 10 });
+      expect(cheap.work.lateTerms).toBeGreaterThan(0);
+      const all = await exhaustive.rank(text, { limit: 1000 });
+      const scoreOf = new Map(all.chunks.map((c) => [c.chunkId, c.score]));
+      for (const c of cheap.chunks) expect(c.score).toBe(scoreOf.get(c.chunkId));
+    }
+  });
+
   it('reads a 10 KB paste within bounds and says what it did not read beyond the limit', async () => {
     const paste = query(3_000); // about 15,000 characters
     expect(paste.length).toBeLessThan(MAX_QUERY_LENGTH);

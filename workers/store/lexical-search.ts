@@ -94,6 +94,8 @@ export interface LexicalSearchDeps {
   postingCacheEntries?: number;
   /** Only posting lists of at least this many chunks are kept. */
   postingCacheMin?: number;
+  /** Words whose stems are kept between queries (for re-ranking with unread terms). */
+  stemCacheMax?: number;
 }
 
 /**
@@ -650,11 +652,33 @@ export async function createLexicalSearch(
   // Stems per word, kept across queries (they depend on the tokenizer only, not the library).
   const stemCache = new Map<string, string[]>();
   async function cachedStems(words: string[]): Promise<Map<string, string[]>> {
-    const missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
-    if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
+    let missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
+    if (stemCache.size + missing.length > (deps.stemCacheMax ?? STEM_CACHE_MAX)) {
+      stemCache.clear(); // every word is missing now, not only the new ones
+      missing = [...new Set(words)];
+    }
     const stems = await stemsNow(missing);
     missing.forEach((w, i) => stemCache.set(w, stems[i] ?? []));
     return stemCache;
+  }
+
+  /** For each word that stems to late terms, their indices in `late` (one per stem it yields). */
+  async function lateTermsOfWords(
+    words: Set<string>,
+    late: TermPlan[],
+  ): Promise<Map<string, number[]>> {
+    const stems = await cachedStems([...words]);
+    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const out = new Map<string, number[]>();
+    for (const w of words) {
+      const ts: number[] = [];
+      for (const stem of stems.get(w) ?? []) {
+        const t = index.get(stem);
+        if (t !== undefined) ts.push(t);
+      }
+      if (ts.length > 0) out.set(w, ts);
+    }
+    return out;
   }
 
   /**
@@ -678,17 +702,13 @@ export async function createLexicalSearch(
       String(r.title).match(TOKEN_RUN_RE) ?? [],
       String(r.body).match(TOKEN_RUN_RE) ?? [],
     ]);
-    const stems = await cachedStems(pieces.flat(2));
-    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const lateOf = await lateTermsOfWords(new Set(pieces.flat(2)), late);
     const tf = new Map<number, Int32Array>(); // chunk -> [title, body] count per late term
     rows.forEach((r, i) => {
       const counts = new Int32Array(late.length * 2);
       pieces[i]!.forEach((words, col) => {
         for (const w of words)
-          for (const stem of stems.get(w) ?? []) {
-            const t = index.get(stem);
-            if (t !== undefined) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
-          }
+          for (const t of lateOf.get(w) ?? []) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
       });
       tf.set(Number(r.id), counts);
     });
