@@ -48,6 +48,43 @@ describe('long queries', () => {
     expect(pruned).toBeGreaterThan(0);
   });
 
+  it('ranks the same with posting lists held in memory, before and after the library changes', async () => {
+    const cached = await createLexicalSearch(lib.db.sql, {
+      version: lib.store.version,
+      postingCacheMin: 1, // every list is kept: the test library's lists are short
+    });
+    const plain = await createLexicalSearch(lib.db.sql, {
+      version: lib.store.version,
+      postingCacheEntries: 0,
+    });
+    const budgeted = (entries: number) =>
+      createLexicalSearch(lib.db.sql, {
+        version: lib.store.version,
+        postingsBudget: 300,
+        postingCacheEntries: entries,
+        postingCacheMin: 1,
+      });
+    const [tightCached, tightPlain] = [await budgeted(1_000_000), await budgeted(0)];
+    const texts = Array.from({ length: 4 }, () => query(300));
+    const check = async () => {
+      for (const text of [...texts, ...texts]) {
+        const [fast, full] = [await cached.rank(text, { limit: 10 }), await exhaustive.rank(text)];
+        expect(fast.chunks).toEqual(full.chunks);
+        expect(fast.notice).toBeNull();
+        expect(fast).toEqual(await plain.rank(text, { limit: 10 }));
+        // Where the budget stops reading never depends on what the cache holds.
+        expect(await tightCached.rank(text, { limit: 10 })).toEqual(
+          await tightPlain.rank(text, { limit: 10 }),
+        );
+      }
+    };
+    await check();
+    const top = (await exhaustive.rank(texts[0]!, { limit: 1 })).chunks[0]!;
+    await lib.store.deleteDocument(top.documentId);
+    await put(lib.store, doc('changed.txt', texts[1]!));
+    await check();
+  });
+
   it('keeps terms beyond the old 32-term limit: a rare 40th word decides the ranking', async () => {
     await put(lib.store, doc('needle.txt', 'zzneedlezz appears here only'));
     const filler = Array.from({ length: 39 }, (_, i) => `filler${i}x`).join(' ');
@@ -69,6 +106,22 @@ describe('long queries', () => {
     const full = await exhaustive.rank(text, { limit: 1000 });
     const scoreOf = new Map(full.chunks.map((c) => [c.chunkId, c.score]));
     for (const c of cheap.chunks) expect(c.score).toBe(scoreOf.get(c.chunkId));
+  });
+
+  it('keeps scores exact when the stem cache overflows while re-ranking', async () => {
+    const small = await createLexicalSearch(lib.db.sql, {
+      version: lib.store.version,
+      postingsBudget: 200,
+      stemCacheMax: 50, // far fewer than the words of the re-ranked chunks
+    });
+    for (let q = 0; q < 3; q++) {
+      const text = query(300);
+      const cheap = await small.rank(text, { limit: 10 });
+      expect(cheap.work.lateTerms).toBeGreaterThan(0);
+      const all = await exhaustive.rank(text, { limit: 1000 });
+      const scoreOf = new Map(all.chunks.map((c) => [c.chunkId, c.score]));
+      for (const c of cheap.chunks) expect(c.score).toBe(scoreOf.get(c.chunkId));
+    }
   });
 
   it('reads a 10 KB paste within bounds and says what it did not read beyond the limit', async () => {

@@ -26,6 +26,7 @@ import {
   suffixBounds,
   type TermPlan,
 } from './lexical-prune';
+import { packPostings, PostingCache, type PostingList } from './lexical-postings';
 import { FTS_TOKENIZER } from './migrations';
 import type { Sql, SqlValue } from './sql';
 
@@ -89,6 +90,12 @@ export interface LexicalSearchDeps {
   postingsBudget?: number;
   /** At most this many chunks get the remaining terms added once reading stops. */
   poolMax?: number;
+  /** Posting entries kept in memory between queries while the library is unchanged (0: none). */
+  postingCacheEntries?: number;
+  /** Only posting lists of at least this many chunks are kept. */
+  postingCacheMin?: number;
+  /** Words whose stems are kept between queries (for re-ranking with unread terms). */
+  stemCacheMax?: number;
 }
 
 /**
@@ -101,6 +108,13 @@ export const POOL_MAX = 200;
 /** Re-tokenizing one chunk costs about as much as reading this many posting entries. */
 const POOL_COST = 40;
 const STEM_CACHE_MAX = 50_000;
+/**
+ * Posting lists kept between queries (12 bytes an entry: 1.5M entries, 18 MB): the common stems
+ * of long queries, which are most of their reading cost. Lists shorter than POSTING_CACHE_MIN are
+ * cheap to read again. Kept only while the snapshot is (needs `LexicalSearchDeps.version`).
+ */
+export const POSTING_CACHE_ENTRIES = 1_500_000;
+export const POSTING_CACHE_MIN = 200;
 /**
  * Runs of characters the unicode61 tokenizer may keep (L*, N*, Co, and the combining marks it
  * folds away): a superset, so stemming each run with the tokenizer itself splits it exactly as
@@ -115,7 +129,10 @@ export type RankedForHits = Pick<SearchHit, 'chunkId' | 'score' | 'ranks' | 'rel
 export interface LexicalRanking {
   chunks: ScoredChunk[];
   notice: QueryNotice | null;
-  /** Work done: posting entries read, and terms added to the pool after reading stopped. */
+  /**
+   * Work done: posting entries read from the index (lists held in memory are not counted), and
+   * terms added to the pool after reading stopped.
+   */
   work: { postingsRead: number; lateTerms: number };
   /** The best score any chunk could reach for this query (lexical-prune.ts queryMaxScore). */
   maxScore: number;
@@ -511,6 +528,16 @@ export async function createLexicalSearch(
     return planTerms(terms, ctx.nUnits, params.k1);
   }
 
+  /** The posting list of `stem`: from the cache, or read from the index (and cached if long). */
+  async function postings(stem: string, acc: Accumulator): Promise<PostingList> {
+    const cached = postingCache?.get(stem);
+    if (cached) return cached;
+    await readPostings(stem, acc);
+    const list = packPostings(acc.touched, acc.tfTitle, acc.tfBody);
+    postingCache?.set(stem, list);
+    return list;
+  }
+
   /**
    * Every occurrence of `stem` (fts5vocab 'instance'), as two id lists in one row: counted into
    * `tfTitle`/`tfBody` (indexed by chunk id), which is several times faster than one row per
@@ -542,17 +569,18 @@ export async function createLexicalSearch(
     return (term.q * term.idf * (f * (k1 + 1))) / (f + k1 * (1 - b + (b * dl) / ctx.avgdl));
   }
 
-  /** Adds one term's BM25 to every touched candidate and clears its tf counts. */
+  /** Adds one term's BM25 to every candidate of its posting list. */
   function addStemScores(
     ctx: Bm25Context,
     acc: Accumulator,
     term: TermPlan,
+    list: PostingList,
     allowed: Uint8Array | null,
   ): void {
-    for (const id of acc.touched) {
-      const [tfT, tfB] = [acc.tfTitle[id]!, acc.tfBody[id]!];
-      acc.tfTitle[id] = 0;
-      acc.tfBody[id] = 0;
+    const { ids, tfTitle, tfBody } = list;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      const [tfT, tfB] = [tfTitle[k]!, tfBody[k]!];
       // Not in the index's size table (not a live row), or not a candidate.
       if (ctx.snap.lenBody[id]! < 0 || (allowed && !allowed[id])) continue;
       const add = bm25Term(ctx, term, tfT, tfB, id);
@@ -584,6 +612,9 @@ export async function createLexicalSearch(
     const prune = deps.prune !== false;
     const budget = deps.postingsBudget ?? POSTINGS_BUDGET;
     const poolMax = Math.max(limit, deps.poolMax ?? POOL_MAX);
+    postingCache?.reset(ctx.snap);
+    // Costs count posting entries whether or not a list is in memory, so where reading stops,
+    // and with it the ranking, never depends on what earlier queries left in the cache.
     const unread = new Float64Array(plan.length + 1); // posting entries of plan[i..]
     for (let j = plan.length - 1; j >= 0; j--) unread[j] = unread[j + 1]! + plan[j]!.chunks;
     let read = 0;
@@ -606,21 +637,48 @@ export async function createLexicalSearch(
           return { acc, complete, late, exact: false, postingsRead: read };
         }
       }
-      await readPostings(term.stem, acc);
-      addStemScores(ctx, acc, term, allowed);
+      addStemScores(ctx, acc, term, await postings(term.stem, acc), allowed);
       read += term.chunks;
     }
     return { acc, complete: acc.scored, late: [], exact: true, postingsRead: read };
   }
 
+  const cacheEntries = deps.postingCacheEntries ?? POSTING_CACHE_ENTRIES;
+  const postingCache =
+    deps.version && cacheEntries > 0
+      ? new PostingCache(cacheEntries, deps.postingCacheMin ?? POSTING_CACHE_MIN)
+      : null;
+
   // Stems per word, kept across queries (they depend on the tokenizer only, not the library).
   const stemCache = new Map<string, string[]>();
   async function cachedStems(words: string[]): Promise<Map<string, string[]>> {
-    const missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
-    if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
+    let missing = [...new Set(words.filter((w) => !stemCache.has(w)))];
+    if (stemCache.size + missing.length > (deps.stemCacheMax ?? STEM_CACHE_MAX)) {
+      stemCache.clear(); // every word is missing now, not only the new ones
+      missing = [...new Set(words)];
+    }
     const stems = await stemsNow(missing);
     missing.forEach((w, i) => stemCache.set(w, stems[i] ?? []));
     return stemCache;
+  }
+
+  /** For each word that stems to late terms, their indices in `late` (one per stem it yields). */
+  async function lateTermsOfWords(
+    words: Set<string>,
+    late: TermPlan[],
+  ): Promise<Map<string, number[]>> {
+    const stems = await cachedStems([...words]);
+    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const out = new Map<string, number[]>();
+    for (const w of words) {
+      const ts: number[] = [];
+      for (const stem of stems.get(w) ?? []) {
+        const t = index.get(stem);
+        if (t !== undefined) ts.push(t);
+      }
+      if (ts.length > 0) out.set(w, ts);
+    }
+    return out;
   }
 
   /**
@@ -644,17 +702,13 @@ export async function createLexicalSearch(
       String(r.title).match(TOKEN_RUN_RE) ?? [],
       String(r.body).match(TOKEN_RUN_RE) ?? [],
     ]);
-    const stems = await cachedStems(pieces.flat(2));
-    const index = new Map(late.map((t, i) => [t.stem, i]));
+    const lateOf = await lateTermsOfWords(new Set(pieces.flat(2)), late);
     const tf = new Map<number, Int32Array>(); // chunk -> [title, body] count per late term
     rows.forEach((r, i) => {
       const counts = new Int32Array(late.length * 2);
       pieces[i]!.forEach((words, col) => {
         for (const w of words)
-          for (const stem of stems.get(w) ?? []) {
-            const t = index.get(stem);
-            if (t !== undefined) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
-          }
+          for (const t of lateOf.get(w) ?? []) counts[t * 2 + col] = counts[t * 2 + col]! + 1;
       });
       tf.set(Number(r.id), counts);
     });
