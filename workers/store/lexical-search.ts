@@ -102,6 +102,12 @@ export const POOL_MAX = 200;
 const POOL_COST = 40;
 const STEM_CACHE_MAX = 50_000;
 /**
+ * Characters of posting lists (comma-separated chunk ids) kept between rankings while the library
+ * is unchanged: a query plan's variants share most stems (RAG-Fusion: 5 rankings), and reading a
+ * stem's postings is most of a ranking's cost. About 4 MB (one-byte strings); oldest out first.
+ */
+const POSTINGS_CACHE_CHARS = 4_000_000;
+/**
  * Runs of characters the unicode61 tokenizer may keep (L*, N*, Co, and the combining marks it
  * folds away): a superset, so stemming each run with the tokenizer itself splits it exactly as
  * the index did.
@@ -201,6 +207,12 @@ interface IndexSnapshot {
   lenBody: Int32Array;
   /** Documents with at least one chunk (N for document-level IDF; empty files hold no terms). */
   documents: number;
+}
+
+/** One stem's occurrences: chunk ids (one per occurrence) in titles and in bodies. */
+interface Postings {
+  t: string | null;
+  b: string | null;
 }
 
 /** BM25 inputs shared by every stem of one ranking. */
@@ -516,21 +528,58 @@ export async function createLexicalSearch(
    * `tfTitle`/`tfBody` (indexed by chunk id), which is several times faster than one row per
    * chunk. `touched` lists the chunks it occurs in.
    */
-  async function readPostings(stem: string, acc: Accumulator): Promise<void> {
-    const post = await sql.get<{ t: string | null; b: string | null }>(
-      `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
-              group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
-       FROM temp.sift_chunks_vi WHERE term = ?`,
-      [stem],
-    );
+  async function readPostings(stem: string, acc: Accumulator, snap: IndexSnapshot): Promise<void> {
+    const post = await postingsOf(stem, snap);
     acc.touched.length = 0;
     const count = (tf: Int32Array, other: Int32Array) => (id: number) => {
       if (id >= tf.length) return; // added since the snapshot (another tab): not yet scored
       if (tf[id] === 0 && other[id] === 0) acc.touched.push(id);
       tf[id] = tf[id]! + 1;
     };
-    forEachInt(post?.t ?? null, count(acc.tfTitle, acc.tfBody));
-    forEachInt(post?.b ?? null, count(acc.tfBody, acc.tfTitle));
+    forEachInt(post.t, count(acc.tfTitle, acc.tfBody));
+    forEachInt(post.b, count(acc.tfBody, acc.tfTitle));
+  }
+
+  // Posting lists by stem, for the snapshot they were read under (the same library state: the
+  // snapshot object is replaced when the store version or data_version changes). Without
+  // `version` there is no such signal, so nothing is kept.
+  let postingsOwner: IndexSnapshot | null = null;
+  const postingsCache = new Map<string, Postings>();
+  let postingsChars = 0;
+  async function postingsOf(stem: string, snap: IndexSnapshot): Promise<Postings> {
+    const cacheable = deps.version !== undefined && snap === snapshotCache;
+    if (cacheable && postingsOwner === snap) {
+      const hit = postingsCache.get(stem);
+      if (hit) {
+        postingsCache.delete(stem); // most recently used last
+        postingsCache.set(stem, hit);
+        return hit;
+      }
+    }
+    const row = await sql.get<{ t: string | null; b: string | null }>(
+      `SELECT group_concat(CASE WHEN col = 'title' THEN doc END) AS t,
+              group_concat(CASE WHEN col = 'title' THEN NULL ELSE doc END) AS b
+       FROM temp.sift_chunks_vi WHERE term = ?`,
+      [stem],
+    );
+    const post: Postings = { t: row?.t ?? null, b: row?.b ?? null };
+    // Still the library state this ranking started on (no write landed during the read).
+    if (!cacheable || snap !== snapshotCache) return post;
+    if (postingsOwner !== snap) {
+      postingsCache.clear();
+      postingsChars = 0;
+      postingsOwner = snap;
+    }
+    const chars = (post.t?.length ?? 0) + (post.b?.length ?? 0);
+    if (chars > POSTINGS_CACHE_CHARS / 4) return post;
+    for (const [key, old] of postingsCache) {
+      if (postingsChars + chars <= POSTINGS_CACHE_CHARS) break;
+      postingsCache.delete(key);
+      postingsChars -= (old.t?.length ?? 0) + (old.b?.length ?? 0);
+    }
+    postingsCache.set(stem, post);
+    postingsChars += chars;
+    return post;
   }
 
   /** One term's BM25 contribution to chunk `id` (0 when it does not occur). */
@@ -606,7 +655,7 @@ export async function createLexicalSearch(
           return { acc, complete, late, exact: false, postingsRead: read };
         }
       }
-      await readPostings(term.stem, acc);
+      await readPostings(term.stem, acc, ctx.snap);
       addStemScores(ctx, acc, term, allowed);
       read += term.chunks;
     }
