@@ -129,12 +129,15 @@ export async function embedAllCached(
  * One embedding thread (bench/embed-thread.ts) as a pool worker: batches are answered in order;
  * a thread that throws or exits rejects every batch it still owes (the pool retries them).
  */
-export async function spawnEmbedThread(model: string): Promise<PoolWorker> {
+export async function spawnEmbedThread(
+  model: string,
+  options: { queries?: boolean } = {},
+): Promise<PoolWorker> {
   // tsx's loader does not follow into worker threads: register it there, then import.
   const url = new URL('./embed-thread.ts', import.meta.url).href;
   const worker = new Worker(
     `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
-    { eval: true, workerData: { model } },
+    { eval: true, workerData: { model, queries: options.queries === true } },
   );
   const owed: Array<{ resolve(v: Int16Array[]): void; reject(e: unknown): void }> = [];
   let dead: Error | null = null;

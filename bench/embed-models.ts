@@ -19,6 +19,8 @@ export interface NodeEncoder {
   queryText(text: string): string;
   passageText(text: string): string;
   embed(text: string): Int16Array;
+  /** Several texts in one batched forward pass (the bytes of `embed` of each). */
+  embedBatch(texts: string[]): Int16Array[];
 }
 
 export function modelFolder(spec: string): string | null {
@@ -40,6 +42,7 @@ export async function loadNodeEncoder(spec: string): Promise<NodeEncoder> {
       queryText: (t) => t,
       passageText: (t) => t,
       embed: (t) => m.embedInt16(t),
+      embedBatch: (ts) => m.embedInt16Batch(ts),
     };
   }
   if (!existsSync(folder)) {
@@ -55,5 +58,6 @@ export async function loadNodeEncoder(spec: string): Promise<NodeEncoder> {
     queryText: (t) => m.queryPrefix + t,
     passageText: (t) => m.passagePrefix + t,
     embed: (t) => m.embedInt16(t),
+    embedBatch: (ts) => m.embedIdsBatch(ts.map((t) => m.tokenize(t))).map((v) => v.int16),
   };
 }

@@ -1,4 +1,4 @@
-// `npm run bench -- plan [--dataset <BEIR folder>] [--docs 700] [--queries 50] [--model use-lite] [--token-ms T] [--out file]`
+// `npm run bench -- plan [--dataset <BEIR folder>] [--docs 700] [--queries 50] [--model use-lite] [--token-ms T] [--threads N] [--out file]`
 // Latency of the query planner over the app's own search path: createHybridSearch on the eval's
 // store (wa-sqlite FTS5) and HNSW, live query embedding (no vector cache), the scripted generator
 // (`--token-ms` adds simulated generation time per token; 0 = planning + retrieval only), wired
@@ -7,9 +7,16 @@
 //   - the planner with the default techniques (goal: p50 within 1.77x of one hybrid query),
 //   - RAG-Fusion (4 generated queries + the original), wired as before issue 15 (each retrieval
 //     builds full hits and embeds its own query) and as now (rank only, one embedding batch, hits
-//     built once): RAGF-006 asks total < 1.77x a single query.
+//     built once) with the 5 query vectors from one batched forward pass (the app: one pool call,
+//     one embed worker, `embedTexts` role query) or one after another (the previous wiring):
+//     RAGF-006 asks total < 1.77x a single query,
+//   - and, apart, 5 query embeddings one at a time against one batch (same bytes).
+// `--threads N` (N > 1): a plan's query batch goes to a pool of N embedding threads, split as the
+// library splits it (ceil(n / N) per thread, each share one batched pass); one query stays on the
+// main thread, as one query goes to one embed worker in the app.
 // Reports; never gates.
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedGenerator } from '../workers/llm/scripted';
@@ -17,7 +24,9 @@ import { planSearchDeps } from '../workers/library/search-paths';
 import { createQueryPlanner } from '../workers/research/planner';
 import type { LlmDep, RankedHit } from '../workers/research/types';
 import type { PlanOptions } from '../workers/shared/research-api';
+import { createEmbedPool, type EmbedPool } from '../workers/embed/pool';
 import { parseArgs } from './args';
+import { spawnEmbedThread } from './embed-cache';
 import { loadCorpus, loadQueries } from './eval/beir';
 import { createHybridCore, hybridSettings } from './eval/hybrid-mode';
 
@@ -35,20 +44,24 @@ function stats(samples: number[]) {
   };
 }
 
-async function library(args: Record<string, string>) {
+async function library(args: Record<string, string>, pool: EmbedPool | null) {
   const dataset = args.dataset ?? join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
   const [corpus, queries] = await Promise.all([loadCorpus(dataset), loadQueries(dataset)]);
   const docs = corpus.slice(0, Number(args.docs ?? 700));
   const options = { model: args.model ?? 'use-lite' };
   const core = await createHybridCore(options);
   const report = await core.index(docs);
-  const { store, lexical, embedFresh } = core.parts();
+  const { store, lexical, embedFresh, embedFreshBatch } = core.parts();
   const { hybrid, lookup } = core.appSearch({
     fusion: hybridSettings(options).method,
-    // Live query embedding: every configuration pays for its own query vectors.
+    // Live query embedding: every configuration pays for its own query vectors. Several queries
+    // in one call run as one batched forward pass, as the app's embedder runs them.
     semantic: {
       embedQuery: async (t) => embedFresh(t),
-      embedQueries: async (ts) => ts.map(embedFresh),
+      embedQueries: async (ts) =>
+        pool
+          ? pool.embed(ts, { role: 'query', batchSize: Math.ceil(ts.length / pool.size()) })
+          : embedFreshBatch(ts),
     },
   });
   return { dataset, core, report, hybrid, lookup, store, lexical, queries };
@@ -60,7 +73,17 @@ export default {
     const args = parseArgs(argv);
     const nQueries = Number(args.queries ?? 50);
     const tokenMs = Number(args['token-ms'] ?? 0);
-    const lib = await library(args);
+    const model = args.model ?? 'use-lite';
+    const threads = Math.max(1, Number(args.threads ?? 1));
+    const pool =
+      threads > 1
+        ? createEmbedPool({
+            spawn: () => spawnEmbedThread(model, { queries: true }),
+            size: threads,
+          })
+        : null;
+    await pool?.workers();
+    const lib = await library(args, pool);
     const g = createScriptedGenerator({ yieldBetweenPieces: false });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const llm: LlmDep = {
@@ -72,10 +95,19 @@ export default {
       },
     };
     const clock = { now: () => performance.now() };
-    const embed = async (ts: string[]) => ts.map(lib.core.parts().embedFresh);
+    const { embedFresh, embedFreshBatch } = lib.core.parts();
+    const embed = async (ts: string[]) => ts.map(embedFresh);
     const paths = planSearchDeps(lib);
     // Now: retrievals rank only, variants embedded in one batch, hits built once (present).
     const now = createQueryPlanner({ ...paths, embed, llm, clock });
+    // The same with the batch's vectors computed one after another (before batched passes).
+    const nowSequential = createQueryPlanner({
+      ...paths,
+      embedQueries: async (ts: string[]) => ts.map(embedFresh),
+      embed,
+      llm,
+      clock,
+    });
     // Before issue 15: each retrieval a full search (snippets) embedding its own query.
     const before = createQueryPlanner<RankedHit>({
       search: async ({ text, vector, lexicalQuery, limit }) =>
@@ -100,11 +132,35 @@ export default {
         await paths.present(q, out.hits);
       },
       'plan, RAG-Fusion, before (sequential full searches)': (q) => before.plan(q, fusion),
-      'plan, RAG-Fusion, now (rank, one embedding batch, hits once)': async (q) => {
+      'plan, RAG-Fusion, now (rank, 5 query vectors from one embedder call, hits once)': async (
+        q,
+      ) => {
         const out = await now.plan(q, fusion);
         await paths.present(q, out.hits);
       },
+      'plan, RAG-Fusion, 5 query embeddings one after another (rank, hits once)': async (q) => {
+        const out = await nowSequential.plan(q, fusion);
+        await paths.present(q, out.hits);
+      },
     };
+    const all = [...lib.queries.values()];
+    // Five short queries (this one and the next four), as a plan's variants reach the embedder.
+    const five = (q: string) => {
+      const i = all.indexOf(q);
+      return [0, 1, 2, 3, 4].map((d) => all[(i + d) % all.length]!);
+    };
+    const micro: Record<string, (q: string) => unknown> = {
+      'embed 5 queries one at a time': (q) => five(q).map(embedFresh),
+      'embed 5 queries in one batched forward pass': (q) => embedFreshBatch(five(q)),
+    };
+    const same = five(all[0]!);
+    if (
+      embedFreshBatch(same).some(
+        (v, i) =>
+          Buffer.compare(Buffer.from(v.buffer), Buffer.from(embedFresh(same[i]!).buffer)) !== 0,
+      )
+    )
+      throw new Error('batched query vectors differ from one-at-a-time vectors');
     const names = Object.keys(runs);
     const texts = [...lib.queries.values()].slice(0, nQueries);
     for (const q of texts.slice(0, 3)) for (const n of names) await runs[n]!(q); // warm-up
@@ -118,6 +174,19 @@ export default {
         samples[n]!.push(performance.now() - t0);
       }
     }
+    const microNames = Object.keys(micro);
+    const microSamples: Record<string, number[]> = Object.fromEntries(
+      microNames.map((n) => [n, []]),
+    );
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = 0; j < microNames.length; j++) {
+        const n = microNames[(i + j) % microNames.length]!;
+        const t0 = performance.now();
+        micro[n]!(texts[i]!);
+        microSamples[n]!.push(performance.now() - t0);
+      }
+    }
+    const microResults = Object.fromEntries(microNames.map((n) => [n, stats(microSamples[n]!)]));
     const results = Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
     const base = results[names[0]!]!.p50Ms;
     const ratio = (n: string) => Math.round((results[n]!.p50Ms / base) * 100) / 100;
@@ -130,12 +199,23 @@ export default {
       model: args.model ?? 'use-lite',
       queries: texts.length,
       tokenMs,
+      queryEmbeddingThreads: threads,
       results,
       'defaults p50 / one hybrid query p50 (goal < 1.77)': ratio(names[1]!),
       'RAGF-006 before: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[2]!),
       'RAGF-006 now: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[3]!),
+      'fusion with 5 sequential query embeddings p50 / one hybrid query p50': ratio(names[4]!),
+      queryEmbedding: {
+        results: microResults,
+        'batched p50 / one-at-a-time p50':
+          Math.round(
+            (microResults[microNames[1]!]!.p50Ms / microResults[microNames[0]!]!.p50Ms) * 100,
+          ) / 100,
+      },
+      loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
     };
     await lib.core.close().catch(() => undefined);
+    await pool?.close();
     const text = JSON.stringify(report, null, 2);
     if (args.out) writeFileSync(args.out, `${text}\n`);
     console.log(text);

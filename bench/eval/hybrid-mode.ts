@@ -93,6 +93,8 @@ export interface HybridCore {
     modelId: string;
     /** A query's vector computed now (no cache): for latency benchmarks. */
     embedFresh(text: string): Int16Array;
+    /** Several queries' vectors computed now in one batched forward pass (same bytes). */
+    embedFreshBatch(texts: string[]): Int16Array[];
   };
   /**
    * The app's `createHybridSearch` (workers/search/hybrid.ts) over `parts()` and the store's chunk
@@ -174,6 +176,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
         ensureHnsw().search(q, k, { ef: Math.max(ef, k), ...(filter ? { filter } : {}) }),
     },
     embedFresh: (text) => encoder.embed(encoder.queryText(text)),
+    embedFreshBatch: (texts) => encoder.embedBatch(texts.map((t) => encoder.queryText(t))),
     modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
   });
 

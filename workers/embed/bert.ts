@@ -45,6 +45,15 @@ export interface BertModel {
   readonly passagePrefix: string;
   tokenize(text: string): number[];
   embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array };
+  /**
+   * Vectors for several token sequences in one forward pass: their rows go through each dense
+   * layer together (weights read once, no padding), attention runs per sequence. Each vector has
+   * exactly the bytes `embedIds` gives for its sequence alone.
+   */
+  embedIdsBatch(batch: ReadonlyArray<readonly number[]>): Array<{
+    float: Float32Array;
+    int16: Int16Array;
+  }>;
   embedFloat(text: string): Float32Array;
   embedInt16(text: string): Int16Array;
   /** With the profile's query prefix. */
@@ -162,24 +171,60 @@ export function loadBert(
   const scale = Math.fround(1 / Math.sqrt(headDim));
   const maxTokens = Math.min(profile.maxTokens, config.max_position_embeddings);
 
-  function embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array } {
+  /** Embedding rows of every sequence (word + position from 0 in each + type 0), normalised. */
+  function inputRows(batch: ReadonlyArray<readonly number[]>, n: number): Ptr {
     const k = kernel;
-    const n = ids.length;
-    if (n === 0 || n > config.max_position_embeddings) {
+    const pid = k.putI32(Int32Array.from(batch.flat()));
+    const x = k.alloc(n * H * 4);
+    k.gatherRows(wordEmb, config.vocab_size, H, pid, n, x);
+    let row = 0;
+    for (const ids of batch) {
+      const xs = x + row * H * 4;
+      k.add(xs, posEmb, xs, ids.length * H);
+      row += ids.length;
+    }
+    for (let r = 0; r < n; r++) k.add(x + r * H * 4, typeEmb0, x + r * H * 4, H);
+    const h = k.alloc(n * H * 4);
+    k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
+    return h;
+  }
+
+  /** Self-attention of each sequence over its own rows of qkv into ctx. */
+  function attend(qkv: Ptr, ctx: Ptr, lens: readonly number[]): void {
+    let row = 0;
+    for (const len of lens) {
+      const q = qkv + row * 3 * H * 4;
+      kernel.attentionPacked({
+        q,
+        k: q + H * 4,
+        v: q + 2 * H * 4,
+        stride: 3 * H,
+        out: ctx + row * H * 4,
+        seqLen: len,
+        heads,
+        headDim,
+        validLen: len,
+        scale,
+      });
+      row += len;
+    }
+  }
+
+  function embedIdsBatch(
+    batch: ReadonlyArray<readonly number[]>,
+  ): Array<{ float: Float32Array; int16: Int16Array }> {
+    const k = kernel;
+    if (batch.some((ids) => ids.length === 0 || ids.length > config.max_position_embeddings)) {
       throw createError('INVALID_ARGUMENT', {
         reason: `A BERT input needs 1..${config.max_position_embeddings} tokens.`,
       });
     }
+    if (batch.length === 0) return [];
+    const lens = batch.map((ids) => ids.length);
+    const n = lens.reduce((a, b) => a + b, 0);
     const m = k.mark();
     try {
-      const pid = k.putI32(Int32Array.from(ids));
-      const x = k.alloc(n * H * 4);
-      k.gatherRows(wordEmb, config.vocab_size, H, pid, n, x);
-      // + position embeddings 0..n-1 (one contiguous block) + token type 0 for every row
-      k.add(x, posEmb, x, n * H);
-      for (let r = 0; r < n; r++) k.add(x + r * H * 4, typeEmb0, x + r * H * 4, H);
-      const h = k.alloc(n * H * 4);
-      k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
+      const h = inputRows(batch, n);
       const qkv = k.alloc(n * 3 * H * 4);
       const ctx = k.alloc(n * H * 4);
       const att = k.alloc(n * H * 4);
@@ -187,18 +232,7 @@ export function loadBert(
       const tmp = k.alloc(n * H * 4);
       for (const L of layers) {
         k.matmulPacked(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
-        k.attentionPacked({
-          q: qkv,
-          k: qkv + H * 4,
-          v: qkv + 2 * H * 4,
-          stride: 3 * H,
-          out: ctx,
-          seqLen: n,
-          heads,
-          headDim,
-          validLen: n,
-          scale,
-        });
+        attend(qkv, ctx, lens);
         k.matmulPacked(ctx, L.o, L.ob, att, n, H, H);
         k.add(att, h, att, n * H);
         k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
@@ -208,16 +242,22 @@ export function loadBert(
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
       }
       const pooled = k.alloc(H * 4);
-      // CLS pooling is the mean of the first row alone (an exact copy).
-      k.meanPool(h, H, profile.pooling === 'cls' ? 1 : n, pooled);
-      k.l2Normalize(pooled, H, 1e-12);
       const qv = k.alloc(H * 2);
-      k.quantize(pooled, qv, H);
-      return { float: k.f32(pooled, H).slice(), int16: k.i16(qv, H).slice() };
+      let row = 0;
+      return lens.map((len) => {
+        // CLS pooling is the mean of the first row alone (an exact copy).
+        k.meanPool(h + row * H * 4, H, profile.pooling === 'cls' ? 1 : len, pooled);
+        row += len;
+        k.l2Normalize(pooled, H, 1e-12);
+        k.quantize(pooled, qv, H);
+        return { float: k.f32(pooled, H).slice(), int16: k.i16(qv, H).slice() };
+      });
     } finally {
       k.release(m);
     }
   }
+
+  const embedIds = (ids: readonly number[]) => embedIdsBatch([ids])[0]!;
 
   const tokenize = (text: string) => tokenizer.encode(text, maxTokens).ids;
   return {
@@ -228,6 +268,7 @@ export function loadBert(
     passagePrefix: profile.passagePrefix ?? '',
     tokenize,
     embedIds,
+    embedIdsBatch,
     embedFloat: (t) => embedIds(tokenize(t)).float,
     embedInt16: (t) => embedIds(tokenize(t)).int16,
     embedQueryInt16: (t) => embedIds(tokenize((profile.queryPrefix ?? '') + t)).int16,

@@ -48,6 +48,23 @@ describe('embedder (in-thread)', () => {
     expect(await e.countTokens(['hello world', 'word '.repeat(500)])).toEqual([3, 128]);
   });
 
+  it("embeds a call's queries as one batch with the bytes of each alone", async () => {
+    const e = createEmbedder(deps());
+    const progress: EmbedProgress[] = [];
+    const many = Array.from({ length: 20 }, (_, i) => TEXTS[i % TEXTS.length]! + ' ' + i);
+    const batched = await e.embedTexts(many, {
+      role: 'query',
+      onProgress: (p) => progress.push(p),
+    });
+    const alone = await Promise.all(many.map((t) => e.embedTexts([t], { role: 'query' })));
+    expect(batched).toEqual(alone.map((v) => v[0]));
+    // Batches of 16: progress after the first batch and at the end.
+    expect(progress).toEqual([
+      { done: 16, total: 20 },
+      { done: 20, total: 20 },
+    ]);
+  });
+
   it('stops with ABORTED when the signal aborts mid-job', async () => {
     const e = createEmbedder(deps());
     const controller = new AbortController();

@@ -1,6 +1,7 @@
 // The embedding service behind the embed worker: loads the runtime and the active model (USE-lite,
-// shipped with the app, or a BERT-family model stored on the device), embeds texts one at a time
-// (each vector independent of its batch) with the model's query/passage prefixes, reports
+// shipped with the app, or a BERT-family model stored on the device), embeds passages one at a time
+// and a call's queries as one batched forward pass (each vector's bytes independent of its batch)
+// with the model's query/passage prefixes, reports
 // progress, honours cancellation between texts, switches models, and runs the self-test.
 // Dependencies (kernel bytes, model files, golden file, model store, event-loop yield) are
 // injected so Node tests use it directly. Must not touch `self`, Comlink or Node-only modules.
@@ -79,11 +80,19 @@ export interface Embedder {
 interface Loaded {
   info: EmbedModelInfo;
   embed(text: string, role: EmbedRole): Int16Array;
+  /** Several texts in one forward pass (same bytes as `embed` of each). */
+  embedBatch(texts: string[], role: EmbedRole): Int16Array[];
   tokenize(text: string): number[];
   selfTest(golden: GoldenFile): Promise<EmbedSelfTestResult>;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * Queries (short, few per call: a search's variants) are embedded in batches of this many: one
+ * forward pass reads each weight matrix once for all of them. Passages stay one at a time (long
+ * enough to amortise the weights alone; progress and cancellation per text).
+ */
+const QUERY_BATCH = 16;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const YIELD_INTERVAL_MS = 50;
@@ -108,6 +117,7 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
         passagePrefix: '',
       },
       embed: (t) => m.embedInt16(t),
+      embedBatch: (ts) => m.embedInt16Batch(ts),
       tokenize: (t) => m.tokenize(t),
       selfTest: async (golden) => ({ ...(await runSelfTest(m, golden)), check: 'golden' }),
     };
@@ -136,6 +146,10 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
         passagePrefix: prof.passagePrefix,
       },
       embed: (t, role) => (role === 'query' ? m.embedQueryInt16(t) : m.embedPassageInt16(t)),
+      embedBatch: (ts, role) => {
+        const prefix = role === 'query' ? m.queryPrefix : m.passagePrefix;
+        return m.embedIdsBatch(ts.map((t) => m.tokenize(prefix + t))).map((v) => v.int16);
+      },
       tokenize: (t) => m.tokenize(m.passagePrefix + t),
       // No golden file exists for downloaded weights: embed the golden texts twice, compare;
       // then compare a few sentences with the reference runtime on the same weights.
@@ -228,12 +242,17 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
     async embedTexts(texts, options = {}) {
       const m = await model();
       const role = options.role ?? 'passage';
+      const step = role === 'query' ? QUERY_BATCH : 1;
       const out: Int16Array[] = [];
       let lastYield = now();
       let lastProgress = -Infinity;
-      for (let i = 0; i < texts.length; i++) {
-        if (options.signal?.aborted) throw createError('ABORTED', { done: i, total: texts.length });
-        out.push(m.embed(texts[i]!, role));
+      for (let start = 0; start < texts.length; start += step) {
+        if (options.signal?.aborted) {
+          throw createError('ABORTED', { done: start, total: texts.length });
+        }
+        if (step === 1) out.push(m.embed(texts[start]!, role));
+        else out.push(...m.embedBatch(texts.slice(start, start + step), role));
+        const i = out.length - 1;
         const t = now();
         if (
           options.onProgress &&

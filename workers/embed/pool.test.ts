@@ -82,6 +82,30 @@ describe('createEmbedPool', () => {
     expect(log.terminated.sort()).toEqual([0, 1, 2]);
   });
 
+  it('splits a call into the batch size it asks for (a few queries over every worker)', async () => {
+    const batches: number[][] = [];
+    const spawn = async (): Promise<PoolWorker> => {
+      const worker = batches.push([]) - 1;
+      return {
+        async embed(texts) {
+          batches[worker]!.push(texts.length);
+          await new Promise((r) => setTimeout(r, 5));
+          return texts.map(fakeVector);
+        },
+        terminate() {},
+      };
+    };
+    const pool = createEmbedPool({ spawn, size: 3, batchSize: 16 });
+    const five = TEXTS.slice(0, 5);
+    expect(await pool.embed(five, { batchSize: 2 })).toEqual(five.map(fakeVector));
+    expect(batches).toEqual([[2], [2], [1]]);
+    expect(await pool.embed(five)).toEqual(five.map(fakeVector));
+    // Without it, the pool's batch size: one worker takes all five.
+    expect(batches.flat().sort()).toEqual([1, 2, 2, 5]);
+    expect(batches.filter((b) => b.includes(5))).toHaveLength(1);
+    await pool.close();
+  });
+
   it('retries a batch whose worker crashed on a respawned worker: nothing lost or embedded twice', async () => {
     // Worker 1 dies in its second batch.
     const { spawn, log } = fakeSpawner((id, call) => id === 1 && call === 1);

@@ -72,8 +72,9 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
   ): Promise<Int16Array[]> {
     const out = new Array<Int16Array>(texts.length);
     const queue: Batch[] = [];
-    for (let s = 0; s < texts.length; s += batchSize) {
-      queue.push({ start: s, end: Math.min(texts.length, s + batchSize), attempts: 0 });
+    const step = Math.max(1, Math.floor(opts.batchSize ?? batchSize));
+    for (let s = 0; s < texts.length; s += step) {
+      queue.push({ start: s, end: Math.min(texts.length, s + step), attempts: 0 });
     }
     const partial = new Map<Batch, number>();
     let finished = 0;

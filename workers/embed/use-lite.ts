@@ -77,6 +77,17 @@ export interface UseLiteModel {
   embedInt16(text: string): Int16Array;
   /** Vectors for pre-tokenised ids (already clipped). */
   embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array };
+  /**
+   * Vectors for several token sequences in one forward pass: their rows go through each dense
+   * layer together (weights read once), attention runs per sequence. Each vector has exactly the
+   * bytes `embedIds` gives for its sequence alone.
+   */
+  embedIdsBatch(batch: ReadonlyArray<readonly number[]>): Array<{
+    float: Float32Array;
+    int16: Int16Array;
+  }>;
+  /** embedInt16 of each text, computed as one batch (same bytes). */
+  embedInt16Batch(texts: readonly string[]): Int16Array[];
 }
 
 /**
@@ -238,27 +249,36 @@ export async function loadUseLite(
     else kernel.matmulI8(x, w.w, bias, out, n, k, nOut);
   }
 
-  /** One Transformer layer on x [n, dIn]; returns a new [n, 512] buffer. */
-  function runLayer(w: LayerWeights, x: Ptr, n: number): Ptr {
+  /**
+   * One Transformer layer on x [n, dIn], the rows of the sequences of `lens` one after another
+   * (the dense steps are per row; attention stays within each sequence); returns [n, 512].
+   */
+  function runLayer(w: LayerWeights, x: Ptr, lens: readonly number[]): Ptr {
     const k = kernel;
     const d = w.dIn;
+    const n = lens.reduce((a, b) => a + b, 0);
     const ln = k.alloc(n * d * 4);
     k.layerNorm(x, ln, n, d, w.lnGamma, w.lnBeta, LN_EPS);
     const qkv = k.alloc(n * 3 * d * 4);
     mm(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
     const att = k.alloc(n * d * 4);
-    k.attention({
-      q: qkv,
-      k: qkv + d * 4,
-      v: qkv + 2 * d * 4,
-      stride: 3 * d,
-      out: att,
-      seqLen: n,
-      heads: w.heads,
-      headDim: w.headDim,
-      validLen: n,
-      scale: w.qScale,
-    });
+    let row = 0;
+    for (const len of lens) {
+      const q = qkv + row * 3 * d * 4;
+      k.attention({
+        q,
+        k: q + d * 4,
+        v: q + 2 * d * 4,
+        stride: 3 * d,
+        out: att + row * d * 4,
+        seqLen: len,
+        heads: w.heads,
+        headDim: w.headDim,
+        validLen: len,
+        scale: w.qScale,
+      });
+      row += len;
+    }
     const h = k.alloc(n * 512 * 4);
     mm(att, w.out, w.outBias, h, n, d, 512);
     if (w.residual !== null) {
@@ -279,40 +299,66 @@ export async function loadUseLite(
     return f2;
   }
 
-  function embedIds(ids: readonly number[]): { float: Float32Array; int16: Int16Array } {
+  /** Token rows of every sequence (embeddings + timing signal, positions from 0 in each). */
+  function inputRows(batch: ReadonlyArray<readonly number[]>, lens: number[], n: number): Ptr {
     const k = kernel;
-    const n = ids.length;
+    const pid = k.putI32(Int32Array.from(batch.flat()));
+    const x = k.alloc(n * 256 * 4);
+    k.gatherRows(embeddings, 8002, 256, pid, n, x);
+    const t = k.alloc(n * 256 * 4);
+    let row = 0;
+    for (const len of lens) {
+      k.timingSignal(t + row * 256 * 4, len, invTimescales, 128);
+      row += len;
+    }
+    // The graph adds the timing signal to the scattered embeddings and then adds the
+    // embeddings once more (Layer_0/add = x + (x + timing)); we keep its exact order.
+    k.add(x, t, t, n * 256);
+    k.add(x, t, x, n * 256);
+    return x;
+  }
+
+  function embedIdsBatch(
+    batch: ReadonlyArray<readonly number[]>,
+  ): Array<{ float: Float32Array; int16: Int16Array }> {
+    const k = kernel;
+    const b = batch.length;
+    if (b === 0) return [];
     const m = k.mark();
     try {
-      const pooled = k.alloc(512 * 4);
+      // Sequences without tokens take no rows; the graph's mean over zero positions is 0.
+      const lens = batch.map((ids) => ids.length).filter((len) => len > 0);
+      const n = lens.reduce((a, c) => a + c, 0);
+      const pooled = k.alloc(b * 512 * 4);
+      k.f32(pooled, b * 512).fill(0);
       if (n > 0) {
-        const pid = k.putI32(Int32Array.from(ids));
-        const x = k.alloc(n * 256 * 4);
-        k.gatherRows(embeddings, 8002, 256, pid, n, x);
-        const t = k.alloc(n * 256 * 4);
-        k.timingSignal(t, n, invTimescales, 128);
-        // The graph adds the timing signal to the scattered embeddings and then adds the
-        // embeddings once more (Layer_0/add = x + (x + timing)); we keep its exact order.
-        k.add(x, t, t, n * 256);
-        k.add(x, t, x, n * 256);
-        let h = runLayer(layers[0]!, x, n);
-        h = runLayer(layers[1]!, h, n);
-        k.meanPool(h, 512, n, pooled);
-      } else {
-        // No tokens: the graph's mean over zero positions is 0 (sum 0 / max(len, 1)).
-        k.f32(pooled, 512).fill(0);
+        const x = inputRows(batch, lens, n);
+        let h = runLayer(layers[0]!, x, lens);
+        h = runLayer(layers[1]!, h, lens);
+        let row = 0;
+        batch.forEach((ids, i) => {
+          if (ids.length === 0) return;
+          k.meanPool(h + row * 512 * 4, 512, ids.length, pooled + i * 512 * 4);
+          row += ids.length;
+        });
       }
-      const y = k.alloc(512 * 4);
-      k.matmulPacked(pooled, tanhW, tanhB, y, 1, 512, 512);
-      k.tanh(y, 512);
-      k.l2Normalize(y, 512, L2_EPS);
-      const q = k.alloc(512 * 2);
-      k.quantize(y, q, 512);
-      return { float: k.f32(y, 512).slice(), int16: k.i16(q, 512).slice() };
+      const y = k.alloc(b * 512 * 4);
+      k.matmulPacked(pooled, tanhW, tanhB, y, b, 512, 512);
+      k.tanh(y, b * 512);
+      const q = k.alloc(b * 512 * 2);
+      return batch.map((_, i) => {
+        const yi = y + i * 512 * 4;
+        const qi = q + i * 512 * 2;
+        k.l2Normalize(yi, 512, L2_EPS);
+        k.quantize(yi, qi, 512);
+        return { float: k.f32(yi, 512).slice(), int16: k.i16(qi, 512).slice() };
+      });
     } finally {
       k.release(m);
     }
   }
+
+  const embedIds = (ids: readonly number[]) => embedIdsBatch([ids])[0]!;
 
   const tokenize = (text: string) => tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS);
   return {
@@ -322,8 +368,10 @@ export async function loadUseLite(
     tokenizer,
     tokenize,
     embedIds,
+    embedIdsBatch,
     embedFloat: (text) => embedIds(tokenize(text)).float,
     embedInt16: (text) => embedIds(tokenize(text)).int16,
+    embedInt16Batch: (texts) => embedIdsBatch(texts.map(tokenize)).map((v) => v.int16),
   };
 }
 

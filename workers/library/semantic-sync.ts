@@ -123,8 +123,14 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     maxTokens = info.maxTokens;
     const passages = (texts: string[], signal: AbortSignal) =>
       workers.embed(texts, { signal, role: 'passage' });
+    // A plan's variants are spread over the workers (each worker embeds its share as one
+    // batched forward pass): on a multi-core device they run side by side.
     const queries = (texts: string[], signal: AbortSignal) =>
-      workers.embed(texts, { signal, role: 'query' });
+      workers.embed(texts, {
+        signal,
+        role: 'query',
+        batchSize: Math.ceil(texts.length / Math.max(1, workers.size())),
+      });
     const index: SemanticIndex = createSemanticIndex({
       vectors,
       model: { id: info.id, version: info.version, dim: info.dim },

@@ -275,6 +275,11 @@ export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {
       signal?: AbortSignal;
       role?: EmbedRole;
       onProgress?: (p: EmbedProgress) => void;
+      /**
+       * Texts per batch for this call (default: the pool's). A plan's few queries use
+       * ceil(n / size) so that every worker takes a share instead of one worker taking them all.
+       */
+      batchSize?: number;
     },
   ): Promise<Int16Array[]>;
   /** The `size` workers, started if needed (e.g. to switch every worker's model). */

@@ -106,6 +106,28 @@ describe('ranking', () => {
     );
   });
 
+  it('shares postings between rankings only while the library is unchanged', async () => {
+    const uncached = await createLexicalSearch(lib.db.sql);
+    for (let i = 0; i < 12; i++)
+      await put(lib.store, doc(`v${i}.txt`, `lack inductive ${'properties '.repeat(i % 3)} ${i}`));
+    // A plan's variants, ranked together: they share stems (read once, then from the cache).
+    const variants = [
+      'lack inductive properties',
+      'definition of lack inductive properties',
+      'evidence about inductive properties',
+      'mechanisms behind lack',
+      'recent findings on properties',
+    ];
+    const together = await Promise.all(variants.map((v) => lib.search.rankChunks(v)));
+    for (const [i, v] of variants.entries())
+      expect(together[i]).toEqual(await uncached.rankChunks(v));
+    // An edit changes a shared stem's postings: the next ranking reads them again.
+    await put(lib.store, doc('v0.txt', 'properties properties properties inductive'));
+    await put(lib.store, doc('new.txt', 'lack lack lack'));
+    for (const v of variants)
+      expect(await lib.search.rankChunks(v)).toEqual(await uncached.rankChunks(v));
+  });
+
   it('uses document-level IDF: a title repeated in many chunks counts once', async () => {
     const chunked = await createLexicalSearch(lib.db.sql, { bm25: { idfUnit: 'chunk' } });
     const long = 'filler '.repeat(300);
