@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createStore } from './store';
 import { openNodeDatabase } from './open-database-node';
+import { createVectorStore } from './vectors';
 import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
 
 let lib: TestLibrary;
@@ -180,6 +181,36 @@ describe('schema and migrations', () => {
     expect(
       await db.sql.get("SELECT name FROM sqlite_schema WHERE name = 'documents_modified'"),
     ).toBeTruthy();
+    await db.close();
+  });
+
+  it('moves chunk vectors to a rowid table (no overflow page per vector) and keeps them', async () => {
+    const db = await openNodeDatabase();
+    const v7 = await createStore(db, { migrations: MIGRATIONS.slice(0, 7) });
+    const model = { id: 'm', version: '1', dim: 512 };
+    const rows: Array<{ chunkId: number; textHash: string; vector: Int16Array }> = [];
+    for (let i = 0; i < 200; i++) {
+      const put1 = await put(v7, doc(`d${i}.txt`, `alpha ${i}`));
+      const vector = new Int16Array(512).map((_, j) => ((i * 7 + j * 13) % 65535) - 32767);
+      rows.push({ chunkId: Number(put1.documentId), textHash: `h${i}`, vector });
+    }
+    const ids = await db.sql.all<{ id: number }>('SELECT id FROM chunks ORDER BY id');
+    rows.forEach((r, i) => (r.chunkId = Number(ids[i]!.id)));
+    await createVectorStore(v7.sql).put(model, rows);
+    const pages = async () =>
+      Number((await db.sql.get<{ page_count: number }>('PRAGMA page_count'))!.page_count);
+    const before = await pages();
+    await createStore(db);
+    const ddl = await db.sql.get<{ sql: string }>(
+      "SELECT sql FROM sqlite_schema WHERE name = 'chunk_vectors'",
+    );
+    expect(ddl!.sql).not.toMatch(/WITHOUT ROWID/i);
+    const got = await createVectorStore(db.sql).get(model, [rows[0]!.chunkId, rows[199]!.chunkId]);
+    expect(got.get(rows[0]!.chunkId)).toEqual(rows[0]!.vector);
+    expect(got.get(rows[199]!.chunkId)).toEqual(rows[199]!.vector);
+    await db.sql.exec('VACUUM');
+    // 200 vectors of 1 KB: about 140 pages fewer than with one 4 KB overflow page each.
+    expect(await pages()).toBeLessThan(before - 100);
     await db.close();
   });
 
