@@ -208,7 +208,8 @@ export const MIGRATIONS: Migration[] = [
       // on a 4 KB page: every vector row (1 KB blob + keys) spilled its tail into an overflow page
       // of its own, 4.7 KB per 512-dim vector instead of 1.4 KB (100k chunks: 468 MB vs 141 MB,
       // bench/reports/hybrid-memory-100k.json). Same columns, key, foreign key and index; every
-      // query orders by chunk_id explicitly, so results are unchanged.
+      // query orders by chunk_id explicitly, so results are unchanged. A vector whose chunk is gone
+      // (foreign keys were off when it was left) is dropped instead of failing the upgrade.
       await sql.exec(`
         CREATE TABLE chunk_vectors_rowid (
           chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
@@ -220,7 +221,8 @@ export const MIGRATIONS: Migration[] = [
           PRIMARY KEY (chunk_id, model_id, model_version)
         );
         INSERT INTO chunk_vectors_rowid SELECT chunk_id, model_id, model_version, dim, text_hash, vector
-          FROM chunk_vectors ORDER BY chunk_id, model_id, model_version;
+          FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks)
+          ORDER BY chunk_id, model_id, model_version;
         DROP TABLE chunk_vectors;
         ALTER TABLE chunk_vectors_rowid RENAME TO chunk_vectors;
         CREATE INDEX chunk_vectors_model_hash ON chunk_vectors(model_id, model_version, text_hash);

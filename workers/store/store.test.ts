@@ -197,6 +197,15 @@ describe('schema and migrations', () => {
     const ids = await db.sql.all<{ id: number }>('SELECT id FROM chunks ORDER BY id');
     rows.forEach((r, i) => (r.chunkId = Number(ids[i]!.id)));
     await createVectorStore(v7.sql).put(model, rows);
+    // An orphan (left while foreign keys were off) must not stop the upgrade.
+    await db.sql.exec('PRAGMA foreign_keys=OFF');
+    await db.sql.run('INSERT INTO chunk_vectors VALUES (999999, ?, ?, 512, ?, ?)', [
+      model.id,
+      model.version,
+      'orphan',
+      new Uint8Array(1024),
+    ]);
+    await db.sql.exec('PRAGMA foreign_keys=ON');
     const pages = async () =>
       Number((await db.sql.get<{ page_count: number }>('PRAGMA page_count'))!.page_count);
     const before = await pages();
@@ -208,6 +217,7 @@ describe('schema and migrations', () => {
     const got = await createVectorStore(db.sql).get(model, [rows[0]!.chunkId, rows[199]!.chunkId]);
     expect(got.get(rows[0]!.chunkId)).toEqual(rows[0]!.vector);
     expect(got.get(rows[199]!.chunkId)).toEqual(rows[199]!.vector);
+    expect(await db.sql.get('SELECT count(*) AS n FROM chunk_vectors')).toEqual({ n: 200 });
     await db.sql.exec('VACUUM');
     // 200 vectors of 1 KB: about 140 pages fewer than with one 4 KB overflow page each.
     expect(await pages()).toBeLessThan(before - 100);
