@@ -224,6 +224,54 @@ describe('schema and migrations', () => {
     await db.close();
   });
 
+  it('stores each vector once: the cache keeps only vectors of deleted chunks', async () => {
+    const db = await openNodeDatabase();
+    const v8 = await createStore(db, { migrations: MIGRATIONS.slice(0, 8) });
+    const model = { id: 'm', version: '1', dim: 4 };
+    const a = await put(v8, doc('a.txt', 'alpha'));
+    const b = await put(v8, doc('b.txt', 'beta'));
+    const chunk = async (documentId: number) =>
+      Number(
+        (await db.sql.get<{ id: number }>('SELECT id FROM chunks WHERE document_id = ?', [
+          documentId,
+        ]))!.id,
+      );
+    const va = new Int16Array([1, 2, 3, 4]);
+    const vb = new Int16Array([5, 6, 7, 8]);
+    await createVectorStore(v8.sql).put(model, [
+      { chunkId: await chunk(a.documentId), textHash: 'ha', vector: va },
+      { chunkId: await chunk(b.documentId), textHash: 'hb', vector: vb },
+    ]);
+    const cached = async () =>
+      (await db.sql.all<{ h: string }>('SELECT text_hash AS h FROM vector_cache ORDER BY h')).map(
+        (r) => r.h,
+      );
+    // Version 8's put wrote every vector a second time into the cache.
+    await db.sql.exec(
+      `INSERT INTO vector_cache SELECT model_id || '@' || model_version, text_hash, vector, 0
+         FROM chunk_vectors`,
+    );
+    expect(await cached()).toEqual(['ha', 'hb']);
+    const store = await createStore(db);
+    const vectors = createVectorStore(store.sql);
+    expect(await cached()).toEqual([]);
+    await store.deleteDocument(a.documentId);
+    expect(await cached()).toEqual(['ha']);
+    expect(await vectors.reusable(model, ['ha', 'hb'])).toEqual(
+      new Map([
+        ['ha', va],
+        ['hb', vb],
+      ]),
+    );
+    // Reused for a new chunk: back in chunk_vectors, gone from the cache.
+    const again = await put(store, doc('a2.txt', 'alpha again'));
+    await vectors.put(model, [
+      { chunkId: await chunk(again.documentId), textHash: 'ha', vector: va },
+    ]);
+    expect(await cached()).toEqual([]);
+    await db.close();
+  });
+
   it('refuses a library written by a newer version', async () => {
     const db = await openNodeDatabase();
     await createStore(db);
