@@ -1,11 +1,15 @@
 // `npm run bench -- embed-bert [--model all-MiniLM-L6-v2|<folder>] [--texts N] [--threads N]
-//   [--rounds-of N] [--profile] [--dataset <BEIR folder>] [--out FILE]`
+//   [--rounds-of N] [--queries N] [--worker-memory N] [--profile] [--dataset <BEIR folder>]
+//   [--out FILE]`
 // Sift's canonical BERT runtime against onnxruntime-web's WASM backend (SIMD, one thread) on the
 // ONNX export of the same safetensors weights (workers/embed/bert-onnx.ts), the same token ids
 // (our WordPiece, identical to the hub tokenizer) and the same SciFact chunks (the app's chunker,
 // model input `title\nchunk` as the eval). One text per call on both sides, interleaved in rounds
 // in one process and thread so machine load hits both alike. `--profile` times every runtime
-// call of the canonical forward pass by op (a wrapped Kernel) instead. Never gates.
+// call of the canonical forward pass by op (a wrapped Kernel) instead. `--queries N` (default 300,
+// 0 skips) times single short queries (SciFact test claims, tokenizer included) on both sides;
+// `--worker-memory N` (default 200, 0 skips) embeds N chunks in an embedding worker thread (the
+// eval pool's bench/embed-thread.ts) first and reports its memory. Never gates.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,10 +21,13 @@ import type { Kernel } from '../workers/embed/kernel';
 import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
 import { parseSafetensors } from '../workers/embed/safetensors';
 import { ortEmbedIds } from '../workers/embed/test-ort-reference';
+import type { Worker } from 'node:worker_threads';
 import { chunkText } from '../workers/ingest/chunk';
 import { parseArgs } from './args';
+import { embedThread } from './embed-cache';
 import { modelFolder } from './embed-models';
-import { loadCorpus } from './eval/beir';
+import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { percentile } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
@@ -118,6 +125,156 @@ async function profile(
   };
 }
 
+/** The SciFact test claims (queries with test qrels), first `count`, in qrels order. */
+async function testQueries(dataset: string, count: number): Promise<string[]> {
+  const [queries, qrels] = await Promise.all([loadQueries(dataset), loadQrels(dataset, 'test')]);
+  return Object.keys(qrels)
+    .filter((q) => queries.has(q))
+    .slice(0, count)
+    .map((q) => queries.get(q)!);
+}
+
+function spread(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  return {
+    p50_ms: round3(percentile(s, 50)),
+    p95_ms: round3(percentile(s, 95)),
+    mean_ms: round3(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
+  };
+}
+
+/**
+ * One query at a time as the app embeds a search (tokenize + forward pass, int16 on our side),
+ * each query on both runtimes back to back in alternating order; wall and CPU time per query.
+ */
+async function queryLatency(
+  model: BertModel,
+  ortRun: OrtSide,
+  queries: string[],
+): Promise<Record<string, unknown>> {
+  const inputs = queries.map((q) => model.queryPrefix + q);
+  for (const q of inputs.slice(0, 5)) {
+    model.embedInt16(q);
+    await ortRun.embed(model.tokenize(q));
+  }
+  const wall = { canon: [] as number[], ort: [] as number[] };
+  const cpu = { canon: [] as number[], ort: [] as number[] };
+  const time = async (side: 'canon' | 'ort', q: string) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    if (side === 'canon') model.embedInt16(q);
+    else await ortRun.embed(model.tokenize(q));
+    wall[side].push(performance.now() - t0);
+    cpu[side].push(cpuMs(c0));
+  };
+  for (const [i, q] of inputs.entries()) {
+    const order: Array<'canon' | 'ort'> = i % 2 === 0 ? ['canon', 'ort'] : ['ort', 'canon'];
+    for (const side of order) await time(side, q);
+  }
+  const tokens = inputs.map((q) => model.tokenize(q).length);
+  const c = spread(wall.canon);
+  return {
+    queries: inputs.length,
+    source: 'SciFact test claims (BEIR queries with test qrels), one per call, tokenizer included',
+    mean_tokens: round3(tokens.reduce((a, b) => a + b, 0) / tokens.length),
+    max_tokens: Math.max(...tokens),
+    load_average_1m: round3(loadavg()[0]!),
+    canonical_wall: c,
+    canonical_cpu: spread(cpu.canon),
+    ort_wall: spread(wall.ort),
+    ort_cpu: spread(cpu.ort),
+    goal_p50_under_10_ms: c.p50_ms < 10,
+  };
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.(); // with NODE_OPTIONS=--expose-gc
+}
+
+/** The worker's next message (after posting `message`, if any); rejects on its error. */
+function next<T>(worker: Worker, message?: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const done = (fn: () => void) => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      fn();
+    };
+    const onMessage = (m: T) => done(() => resolve(m));
+    const onError = (e: Error) => done(() => reject(e));
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    if (message !== undefined) worker.postMessage(message);
+  });
+}
+
+interface ThreadMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  rss: number;
+  mallocedMemory: number;
+}
+
+/**
+ * Memory of one embedding worker thread (bench/embed-thread.ts, as the eval's pool) embedding
+ * `texts` in batches of 16: its own isolate's heap + external (the kernel's WASM memory and the
+ * buffers) sampled after each batch, and the process RSS it adds (peak sampled every 10 ms
+ * minus the RSS before it started).
+ */
+async function workerMemory(spec: string, texts: string[]): Promise<Record<string, unknown>> {
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 10);
+  const worker = embedThread(spec);
+  try {
+    await next(worker); // 'ready'
+    const loaded = await next<ThreadMemory>(worker, 'memory');
+    let peak = loaded;
+    const own = (m: ThreadMemory) => m.heapUsed + m.external;
+    const t0 = performance.now();
+    for (let s = 0; s < texts.length; s += 16) {
+      await next<Int16Array[]>(worker, texts.slice(s, s + 16));
+      const m = await next<ThreadMemory>(worker, 'memory');
+      if (own(m) > own(peak)) peak = m;
+    }
+    const ms = performance.now() - t0;
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const live = await next<ThreadMemory>(worker, 'memory-gc');
+    const addedMb = round3((peakRss - rssBefore) / 2 ** 20);
+    const mbOf = (b: number) => round3(b / 2 ** 20);
+    return {
+      texts: texts.length,
+      batch: 16,
+      wall_ms: Math.round(ms),
+      after_load: { heap_used_mb: mbOf(loaded.heapUsed), external_mb: mbOf(loaded.external) },
+      peak_own: {
+        heap_used_mb: mbOf(peak.heapUsed),
+        heap_total_mb: mbOf(peak.heapTotal),
+        external_mb: mbOf(peak.external),
+        array_buffers_mb: mbOf(peak.arrayBuffers),
+        heap_plus_external_mb: mbOf(own(peak)),
+      },
+      live_after_gc: {
+        heap_used_mb: mbOf(live.heapUsed),
+        external_mb: mbOf(live.external),
+        array_buffers_mb: mbOf(live.arrayBuffers),
+      },
+      process_rss_before_mb: mbOf(rssBefore),
+      process_rss_peak_mb: mbOf(peakRss),
+      rss_added_by_thread_mb: addedMb,
+      goal_under_300_mb: addedMb < 300 && own(peak) < 300 * 2 ** 20,
+      note: 'the thread runs under tsx (its loader and transpiled sources count in its heap and the added RSS); the app bundle has no loader',
+    };
+  } finally {
+    clearInterval(timer);
+    await worker.terminate();
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const spec = args.model ?? 'all-MiniLM-L6-v2';
@@ -126,8 +283,15 @@ async function run(argv: string[]): Promise<void> {
     throw new Error('embed-bert needs a BERT-family model (see `embed` for USE-lite)');
   const nTexts = Number(args.texts ?? 200);
   const threads = Number(args.threads ?? 1);
-  const texts = await scifactChunks(args.dataset ?? DEFAULT_DATASET, nTexts);
+  const dataset = args.dataset ?? DEFAULT_DATASET;
+  const texts = await scifactChunks(dataset, nTexts);
   const folder = readFolder(dir);
+  // Before this thread loads anything, so the RSS the worker adds is its own.
+  const nWorker = Number(args['worker-memory'] ?? 200);
+  const worker =
+    args.profile === undefined && nWorker > 0
+      ? await workerMemory(spec, await scifactChunks(dataset, nWorker))
+      : undefined;
 
   let peakRss = process.memoryUsage().rss;
   const sample = () => {
@@ -191,6 +355,11 @@ async function run(argv: string[]): Promise<void> {
   }
   clearInterval(timer);
   process.stderr.write('\n');
+  const nQueries = Number(args.queries ?? 300);
+  const queries =
+    nQueries > 0
+      ? await queryLatency(model, ortRun, await testQueries(dataset, nQueries))
+      : undefined;
   const report = {
     model: model.id,
     version: model.version,
@@ -220,6 +389,8 @@ async function run(argv: string[]): Promise<void> {
     ratio_vs_ort_wall: round3(ortMs / canonMs),
     min_cosine: Math.round(minCos * 1e9) / 1e9,
     peak_rss_mb: round3(peakRss / 2 ** 20),
+    ...(queries ? { single_query_latency: queries } : {}),
+    ...(worker ? { embed_worker_memory: worker } : {}),
   };
   console.log(JSON.stringify(report, null, 2));
   const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');

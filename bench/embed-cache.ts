@@ -125,6 +125,16 @@ export async function embedAllCached(
   return out.map((v) => v!);
 }
 
+/** A bare bench/embed-thread.ts thread for `model` (it posts 'ready' once loaded). */
+export function embedThread(model: string, options: { queries?: boolean } = {}): Worker {
+  // tsx's loader does not follow into worker threads: register it there, then import.
+  const url = new URL('./embed-thread.ts', import.meta.url).href;
+  return new Worker(
+    `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
+    { eval: true, workerData: { model, queries: options.queries === true } },
+  );
+}
+
 /**
  * One embedding thread (bench/embed-thread.ts) as a pool worker: batches are answered in order;
  * a thread that throws or exits rejects every batch it still owes (the pool retries them).
@@ -133,12 +143,7 @@ export async function spawnEmbedThread(
   model: string,
   options: { queries?: boolean } = {},
 ): Promise<PoolWorker> {
-  // tsx's loader does not follow into worker threads: register it there, then import.
-  const url = new URL('./embed-thread.ts', import.meta.url).href;
-  const worker = new Worker(
-    `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
-    { eval: true, workerData: { model, queries: options.queries === true } },
-  );
+  const worker = embedThread(model, options);
   const owed: Array<{ resolve(v: Int16Array[]): void; reject(e: unknown): void }> = [];
   let dead: Error | null = null;
   const fail = (err: Error) => {

@@ -2,13 +2,31 @@
 // all-MiniLM-L6-v2 or a folder), then answers each message (string[], exact model inputs) with
 // their canonical int16 vectors; with workerData.queries, the texts are queries (the model's query
 // form) embedded as one batched forward pass, as the app's embedder embeds a call's queries.
-// Node only.
+// The message 'memory' ('memory-gc': after a collection) is answered with this thread's own
+// memory (V8 heap of its isolate, external incl. the kernel's WASM memory) for the embed-bert
+// bench. Node only.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadNodeEncoder } from './embed-models';
 
 const data = workerData as { model: string; queries?: boolean };
 const encoder = await loadNodeEncoder(data.model);
-parentPort!.on('message', (texts: string[]) => {
+parentPort!.on('message', (texts: string[] | 'memory' | 'memory-gc') => {
+  if (texts === 'memory' || texts === 'memory-gc') {
+    // 'memory-gc' first collects garbage (when run with --expose-gc): live memory only.
+    if (texts === 'memory-gc') (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage(); // heap and external are this isolate's; rss the process's
+    const h = getHeapStatistics();
+    parentPort!.postMessage({
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+      rss: m.rss,
+      mallocedMemory: h.malloced_memory,
+    });
+    return;
+  }
   parentPort!.postMessage(
     data.queries
       ? encoder.embedBatch(texts.map((t) => encoder.queryText(t)))

@@ -199,6 +199,59 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    description:
+      'chunk_vectors as a rowid table: one 4 KB overflow page per vector saved (issue 13)',
+    async up(sql) {
+      // A WITHOUT ROWID row lives in an index b-tree, whose cells keep at most about 1,000 bytes
+      // on a 4 KB page: every vector row (1 KB blob + keys) spilled its tail into an overflow page
+      // of its own, 4.7 KB per 512-dim vector instead of 1.4 KB (100k chunks: 468 MB vs 141 MB,
+      // bench/reports/hybrid-memory-100k.json). Same columns, key, foreign key and index; every
+      // query orders by chunk_id explicitly, so results are unchanged. A vector whose chunk is gone
+      // (foreign keys were off when it was left) is dropped instead of failing the upgrade.
+      await sql.exec(`
+        CREATE TABLE chunk_vectors_rowid (
+          chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+          model_id TEXT NOT NULL,
+          model_version TEXT NOT NULL,
+          dim INTEGER NOT NULL,
+          text_hash TEXT NOT NULL,
+          vector BLOB NOT NULL CHECK (length(vector) = 2 * dim),
+          PRIMARY KEY (chunk_id, model_id, model_version)
+        );
+        INSERT INTO chunk_vectors_rowid SELECT chunk_id, model_id, model_version, dim, text_hash, vector
+          FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks)
+          ORDER BY chunk_id, model_id, model_version;
+        DROP TABLE chunk_vectors;
+        ALTER TABLE chunk_vectors_rowid RENAME TO chunk_vectors;
+        CREATE INDEX chunk_vectors_model_hash ON chunk_vectors(model_id, model_version, text_hash);
+      `);
+    },
+  },
+  {
+    version: 9,
+    description:
+      'each vector stored once: vector_cache keeps only vectors of deleted chunks (issue 13)',
+    async up(sql) {
+      // Reuse by text hash already reads chunk_vectors (indexed on model and text hash), so the
+      // cache only has to outlive chunks: a trigger keeps a chunk vector when its row is deleted
+      // (a changed file's chunks are replaced; its unchanged paragraphs come back with the same
+      // hash). Copies of live vectors go: at 100k chunks 102 MB of the file, 1 GB at 1M.
+      // used_at is milliseconds since 1970, as the store writes it.
+      await sql.exec(`
+        DELETE FROM vector_cache WHERE EXISTS (
+          SELECT 1 FROM chunk_vectors v
+          WHERE v.model_id || '@' || v.model_version = vector_cache.model
+            AND v.text_hash = vector_cache.text_hash);
+        CREATE TRIGGER chunk_vectors_keep_deleted AFTER DELETE ON chunk_vectors BEGIN
+          INSERT OR REPLACE INTO vector_cache (model, text_hash, vector, used_at)
+          VALUES (old.model_id || '@' || old.model_version, old.text_hash, old.vector,
+                  CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+        END;
+      `);
+    },
+  },
 ];
 
 /**

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createStore } from './store';
 import { openNodeDatabase } from './open-database-node';
+import { createVectorStore } from './vectors';
 import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
 
 let lib: TestLibrary;
@@ -180,6 +181,94 @@ describe('schema and migrations', () => {
     expect(
       await db.sql.get("SELECT name FROM sqlite_schema WHERE name = 'documents_modified'"),
     ).toBeTruthy();
+    await db.close();
+  });
+
+  it('moves chunk vectors to a rowid table (no overflow page per vector) and keeps them', async () => {
+    const db = await openNodeDatabase();
+    const v7 = await createStore(db, { migrations: MIGRATIONS.slice(0, 7) });
+    const model = { id: 'm', version: '1', dim: 512 };
+    const rows: Array<{ chunkId: number; textHash: string; vector: Int16Array }> = [];
+    for (let i = 0; i < 200; i++) {
+      const put1 = await put(v7, doc(`d${i}.txt`, `alpha ${i}`));
+      const vector = new Int16Array(512).map((_, j) => ((i * 7 + j * 13) % 65535) - 32767);
+      rows.push({ chunkId: Number(put1.documentId), textHash: `h${i}`, vector });
+    }
+    const ids = await db.sql.all<{ id: number }>('SELECT id FROM chunks ORDER BY id');
+    rows.forEach((r, i) => (r.chunkId = Number(ids[i]!.id)));
+    await createVectorStore(v7.sql).put(model, rows);
+    // An orphan (left while foreign keys were off) must not stop the upgrade.
+    await db.sql.exec('PRAGMA foreign_keys=OFF');
+    await db.sql.run('INSERT INTO chunk_vectors VALUES (999999, ?, ?, 512, ?, ?)', [
+      model.id,
+      model.version,
+      'orphan',
+      new Uint8Array(1024),
+    ]);
+    await db.sql.exec('PRAGMA foreign_keys=ON');
+    const pages = async () =>
+      Number((await db.sql.get<{ page_count: number }>('PRAGMA page_count'))!.page_count);
+    const before = await pages();
+    await createStore(db);
+    const ddl = await db.sql.get<{ sql: string }>(
+      "SELECT sql FROM sqlite_schema WHERE name = 'chunk_vectors'",
+    );
+    expect(ddl!.sql).not.toMatch(/WITHOUT ROWID/i);
+    const got = await createVectorStore(db.sql).get(model, [rows[0]!.chunkId, rows[199]!.chunkId]);
+    expect(got.get(rows[0]!.chunkId)).toEqual(rows[0]!.vector);
+    expect(got.get(rows[199]!.chunkId)).toEqual(rows[199]!.vector);
+    expect(await db.sql.get('SELECT count(*) AS n FROM chunk_vectors')).toEqual({ n: 200 });
+    await db.sql.exec('VACUUM');
+    // 200 vectors of 1 KB: about 140 pages fewer than with one 4 KB overflow page each.
+    expect(await pages()).toBeLessThan(before - 100);
+    await db.close();
+  });
+
+  it('stores each vector once: the cache keeps only vectors of deleted chunks', async () => {
+    const db = await openNodeDatabase();
+    const v8 = await createStore(db, { migrations: MIGRATIONS.slice(0, 8) });
+    const model = { id: 'm', version: '1', dim: 4 };
+    const a = await put(v8, doc('a.txt', 'alpha'));
+    const b = await put(v8, doc('b.txt', 'beta'));
+    const chunk = async (documentId: number) =>
+      Number(
+        (await db.sql.get<{ id: number }>('SELECT id FROM chunks WHERE document_id = ?', [
+          documentId,
+        ]))!.id,
+      );
+    const va = new Int16Array([1, 2, 3, 4]);
+    const vb = new Int16Array([5, 6, 7, 8]);
+    await createVectorStore(v8.sql).put(model, [
+      { chunkId: await chunk(a.documentId), textHash: 'ha', vector: va },
+      { chunkId: await chunk(b.documentId), textHash: 'hb', vector: vb },
+    ]);
+    const cached = async () =>
+      (await db.sql.all<{ h: string }>('SELECT text_hash AS h FROM vector_cache ORDER BY h')).map(
+        (r) => r.h,
+      );
+    // Version 8's put wrote every vector a second time into the cache.
+    await db.sql.exec(
+      `INSERT INTO vector_cache SELECT model_id || '@' || model_version, text_hash, vector, 0
+         FROM chunk_vectors`,
+    );
+    expect(await cached()).toEqual(['ha', 'hb']);
+    const store = await createStore(db);
+    const vectors = createVectorStore(store.sql);
+    expect(await cached()).toEqual([]);
+    await store.deleteDocument(a.documentId);
+    expect(await cached()).toEqual(['ha']);
+    expect(await vectors.reusable(model, ['ha', 'hb'])).toEqual(
+      new Map([
+        ['ha', va],
+        ['hb', vb],
+      ]),
+    );
+    // Reused for a new chunk: back in chunk_vectors, gone from the cache.
+    const again = await put(store, doc('a2.txt', 'alpha again'));
+    await vectors.put(model, [
+      { chunkId: await chunk(again.documentId), textHash: 'ha', vector: va },
+    ]);
+    expect(await cached()).toEqual([]);
     await db.close();
   });
 

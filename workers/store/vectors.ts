@@ -56,7 +56,7 @@ export function blobToVector(bytes: Uint8Array): Int16Array {
 
 const modelKey = (m: EmbeddingModelKey) => `${m.id}@${m.version}`;
 
-/** How many cached vectors to keep beyond the ones the library uses (edited files reuse them). */
+/** How many vectors of deleted chunks to keep per model (edited files reuse them). */
 const CACHE_SLACK = 20_000;
 const TRIM_EVERY = 256;
 
@@ -115,19 +115,21 @@ export function createVectorStore(sql: Sql): VectorStore {
              SELECT id, ?, ?, ?, ?, ? FROM chunks WHERE id = ?`,
             [model.id, model.version, model.dim, r.textHash, blob, r.chunkId],
           );
-          await sql.run(
-            'INSERT OR REPLACE INTO vector_cache (model, text_hash, vector, used_at) VALUES (?, ?, ?, ?)',
-            [key, r.textHash, blob, Date.now()],
-          );
+          // A reused cached vector lives in chunk_vectors again: one copy.
+          await sql.run('DELETE FROM vector_cache WHERE model = ? AND text_hash = ?', [
+            key,
+            r.textHash,
+          ]);
         }
-        // Keep the cache bounded (what the library uses plus slack for edited files). The trim
+        // vector_cache holds only vectors of deleted chunks (migration 9's trigger), each vector
+        // is stored once. Keep it bounded (the newest CACHE_SLACK, for edited files); the trim
         // scans the cache, so it runs every TRIM_EVERY writes, not on each small batch.
         if (++putsSinceTrim >= TRIM_EVERY) {
           putsSinceTrim = 0;
           await sql.run(
             `DELETE FROM vector_cache WHERE model = ? AND rowid IN (
                SELECT rowid FROM vector_cache WHERE model = ? ORDER BY used_at DESC
-               LIMIT -1 OFFSET (SELECT count(*) FROM chunks) + ?)`,
+               LIMIT -1 OFFSET ?)`,
             [key, key, CACHE_SLACK],
           );
         }
