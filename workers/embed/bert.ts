@@ -6,7 +6,7 @@
 // intermediate layer and attentionPacked.
 // Must not import app/ or Node-only modules.
 import { createError } from '../shared/errors';
-import type { Kernel, Ptr } from './kernel';
+import { attendEachSequence, type Kernel, type Ptr } from './kernel';
 import type { Tensor } from './safetensors';
 import type { WordPieceTokenizer } from './wordpiece';
 
@@ -191,23 +191,12 @@ export function loadBert(
 
   /** Self-attention of each sequence over its own rows of qkv into ctx. */
   function attend(qkv: Ptr, ctx: Ptr, lens: readonly number[]): void {
-    let row = 0;
-    for (const len of lens) {
-      const q = qkv + row * 3 * H * 4;
-      kernel.attentionPacked({
-        q,
-        k: q + H * 4,
-        v: q + 2 * H * 4,
-        stride: 3 * H,
-        out: ctx + row * H * 4,
-        seqLen: len,
-        heads,
-        headDim,
-        validLen: len,
-        scale,
-      });
-      row += len;
-    }
+    attendEachSequence((args) => kernel.attentionPacked(args), qkv, ctx, lens, {
+      width: H,
+      heads,
+      headDim,
+      scale,
+    });
   }
 
   function embedIdsBatch(

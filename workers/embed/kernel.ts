@@ -131,6 +131,38 @@ export interface AttentionArgs {
   scale: number;
 }
 
+/**
+ * Self-attention of each sequence of a batch over its own rows of a fused q|k|v matrix (rows of
+ * 3 * width floats, sequences one after another), into `out` (rows of width floats): no padding,
+ * no attention across sequences. `attend` is the model's kernel (`attention` or `attentionPacked`).
+ */
+export function attendEachSequence(
+  attend: (args: AttentionArgs) => void,
+  qkv: Ptr,
+  out: Ptr,
+  lens: readonly number[],
+  head: { width: number; heads: number; headDim: number; scale: number },
+): void {
+  const w = head.width;
+  let row = 0;
+  for (const len of lens) {
+    const q = qkv + row * 3 * w * 4;
+    attend({
+      q,
+      k: q + w * 4,
+      v: q + 2 * w * 4,
+      stride: 3 * w,
+      out: out + row * w * 4,
+      seqLen: len,
+      heads: head.heads,
+      headDim: head.headDim,
+      validLen: len,
+      scale: head.scale,
+    });
+    row += len;
+  }
+}
+
 /** Typed, checked wrappers over the runtime. All pointers are byte offsets in `memory`. */
 export interface Kernel {
   /** Allocates `bytes` in the arena. @throws AppError WASM_ERROR when memory cannot grow. */
@@ -270,6 +302,32 @@ function wrap(ex: KernelExports): Kernel {
     return p;
   }
 
+  /** Runs one attention export with `scratchFloats` of scratch, released afterwards. */
+  function runAttention(
+    fn: KernelExports['attention'],
+    op: string,
+    a: AttentionArgs,
+    scratchFloats: number,
+  ): void {
+    const m = ex.mark();
+    const scratch = alloc(Math.max(scratchFloats, 1) * 4);
+    const status = fn(
+      a.q,
+      a.k,
+      a.v,
+      a.stride,
+      a.out,
+      a.seqLen,
+      a.heads,
+      a.headDim,
+      a.validLen,
+      a.scale,
+      scratch,
+    );
+    ex.release(m);
+    check(status, op);
+  }
+
   return {
     alloc,
     mark: () => ex.mark(),
@@ -323,45 +381,12 @@ function wrap(ex: KernelExports): Kernel {
     layerNorm: (x, out, rows, n, gamma, beta, eps) =>
       ex.layerNorm(x, out, rows, n, gamma, beta, eps),
     softmax: (x, rows, n) => ex.softmax(x, rows, n),
-    attention(a) {
-      const m = ex.mark();
-      const scratch = alloc(Math.max(3 * a.seqLen * a.headDim + a.seqLen * a.seqLen, 1) * 4);
-      const status = ex.attention(
-        a.q,
-        a.k,
-        a.v,
-        a.stride,
-        a.out,
-        a.seqLen,
-        a.heads,
-        a.headDim,
-        a.validLen,
-        a.scale,
-        scratch,
-      );
-      ex.release(m);
-      check(status, 'attention');
-    },
+    attention: (a) =>
+      runAttention(ex.attention, 'attention', a, 3 * a.seqLen * a.headDim + a.seqLen * a.seqLen),
     attentionPacked(a) {
-      const m = ex.mark();
       const nPad = (a.seqLen + 7) & ~7;
       const floats = 2 * a.seqLen * a.headDim + 2 * nPad * a.headDim + a.seqLen * nPad;
-      const scratch = alloc(Math.max(floats, 1) * 4);
-      const status = ex.attentionPacked(
-        a.q,
-        a.k,
-        a.v,
-        a.stride,
-        a.out,
-        a.seqLen,
-        a.heads,
-        a.headDim,
-        a.validLen,
-        a.scale,
-        scratch,
-      );
-      ex.release(m);
-      check(status, 'attentionPacked');
+      runAttention(ex.attentionPacked, 'attentionPacked', a, floats);
     },
     timingSignal: (out, seqLen, inv, nts) => ex.timingSignal(out, seqLen, inv, nts),
     gatherRows: (table, rows, dim, ids, count, out) =>

@@ -4,7 +4,7 @@
 // All float math runs in the wasm runtime through kernel.ts; this file only moves bytes and
 // sequences kernel calls. Must not import app/ or Node-only modules (file access is injected).
 import { createError } from '../shared/errors';
-import type { Kernel, Ptr } from './kernel';
+import { attendEachSequence, type Kernel, type Ptr } from './kernel';
 import { createSentencePieceTokenizer, type Tokenizer } from './sentencepiece';
 
 export const USE_LITE_MODEL_ID = 'use-lite';
@@ -262,23 +262,12 @@ export async function loadUseLite(
     const qkv = k.alloc(n * 3 * d * 4);
     mm(ln, w.qkv, w.qkvBias, qkv, n, d, 3 * d);
     const att = k.alloc(n * d * 4);
-    let row = 0;
-    for (const len of lens) {
-      const q = qkv + row * 3 * d * 4;
-      k.attention({
-        q,
-        k: q + d * 4,
-        v: q + 2 * d * 4,
-        stride: 3 * d,
-        out: att + row * d * 4,
-        seqLen: len,
-        heads: w.heads,
-        headDim: w.headDim,
-        validLen: len,
-        scale: w.qScale,
-      });
-      row += len;
-    }
+    attendEachSequence((args) => k.attention(args), qkv, att, lens, {
+      width: d,
+      heads: w.heads,
+      headDim: w.headDim,
+      scale: w.qScale,
+    });
     const h = k.alloc(n * 512 * 4);
     mm(att, w.out, w.outBias, h, n, d, 512);
     if (w.residual !== null) {
