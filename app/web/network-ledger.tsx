@@ -1,9 +1,10 @@
 // Settings > Network ledger: every outbound request Sift made (time, host, path, purpose,
 // bytes), exportable as JSON, so the user can check nothing else left the device. Keys and
 // query strings are never in the ledger (the worker strips them). Talks only to the WebApi prop.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { LedgerEntry, WebApi } from '../../workers/shared/web-api';
 import { formatBytes } from '../../workers/shared/format-bytes';
+import { usePolled } from '../lib/use-polled';
 
 export interface NetworkLedgerProps {
   api: Pick<WebApi, 'getLedger' | 'exportLedger' | 'clearLedger'>;
@@ -12,17 +13,8 @@ export interface NetworkLedgerProps {
 }
 
 export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
-  const [entries, setEntries] = useState<LedgerEntry[]>([]);
-  const refresh = useCallback(() => {
-    void api.getLedger().then(setEntries);
-  }, [api]);
-
-  useEffect(() => {
-    refresh();
-    if (!pollMs) return;
-    const t = setInterval(refresh, pollMs);
-    return () => clearInterval(t);
-  }, [refresh, pollMs]);
+  const load = useCallback(() => api.getLedger(), [api]);
+  const [entries, , refresh] = usePolled<LedgerEntry[]>(load, [], pollMs);
 
   async function download(): Promise<void> {
     const json = await api.exportLedger();

@@ -1,8 +1,9 @@
 // Settings > Web search: one card per provider with its enable switch, API key (write-only: the
 // saved key is never shown again), base URL / proxy, key-to-proxy trust, rate limit, and the
 // circuit breaker's state and last error in plain words. Talks only to the WebApi prop.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ProviderStatus, WebApi } from '../../workers/shared/web-api';
+import { usePolled } from '../lib/use-polled';
 
 export interface ProviderSettingsProps {
   api: Pick<WebApi, 'listProviders' | 'updateProvider' | 'resetBreaker'>;
@@ -189,17 +190,8 @@ function ProviderCard({ status, api, onChange, refresh }: CardProps) {
 }
 
 export function WebProviderSettings({ api, pollMs = 5000 }: ProviderSettingsProps) {
-  const [providers, setProviders] = useState<ProviderStatus[] | null>(null);
-  const refresh = useCallback(() => {
-    void api.listProviders().then(setProviders);
-  }, [api]);
-
-  useEffect(() => {
-    refresh();
-    if (!pollMs) return;
-    const t = setInterval(refresh, pollMs);
-    return () => clearInterval(t);
-  }, [refresh, pollMs]);
+  const load = useCallback(() => api.listProviders(), [api]);
+  const [providers, setProviders, refresh] = usePolled<ProviderStatus[] | null>(load, null, pollMs);
 
   const replace = (next: ProviderStatus): void =>
     setProviders((list) => (list ?? []).map((p) => (p.id === next.id ? next : p)));
