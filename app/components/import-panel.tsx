@@ -1,5 +1,6 @@
 // Import controls: file picker, folder picker, drag and drop, and the progress of a running import.
 import { useEffect, useRef, useState } from 'react';
+import type { ChangeEvent } from 'react';
 import {
   fromDataTransfer,
   fromFileList,
@@ -10,6 +11,13 @@ import { cancelImport, importFiles } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 
 const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx';
+
+/** Imports what a file or folder input picked, then clears it so the same pick works again. */
+function importPicked(e: ChangeEvent<HTMLInputElement>): void {
+  const files = e.currentTarget.files;
+  if (files) void importFiles(fromFileList(files));
+  e.currentTarget.value = '';
+}
 
 export function ImportButtons() {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -42,11 +50,7 @@ export function ImportButtons() {
         accept={ACCEPT}
         hidden
         data-testid="file-input"
-        onChange={(e) => {
-          const files = e.currentTarget.files;
-          if (files) void importFiles(fromFileList(files));
-          e.currentTarget.value = '';
-        }}
+        onChange={importPicked}
       />
       <input
         ref={dirInput}
@@ -54,11 +58,7 @@ export function ImportButtons() {
         hidden
         data-testid="dir-input"
         {...({ webkitdirectory: '', directory: '' } as Record<string, string>)}
-        onChange={(e) => {
-          const files = e.currentTarget.files;
-          if (files) void importFiles(fromFileList(files));
-          e.currentTarget.value = '';
-        }}
+        onChange={importPicked}
       />
     </div>
   );
