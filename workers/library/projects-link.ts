@@ -12,6 +12,7 @@ import type { StoredAnswer } from '../shared/answer-history-api';
 import { createError, isAppError } from '../shared/errors';
 import type { DocumentDetail } from '../shared/types';
 import { auditCitation } from '../projects/audit';
+import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
 import { extractClaims } from '../projects/claims';
 import { matchReference, parseDraftReferences } from '../projects/draft-references';
@@ -42,6 +43,9 @@ export type ProjectChecksApi = Pick<
 export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
   const running = new Map<string, { aborted: boolean }>();
   let judgeFor: { key: string; judge: EvidenceJudge } | null = null;
+  // Claims of one project keep meeting the same documents: their splits and sentence vectors are
+  // kept between checks (vectors with the judge, i.e. per model).
+  const sentences = createSentenceCache();
 
   /** The evidence judge of the active model (rebuilt when the model changes). */
   function judge(): EvidenceJudge {
@@ -59,11 +63,15 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
         reason: `No stance model is fitted for ${model.id}; activate USE-lite in Settings to check claims.`,
       });
     }
-    const embed = (role: 'query' | 'passage') => (texts: string[]) =>
-      deps.semantic.embed(texts, { role });
     const j = createEvidenceJudge({
       model: createStanceModel(fitted, model.dim),
-      embed: { claims: embed('query'), sentences: embed('passage') },
+      embed: {
+        claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
+        // A check's sentences go out as one call, split over the workers in batched passes.
+        sentences: cachedEmbed((texts) =>
+          deps.semantic.embed(texts, { role: 'passage', spread: true }),
+        ),
+      },
     });
     judgeFor = { key, judge: j };
     return j;
@@ -99,6 +107,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             search: (r) => hybrid.search(r),
             documentText: async (id) => (await get(id))?.detail.text ?? null,
             provenance: async (id) => (await get(id))?.provenance ?? null,
+            sentences,
           },
           claim.text,
           {
