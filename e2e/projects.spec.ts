@@ -1,7 +1,7 @@
 // Research projects end to end (issue 17): create a project, import two fixtures (one supports a
 // claim, the other contradicts another), enter the two claims, check them and see LIKELY /
 // CONTESTED with the supporting / contradicting sentence (opening the document at it), audit a
-// draft with a wrong citation (not PASS), export the report, index_metadata.json and
+// draft with a wrong citation (not PASS) and replace it, export the report, index_metadata.json and
 // retrieval_audit.md and validate their shape, with a fake API key saved in Settings that no
 // export may contain; the printed page hides the controls; 500 pasted claims show progress and
 // cancel while the UI stays usable.
@@ -104,6 +104,15 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   await expect(audit.nth(0)).toHaveAttribute('data-status', 'PASS');
   await expect(audit.nth(1)).not.toHaveAttribute('data-status', 'PASS');
   await expect(audit.nth(2)).toHaveAttribute('data-status', 'SOURCE_NOT_INDEXED');
+  // Replace the wrong citation: the draft cites the green tea trial as [4] and the row is re-audited.
+  const replace = audit.nth(1).getByTestId('audit-replace');
+  const greenTea = await replace.locator('option', { hasText: /green/i }).getAttribute('value');
+  await replace.selectOption(greenTea);
+  await expect(page.getByTestId('audit-draft')).toHaveValue(/\[4\] green-tea-trial\.txt/);
+  await expect(audit).toHaveCount(3);
+  await expect(audit.nth(1)).toContainText('[4] green-tea-trial.txt');
+  await expect(audit.nth(1)).toContainText('(source contradicts)');
+  await expect(audit.nth(0)).toHaveAttribute('data-status', 'PASS');
 
   // Exports: shapes as the spec gives them, and no API key anywhere.
   const report = await download(page, 'export-report');

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
@@ -113,6 +114,34 @@ describe('projects link: claim checks', () => {
   });
 });
 
+describe('projects link: a project deleted while its claim is checked', () => {
+  it('ends the check with NOT_FOUND, stores nothing, and the next check works', async () => {
+    const { p, claims } = await project();
+    const real = embed;
+    let deleted = false;
+    embed = async (t) => {
+      if (!deleted) {
+        deleted = true;
+        await projects.remove(p.id); // mid-check: after the search, before the judgement
+      }
+      return real(t);
+    };
+    try {
+      await expect(link.checkProjectClaim(p.id, claims[0]!.id)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    } finally {
+      embed = real;
+    }
+    expect(deleted).toBe(true);
+    expect(await projects.list()).toEqual([]);
+    expect(await projects.claims(p.id)).toEqual([]);
+    const again = await project();
+    const ok = await link.checkProjectClaim(again.p.id, again.claims[0]!.id);
+    expect(ok.checkedAt).not.toBeNull();
+  });
+});
+
 describe('projects link: citation audit and exports', () => {
   const draft = [
     `${SUPPORTED} [1]`,
@@ -137,6 +166,40 @@ describe('projects link: citation audit and exports', () => {
       SUPPORTED,
       CONTRADICTED,
       'Bridges last a century.',
+    ]);
+  });
+
+  it('replaces a wrong citation: the row points at the new source and is audited again', async () => {
+    const rows = await link.auditDraft({ draft });
+    const wrong = rows[1]!;
+    expect(draft.slice(wrong.at.start, wrong.at.end)).toBe(`${CONTRADICTED} [2]`);
+    const fixed = replaceCitation(draft, wrong.at, wrong.n, 'claims/green-tea-trial.txt');
+    const again = await link.auditDraft({ draft: fixed });
+    expect(again.map((r) => [r.n, r.documentId])).toEqual([
+      ['1', ids[0]],
+      ['4', ids[1]],
+      ['3', null],
+    ]);
+    // The green tea trial addresses the claim (it contradicts it): no longer the wrong source.
+    expect(again[1]!.stance).toBe('CONTRADICT');
+    expect(again[1]!.supportScore!).toBeGreaterThan(wrong.supportScore!);
+  });
+
+  it('says SOURCE_NOT_INDEXED for a source removed after it was cited, by path or by id', async () => {
+    await lib.store.deleteDocument(ids[0]!);
+    const rows = await link.auditDraft({ draft });
+    expect(rows.map((r) => r.status)).toEqual([
+      'SOURCE_NOT_INDEXED',
+      'SOURCE_NOT_INDEXED',
+      'SOURCE_NOT_INDEXED',
+    ]);
+    // An answer's reference still names the deleted document's id.
+    const byId = await link.auditDraft({
+      draft: `${SUPPORTED} [1]`,
+      references: [{ n: 1, documentId: ids[0]!, label: 'claims/smoking-cohort.txt' }],
+    });
+    expect(byId.map((r) => [r.status, r.documentId, r.passage])).toEqual([
+      ['SOURCE_NOT_INDEXED', null, null],
     ]);
   });
 

@@ -15,7 +15,11 @@ import { auditCitation } from '../projects/audit';
 import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
 import { extractClaims } from '../projects/claims';
-import { matchReference, parseDraftReferences } from '../projects/draft-references';
+import {
+  matchReference,
+  parseDraftReferences,
+  replaceCitation,
+} from '../projects/draft-references';
 import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
@@ -37,7 +41,12 @@ export interface ProjectsLinkDeps {
 
 export type ProjectChecksApi = Pick<
   ProjectsApi,
-  'checkProjectClaim' | 'cancelClaimCheck' | 'extractDraftClaims' | 'auditDraft' | 'projectExports'
+  | 'checkProjectClaim'
+  | 'cancelClaimCheck'
+  | 'extractDraftClaims'
+  | 'auditDraft'
+  | 'replaceDraftCitation'
+  | 'projectExports'
 >;
 
 export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
@@ -141,17 +150,17 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       const { store } = await deps.parts();
       const docs = await store.listDocuments();
       const parsed = parseDraftReferences(input.draft);
+      // An answer's references, then the draft's own reference lines (a replaced citation adds
+      // one to an answer's draft too).
       const refs = new Map<string, { documentId: number | null; label: string }>();
-      if (input.references) {
-        for (const r of input.references) refs.set(String(r.n), r);
-      } else {
-        for (const [n, label] of parsed.references) {
-          refs.set(n, { documentId: matchReference(label, docs)?.id ?? null, label });
-        }
+      for (const r of input.references ?? []) refs.set(String(r.n), r);
+      for (const [n, label] of parsed.references) {
+        if (refs.has(n)) continue;
+        refs.set(n, { documentId: matchReference(label, docs)?.id ?? null, label });
       }
       const j = judge();
       const rows: AuditRowView[] = [];
-      for (const c of extractClaims(input.references ? input.draft : parsed.body)) {
+      for (const c of extractClaims(parsed.body)) {
         if (c.citations.length === 0) continue;
         const view = await j.claimView(c.text);
         for (const n of c.citations) {
@@ -169,10 +178,15 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             passage: audit.passage
               ? { text: audit.passage.text, start: audit.passage.start, end: audit.passage.end }
               : null,
+            at: { start: c.start, end: c.end },
           });
         }
       }
       return rows;
+    },
+
+    async replaceDraftCitation(draft, at, n, label) {
+      return replaceCitation(draft, at, n, label);
     },
 
     async projectExports(projectId, extra = {}): Promise<ProjectExportFiles> {

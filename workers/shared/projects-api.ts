@@ -80,6 +80,17 @@ export interface ProjectsApi {
    */
   auditDraft(input: AuditInput): Promise<AuditRowView[]>;
   /**
+   * The draft with the citation `n` of the sentence at `at` (an audit row's) pointing to `label`
+   * (a path or URL) instead: a new citation number and reference line, other uses of `n` kept.
+   * Unchanged when that sentence has no marker `n`.
+   */
+  replaceDraftCitation(
+    draft: string,
+    at: { start: number; end: number },
+    n: string,
+    label: string,
+  ): Promise<string>;
+  /**
    * The project's exports: the Markdown report, `index_metadata.json` and `retrieval_audit.md`
    * (spec: advanced-retrieval-colbert-hyde.md). Built from library data only: no settings, so no
    * API key, can reach them. @throws AppError NOT_FOUND
@@ -162,6 +173,8 @@ export interface AuditRowView {
   supportScore: number | null;
   stance: StanceLabel | null;
   passage: { text: string; start: number; end: number } | null;
+  /** Where the cited sentence (with its markers) is in the draft, for replacing the citation. */
+  at: { start: number; end: number };
 }
 
 export interface ExportExtra {
