@@ -10,6 +10,8 @@ import { createProjectStore, type ProjectStore } from '../projects/project-store
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
 import type { SemanticStatus } from '../shared/semantic-api';
+import { createScriptedGenerator } from '../llm/scripted';
+import type { LlmDep } from '../research/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 const fixture = (name: string) =>
@@ -162,11 +164,40 @@ describe('projects link: citation audit and exports', () => {
       ['3', null, 'SOURCE_NOT_INDEXED'],
     ]);
     expect(rows[0]!.passage?.text).toContain('Smoking significantly increases');
-    expect(await link.extractDraftClaims(draft)).toEqual([
-      SUPPORTED,
-      CONTRADICTED,
-      'Bridges last a century.',
-    ]);
+    expect(await link.extractDraftClaims(draft)).toEqual({
+      claims: [SUPPORTED, CONTRADICTED, 'Bridges last a century.'],
+      method: 'sentences',
+      note: null,
+    });
+  });
+
+  it('restates claims with the language model when asked and one is active', async () => {
+    const llm = createScriptedGenerator();
+    let active: LlmDep | null = null;
+    const withLlm = createProjectsLink({
+      parts: async () => ({
+        store: lib.store,
+        hybrid: { search: (r) => lib.search.search(r) } as HybridSearch,
+        projects,
+      }),
+      semantic: { status: () => status, embed: (texts) => embed(texts) },
+      getAnswer: () => Promise.reject(new Error('no answers in this test')),
+      llm: async () => active,
+    });
+    const text = 'Smoking raises lung cancer risk, and it shortens life expectancy [1].';
+    // The default stays the LLM-free split; asking without a backend says why.
+    expect(await withLlm.extractDraftClaims(text)).toMatchObject({ method: 'sentences' });
+    const none = await withLlm.extractDraftClaims(text, { useLlm: true });
+    expect(none.method).toBe('sentences');
+    expect(none.note).toMatch(/No language model is active/);
+    expect(llm.calls).toHaveLength(0);
+    active = { generate: (r, o) => llm.generate(r, o), kind: 'scripted' };
+    expect(await withLlm.extractDraftClaims(text, { useLlm: true })).toEqual({
+      claims: ['Smoking raises lung cancer risk.', 'it shortens life expectancy.'],
+      method: 'llm',
+      note: null,
+    });
+    expect(llm.calls).toHaveLength(1);
   });
 
   it('replaces a wrong citation: the row points at the new source and is audited again', async () => {

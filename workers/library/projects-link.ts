@@ -4,6 +4,7 @@
 // stance model fitted for it. Imports projects, store, search and shared only.
 import type {
   AuditRowView,
+  DraftClaims,
   ClaimCheckView,
   ProjectsApi,
   ProjectExportFiles,
@@ -15,6 +16,8 @@ import { auditCitation } from '../projects/audit';
 import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
 import { extractClaims } from '../projects/claims';
+import { extractClaimsWithLlm } from '../projects/llm-claims';
+import type { LlmDep } from '../research/types';
 import {
   matchReference,
   parseDraftReferences,
@@ -37,6 +40,8 @@ export interface ProjectsLinkDeps {
   parts(): Promise<{ store: Store; hybrid: HybridSearch; projects: ProjectStore }>;
   semantic: Pick<SemanticSync, 'embed' | 'status'>;
   getAnswer(id: number): Promise<StoredAnswer>;
+  /** The active generator (null: no backend); absent: claims are never extracted with an LLM. */
+  llm?(): Promise<LlmDep | null>;
 }
 
 export type ProjectChecksApi = Pick<
@@ -142,8 +147,39 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       if (signal) signal.aborted = true;
     },
 
-    async extractDraftClaims(draft) {
-      return extractClaims(parseDraftReferences(draft).body).map((c) => c.text);
+    async extractDraftClaims(draft, options = {}, requestId): Promise<DraftClaims> {
+      const body = parseDraftReferences(draft).body;
+      const split = (note: string | null): DraftClaims => ({
+        claims: extractClaims(body).map((c) => c.text),
+        method: 'sentences',
+        note,
+      });
+      if (!options.useLlm) return split(null);
+      const llm = (await deps.llm?.()) ?? null;
+      if (!llm) return split('No language model is active: the draft was split into sentences.');
+      const controller = new AbortController();
+      // cancelClaimCheck sets `aborted`; the generator listens to an AbortSignal.
+      const flag = {
+        get aborted() {
+          return controller.signal.aborted;
+        },
+        set aborted(v: boolean) {
+          if (v) controller.abort();
+        },
+      };
+      if (requestId) running.set(requestId, flag);
+      try {
+        const r = await extractClaimsWithLlm(llm.generate, body, { signal: controller.signal });
+        const note =
+          r.method === 'sentences'
+            ? `The language model (${llm.kind}) gave no usable claims: the draft was split into sentences.`
+            : r.failedGroups > 0
+              ? `The language model (${llm.kind}) failed on ${r.failedGroups} group(s) of sentences, kept as they were.`
+              : null;
+        return { claims: r.claims, method: r.method, note };
+      } finally {
+        if (requestId) running.delete(requestId);
+      }
     },
 
     async auditDraft(input) {

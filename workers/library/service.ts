@@ -134,6 +134,7 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     parts: ready,
     semantic,
     getAnswer: (id) => answers.getAnswer(id),
+    llm: followLlm,
   });
 
   return {

@@ -69,10 +69,18 @@ export interface ProjectsApi {
   ): Promise<ProjectClaim>;
   cancelClaimCheck(requestId: string): Promise<void>;
   /**
-   * Claims in an answer or a pasted draft, without an LLM: the sentences that state something
-   * (headings, questions, fragments and the reference list dropped; citation markers removed).
+   * Claims in an answer or a pasted draft. By default without an LLM: the sentences that state
+   * something (headings, questions, fragments and the reference list dropped; citation markers
+   * removed). With `useLlm` and an active backend, those sentences are restated by the model as
+   * short self-contained claims (a group it fails on keeps its sentences; no backend: the split,
+   * `method: 'sentences'`, with a note saying why).
+   * @throws AppError ABORTED when `cancelClaimCheck(requestId)` is called
    */
-  extractDraftClaims(draft: string): Promise<string[]>;
+  extractDraftClaims(
+    draft: string,
+    options?: { useLlm?: boolean },
+    requestId?: string,
+  ): Promise<DraftClaims>;
   /**
    * Audits every citation of a draft: `[n]` markers resolved through `references` (an answer's)
    * or the draft's own reference lines (`[1] notes/a.txt`). A source not in the library is
@@ -96,6 +104,13 @@ export interface ProjectsApi {
    * API key, can reach them. @throws AppError NOT_FOUND
    */
   projectExports(projectId: number, extra?: ExportExtra): Promise<ProjectExportFiles>;
+}
+
+export interface DraftClaims {
+  claims: string[];
+  method: 'llm' | 'sentences';
+  /** Why the model was not used, or how many groups it failed on; null when nothing to say. */
+  note: string | null;
 }
 
 export type TriangulationStatus = 'VERIFIED' | 'LIKELY' | 'UNVERIFIED' | 'CONTESTED';
