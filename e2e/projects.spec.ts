@@ -235,3 +235,31 @@ test('a kept answer: its cited documents join the project and its citations are 
   await expect(rows.first()).toContainText('smoking-cohort');
   await expect(rows.first()).not.toHaveAttribute('data-status', 'SOURCE_NOT_INDEXED');
 });
+
+test('claims from a draft: split by default, restated by the language model on request', async ({
+  page,
+}) => {
+  await page.goto('/?llm=scripted');
+  await expect(page.getByTestId('storage-status')).toBeVisible();
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('answer-mode')).toContainText('scripted');
+  await page.keyboard.press('Alt+6');
+  await page.getByTestId('project-name').fill('Drafts');
+  await page.getByTestId('project-create').click();
+  await expect(page.getByTestId('project-title')).toHaveText('Drafts');
+  await page
+    .getByTestId('audit-draft')
+    .fill(
+      'Smoking raises lung cancer risk, and it shortens life expectancy [1].\nIs tea good?\n\n[1] a.txt',
+    );
+  await page.getByTestId('claims-extract').click();
+  await expect(page.getByTestId('claims-text')).toHaveValue(
+    'Smoking raises lung cancer risk, and it shortens life expectancy.',
+  );
+  // The scripted generator splits ", and ": the list now comes from the model.
+  await page.getByTestId('claims-extract-llm').click();
+  await expect(page.getByTestId('claims-text')).toHaveValue(
+    'Smoking raises lung cancer risk.\nit shortens life expectancy.',
+  );
+  await expect(page.getByTestId('claims-extract-llm')).toBeEnabled();
+});
