@@ -263,3 +263,35 @@ test('claims from a draft: split by default, restated by the language model on r
   );
   await expect(page.getByTestId('claims-extract-llm')).toBeEnabled();
 });
+
+test('provenance on hits: imported files are own documents (grade C) until the user grades them; filter and order by grade', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
+  await waitForImport(page);
+  await page.getByTestId('tab-search').click();
+  await page.getByTestId('search-input').fill('green tea bone density smoking');
+  const results = page.getByTestId('result');
+  await expect(results).toHaveCount(2);
+  const provenance = page.getByTestId('result-provenance');
+  await expect(provenance.nth(0)).toContainText('own document · grade C · imported');
+  await expect(provenance.nth(1)).toContainText('own document · grade C');
+
+  // Grade the smoking cohort A in the viewer: its hit says so, and it comes first by grade.
+  await results.filter({ hasText: 'smoking-cohort' }).click();
+  await expect(page.getByTestId('viewer-provenance')).toContainText('own document');
+  await page.getByTestId('viewer-grade').selectOption('A');
+  await page.getByTestId('viewer-close').click();
+  await page.getByTestId('result-order').selectOption('grade');
+  await expect(results.first()).toHaveAttribute('data-path', /smoking-cohort/);
+  await expect(provenance.first()).toHaveAttribute('data-grade', 'A');
+
+  // B or better: only the graded document is searched.
+  await page.getByTestId('filters-toggle').click();
+  await page.getByTestId('filter-grade').selectOption('B');
+  await expect(results).toHaveCount(1);
+  await expect(results.first()).toHaveAttribute('data-path', /smoking-cohort/);
+  await page.getByTestId('filter-grade').selectOption('C');
+  await expect(results).toHaveCount(2);
+});
