@@ -177,6 +177,10 @@ export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): A
           webStrips.push(...w.strips);
           if (w.action.status === 'failed')
             notices.push('Web search failed; the library answer stands.');
+          else if (w.action.errorCode)
+            notices.push(
+              'Some web providers failed part way; the web results that arrived are used (see the corrective actions).',
+            );
         }
         if (decision === 'AMBIGUOUS') return;
         if (webStrips.length === 0 && deps.expand && fitted.corrective.technique !== 'none') {

@@ -61,7 +61,11 @@ export function createWebStrips(deps: WebStripDeps): WebSearchFn {
         failures: result.failures.map((f) => ({ provider: f.provider, code: f.code })),
       });
     }
-    // Blocked sources (tier 5) never enter an answer's context.
-    return result.hits.filter((h) => h.tier < 5).map((h, i) => hitToStrip(h, i + 1));
+    // Blocked sources (tier 5) never enter an answer's context. Providers that failed while others
+    // answered (an error or the deadline half way) are reported beside what arrived.
+    return {
+      strips: result.hits.filter((h) => h.tier < 5).map((h, i) => hitToStrip(h, i + 1)),
+      failures: result.failures.map((f) => ({ provider: f.provider, code: f.code })),
+    };
   };
 }
