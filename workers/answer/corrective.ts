@@ -50,7 +50,7 @@ export async function webAction(
     };
   const t0 = now();
   try {
-    const { strips, failures } = await web(query, signal);
+    const { strips, failures, shaped } = await web(query, signal);
     const partial = failures.length
       ? `; partial: ${failures.map((f) => `${f.provider} failed (${f.code})`).join(', ')}, the results that arrived are kept`
       : '';
@@ -58,7 +58,7 @@ export async function webAction(
       action: {
         kind: 'web',
         status: 'ok',
-        note: `${why}${partial}`,
+        note: `${why}${shaped ? ` (${shaped})` : ''}${partial}`,
         ...(failures.length ? { errorCode: failures.map((f) => f.code).join(',') } : {}),
         query,
         results: strips.length,

@@ -95,7 +95,12 @@ export type LlmEntailFn = (
 export type WebSearchFn = (
   query: string,
   signal?: AbortSignal,
-) => Promise<{ strips: Strip[]; failures: Array<{ provider: string; code: string }> }>;
+) => Promise<{
+  strips: Strip[];
+  failures: Array<{ provider: string; code: string }>;
+  /** How the router shaped the search (route, providers, depth), when it did. */
+  shaped?: string;
+}>;
 
 /** A generated answer: text with [n] citations, streamed through onToken (h16b's tier). */
 export type GenerateAnswerFn = (

@@ -69,6 +69,40 @@ describe('createWebStrips', () => {
     ]);
   });
 
+  it('lets the route pick the providers and depth, and says so in the web action', async () => {
+    const clock = createFakeClock();
+    const asked: string[] = [];
+    const svc = createWebService({
+      fetch: async (input) => {
+        asked.push(new URL(input).host);
+        return new Response(tavilyFixture, {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+      clock,
+      random: () => 0.5,
+      isOnline: () => true,
+      isBrowser: false,
+      maxRetries: 0,
+    });
+    await svc.init();
+    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+    await svc.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+    // A simple question goes to the general engines only (not Exa); a complex one to both.
+    const simple = createWebStrips({ api: svc, route: () => 'simple' });
+    const r = await clock.run(simple('capital of peru'));
+    expect(asked).toEqual(['api.tavily.com']);
+    expect(r.shaped).toBe(
+      'simple route: the query as typed, up to 5 results from brave, tavily, searxng, perplexity',
+    );
+    const { action } = await clock.run(webAction(simple, 'capital of peru', 'why', () => 0));
+    expect(action.note).toContain('(simple route: the query as typed');
+    asked.length = 0;
+    await clock.run(createWebStrips({ api: svc, route: () => 'complex' })('q'));
+    expect(asked.sort()).toEqual(['api.exa.ai', 'api.tavily.com']);
+  });
+
   it('keeps what arrived when a provider breaks off half way, and marks the step partial', async () => {
     const clock = createFakeClock();
     const exaFixture = readFileSync(
