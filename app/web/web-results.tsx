@@ -174,7 +174,7 @@ export function WebSearchPanel({
     let finished = false;
     try {
       const shaped = shape?.(query) ?? null;
-      setSent(shaped?.note ?? null);
+      setSent(shaped?.note || null);
       const r = await api.search(
         shaped?.request ?? { query },
         wrapCallback((streamed: RankedWebHit[]) => {

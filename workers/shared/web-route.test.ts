@@ -11,7 +11,7 @@ describe('shapeWebSearch', () => {
   it('sends the raw query with the defaults when there is no route', () => {
     expect(shapeWebSearch('rag', null)).toEqual({
       request: { query: 'rag' },
-      note: 'no route: the query as typed',
+      note: '',
     });
   });
 

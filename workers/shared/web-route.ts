@@ -27,7 +27,7 @@ const MAX_WEB_QUERY = 300;
 
 export interface ShapedWebSearch {
   request: WebSearchRequest;
-  /** What was shaped and why, for the UI and the answer's action note. */
+  /** What was shaped and why, for the UI and the answer's action note ('' when nothing was). */
   note: string;
 }
 
@@ -40,7 +40,7 @@ export function shapeWebSearch(
   route: Complexity | null,
   plan?: QueryPlan | null,
 ): ShapedWebSearch {
-  if (!route) return { request: { query }, note: 'no route: the query as typed' };
+  if (!route) return { request: { query }, note: '' };
   const shape = WEB_ROUTES[route];
   const sent = plan && plan.query.trim() === query.trim() ? reformulation(plan) : null;
   const text = (sent?.text ?? query).slice(0, MAX_WEB_QUERY);
