@@ -1,7 +1,7 @@
 // Research projects end to end (issue 17): create a project, import two fixtures (one supports a
 // claim, the other contradicts another), enter the two claims, check them and see LIKELY /
 // CONTESTED with the supporting / contradicting sentence (opening the document at it), audit a
-// draft with a wrong citation (not PASS), export the report, index_metadata.json and
+// draft with a wrong citation (not PASS) and replace it, export the report, index_metadata.json and
 // retrieval_audit.md and validate their shape, with a fake API key saved in Settings that no
 // export may contain; the printed page hides the controls; 500 pasted claims show progress and
 // cancel while the UI stays usable.
@@ -104,6 +104,15 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   await expect(audit.nth(0)).toHaveAttribute('data-status', 'PASS');
   await expect(audit.nth(1)).not.toHaveAttribute('data-status', 'PASS');
   await expect(audit.nth(2)).toHaveAttribute('data-status', 'SOURCE_NOT_INDEXED');
+  // Replace the wrong citation: the draft cites the green tea trial as [4] and the row is re-audited.
+  const replace = audit.nth(1).getByTestId('audit-replace');
+  const greenTea = await replace.locator('option', { hasText: /green/i }).getAttribute('value');
+  await replace.selectOption(greenTea);
+  await expect(page.getByTestId('audit-draft')).toHaveValue(/\[4\] green-tea-trial\.txt/);
+  await expect(audit).toHaveCount(3);
+  await expect(audit.nth(1)).toContainText('[4] green-tea-trial.txt');
+  await expect(audit.nth(1)).toContainText('(source contradicts)');
+  await expect(audit.nth(0)).toHaveAttribute('data-status', 'PASS');
 
   // Exports: shapes as the spec gives them, and no API key anywhere.
   const report = await download(page, 'export-report');
@@ -225,4 +234,64 @@ test('a kept answer: its cited documents join the project and its citations are 
   await expect(rows.first()).toBeVisible();
   await expect(rows.first()).toContainText('smoking-cohort');
   await expect(rows.first()).not.toHaveAttribute('data-status', 'SOURCE_NOT_INDEXED');
+});
+
+test('claims from a draft: split by default, restated by the language model on request', async ({
+  page,
+}) => {
+  await page.goto('/?llm=scripted');
+  await expect(page.getByTestId('storage-status')).toBeVisible();
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('answer-mode')).toContainText('scripted');
+  await page.keyboard.press('Alt+6');
+  await page.getByTestId('project-name').fill('Drafts');
+  await page.getByTestId('project-create').click();
+  await expect(page.getByTestId('project-title')).toHaveText('Drafts');
+  await page
+    .getByTestId('audit-draft')
+    .fill(
+      'Smoking raises lung cancer risk, and it shortens life expectancy [1].\nIs tea good?\n\n[1] a.txt',
+    );
+  await page.getByTestId('claims-extract').click();
+  await expect(page.getByTestId('claims-text')).toHaveValue(
+    'Smoking raises lung cancer risk, and it shortens life expectancy.',
+  );
+  // The scripted generator splits ", and ": the list now comes from the model.
+  await page.getByTestId('claims-extract-llm').click();
+  await expect(page.getByTestId('claims-text')).toHaveValue(
+    'Smoking raises lung cancer risk.\nit shortens life expectancy.',
+  );
+  await expect(page.getByTestId('claims-extract-llm')).toBeEnabled();
+});
+
+test('provenance on hits: imported files are own documents (grade C) until the user grades them; filter and order by grade', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
+  await waitForImport(page);
+  await page.getByTestId('tab-search').click();
+  await page.getByTestId('search-input').fill('green tea bone density smoking');
+  const results = page.getByTestId('result');
+  await expect(results).toHaveCount(2);
+  const provenance = page.getByTestId('result-provenance');
+  await expect(provenance.nth(0)).toContainText('own document · grade C · imported');
+  await expect(provenance.nth(1)).toContainText('own document · grade C');
+
+  // Grade the smoking cohort A in the viewer: its hit says so, and it comes first by grade.
+  await results.filter({ hasText: 'smoking-cohort' }).click();
+  await expect(page.getByTestId('viewer-provenance')).toContainText('own document');
+  await page.getByTestId('viewer-grade').selectOption('A');
+  await page.getByTestId('viewer-close').click();
+  await page.getByTestId('result-order').selectOption('grade');
+  await expect(results.first()).toHaveAttribute('data-path', /smoking-cohort/);
+  await expect(provenance.first()).toHaveAttribute('data-grade', 'A');
+
+  // B or better: only the graded document is searched.
+  await page.getByTestId('filters-toggle').click();
+  await page.getByTestId('filter-grade').selectOption('B');
+  await expect(results).toHaveCount(1);
+  await expect(results.first()).toHaveAttribute('data-path', /smoking-cohort/);
+  await page.getByTestId('filter-grade').selectOption('C');
+  await expect(results).toHaveCount(2);
 });

@@ -3,8 +3,37 @@
 // "More like this" for the whole document or the text the user selected in it.
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
-import { runRelated } from '../state/actions';
+import { sourceInfo } from '../lib/provenance';
+import { runRelated, setDocumentGrade } from '../state/actions';
+import type { QualityGrade } from '../../workers/shared/types';
 import { useAppStore } from '../state/app-store';
+
+/** The document's origin and grade; the user sets the grade (default: own document, C). */
+function GradePicker({ detail }: { detail: Parameters<typeof sourceInfo>[0] }) {
+  const info = sourceInfo(detail);
+  return (
+    <label className="path" data-testid="viewer-provenance">
+      {info.origin} · grade{' '}
+      <select
+        value={detail.qualityGrade ?? ''}
+        onChange={(e) =>
+          void setDocumentGrade(detail.id, (e.currentTarget.value || null) as QualityGrade | null)
+        }
+        aria-label="Quality grade of this document"
+        data-testid="viewer-grade"
+      >
+        <option value="">
+          {detail.sourceUrl ? 'as imported' : 'own document'} ({info.graded ? '—' : info.grade})
+        </option>
+        {(['A', 'B', 'C', 'D', 'E'] as const).map((g) => (
+          <option key={g} value={g}>
+            {g}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 export function DocumentViewer() {
   const open = useAppStore((s) => s.open);
@@ -43,6 +72,7 @@ export function DocumentViewer() {
             {formatDate(detail.modified)}
             {chunk ? ` · chunk ${chunk.seq + 1} of ${detail.chunks.length}` : ''}
           </div>
+          <GradePicker detail={detail} />
         </div>
         <div className="viewer-actions">
           <button

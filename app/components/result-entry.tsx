@@ -5,10 +5,14 @@ import { useId } from 'react';
 import { Highlighted } from './highlighted';
 import { RelevanceBadge } from './relevance-badge';
 import { mimeLabel } from '../lib/format';
+import { formatDate } from '../lib/format';
+import type { SourceInfo } from '../lib/provenance';
 import type { DocumentResult } from '../../workers/shared/types';
 
 export interface ResultEntryProps {
   doc: DocumentResult;
+  /** Where the document came from and its grade (absent while the list loads). */
+  source?: SourceInfo | undefined;
   index: number;
   selected: boolean;
   expanded: boolean;
@@ -50,6 +54,12 @@ export function ResultEntry(props: ResultEntryProps) {
         {best.ranks.lexical ? ` · lexical #${best.ranks.lexical}` : ''}
         {best.ranks.semantic ? ` · semantic #${best.ranks.semantic}` : ''}
       </div>
+      {props.source && (
+        <div className="path" data-testid="result-provenance" data-grade={props.source.grade}>
+          {props.source.origin} · grade {props.source.grade} · imported{' '}
+          {formatDate(props.source.importedAt)}
+        </div>
+      )}
       <p className="snippet" data-testid="result-snippet">
         <Highlighted value={best.snippet} />
       </p>

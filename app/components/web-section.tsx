@@ -7,6 +7,7 @@ import { afterLibraryWrite } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 import { importWebResult, WebSearchPanel } from '../web';
 import type { RankedWebHit } from '../../workers/shared/web-api';
+import { shapeWebSearch } from '../../workers/shared/web-route';
 
 async function importHit(hit: RankedWebHit): Promise<string | null> {
   const outcome = await importWebResult(hit, {
@@ -21,6 +22,8 @@ async function importHit(hit: RankedWebHit): Promise<string | null> {
 export function WebSection() {
   const [open, setOpen] = useState(false);
   const query = useAppStore((s) => s.query);
+  // With the query optimised, its plan's route and rewrite shape the web search too.
+  const plan = useAppStore((s) => (s.optimise ? s.plan : null));
   return (
     <section className="web-section">
       <button
@@ -37,6 +40,9 @@ export function WebSection() {
           initialQuery={query}
           wrapCallback={Comlink.proxy}
           onImport={importHit}
+          shape={(q) =>
+            shapeWebSearch(q, plan && plan.query.trim() === q.trim() ? plan.complexity : null, plan)
+          }
         />
       )}
     </section>

@@ -1,7 +1,8 @@
 // Projects > citation audit: a pasted draft (citations [n] with a reference list "[n] path or
 // URL" at the end) or a kept answer; each citation scored against its source: PASS / REVIEW /
 // SOURCE_NOT_INDEXED, with the passage to open. Everything shown as text.
-import { auditAnswer, openAt, runAudit } from '../state/project-checks';
+import { auditAnswer, openAt, replaceCitation, runAudit } from '../state/project-checks';
+import { useAppStore } from '../state/app-store';
 import { useProjectStore } from '../state/project-store';
 import { useKeptAnswers } from './kept-answers';
 
@@ -24,6 +25,47 @@ function AnswerPicker() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** Another source for one citation: the project's documents first, then the library's. */
+function ReplaceCitation({ index, current }: { index: number; current: number | null }) {
+  const documents = useAppStore((s) => s.documents);
+  const members = new Set(useProjectStore((s) => s.documentIds));
+  const auditing = useProjectStore((s) => s.auditing);
+  const others = documents.filter((d) => d.id !== current);
+  const inProject = others.filter((d) => members.has(d.id));
+  const rest = others.filter((d) => !members.has(d.id)).slice(0, 200);
+  if (others.length === 0) return null;
+  return (
+    <select
+      className="no-print"
+      value=""
+      disabled={auditing}
+      onChange={(e) => e.target.value && void replaceCitation(index, Number(e.target.value))}
+      aria-label="Replace the citation with another source"
+      data-testid="audit-replace"
+    >
+      <option value="">replace with…</option>
+      {inProject.length > 0 && (
+        <optgroup label="In this project">
+          {inProject.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.title || d.path}
+            </option>
+          ))}
+        </optgroup>
+      )}
+      {rest.length > 0 && (
+        <optgroup label="Library">
+          {rest.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.title || d.path}
+            </option>
+          ))}
+        </optgroup>
+      )}
+    </select>
   );
 }
 
@@ -104,6 +146,7 @@ export function AuditPanel() {
                     {r.status}
                   </span>
                   {r.stance === 'CONTRADICT' && <small> (source contradicts)</small>}
+                  {r.status !== 'PASS' && <ReplaceCitation index={i} current={r.documentId} />}
                 </td>
               </tr>
             ))}

@@ -2,12 +2,13 @@
 // claims out of the draft box (LLM-free sentence split), and run the checks with progress and
 // cancel. The checks run in the database worker one claim at a time, so the UI stays responsive.
 import { useState } from 'react';
-import { extractClaimsText, saveClaims } from '../state/project-actions';
+import { cancelExtraction, extractClaimsText, saveClaims } from '../state/project-actions';
 import { cancelChecks, checkClaims } from '../state/project-checks';
 import { useProjectStore } from '../state/project-store';
 import type { QualityGrade } from '../../workers/shared/types';
 
 const GRADES: QualityGrade[] = ['A', 'B', 'C', 'D'];
+let extractSeq = 0;
 
 export function ClaimsEditor() {
   const saved = useProjectStore((s) => s.claims.map((c) => c.text).join('\n'));
@@ -22,6 +23,15 @@ function ClaimsForm({ saved }: { saved: string }) {
   const minGrade = useProjectStore((s) => s.minGrade);
   const setMinGrade = useProjectStore((s) => s.setMinGrade);
   const [text, setText] = useState(saved);
+  // The request id of a running LLM extraction (cancellable), or null.
+  const [extracting, setExtracting] = useState<string | null>(null);
+  const extract = (useLlm: boolean) => {
+    const requestId = useLlm ? `extract-${++extractSeq}` : undefined;
+    if (requestId) setExtracting(requestId);
+    void extractClaimsText(draft, useLlm, requestId)
+      .then((t) => t !== undefined && setText(t))
+      .finally(() => requestId && setExtracting(null));
+  };
   const dirty = text.trim() !== saved.trim();
   const lines = text.split('\n').filter((l) => l.trim()).length;
   return (
@@ -47,13 +57,27 @@ function ClaimsForm({ saved }: { saved: string }) {
           Save claims ({lines})
         </button>
         <button
-          onClick={() => void extractClaimsText(draft).then((t) => t !== undefined && setText(t))}
-          disabled={!draft.trim() || run !== null}
+          onClick={() => extract(false)}
+          disabled={!draft.trim() || run !== null || extracting !== null}
           title="Split the draft below into claims (no language model)"
           data-testid="claims-extract"
         >
           Extract from the draft
         </button>
+        {extracting ? (
+          <button onClick={() => cancelExtraction(extracting)} data-testid="claims-extract-cancel">
+            Extracting with the language model… cancel
+          </button>
+        ) : (
+          <button
+            onClick={() => extract(true)}
+            disabled={!draft.trim() || run !== null}
+            title="Restate the draft's sentences as short, self-contained claims with the active language model (Settings); without one, the draft is split into sentences"
+            data-testid="claims-extract-llm"
+          >
+            Extract with the language model
+          </button>
+        )}
         <label>
           Minimum grade{' '}
           <select

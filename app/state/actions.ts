@@ -11,7 +11,7 @@ import {
 } from '../lib/storage-persistence';
 import { documentResults } from '../../workers/shared/document-results';
 import type { RelatedSource } from '../../workers/shared/search-contract';
-import type { ImportFile, ImportProgress } from '../../workers/shared/types';
+import type { ImportFile, ImportProgress, QualityGrade } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
 
 const store = useAppStore.getState;
@@ -105,6 +105,23 @@ export async function requestPersistence(trigger: PersistTrigger): Promise<void>
 
 export async function refreshDocuments(): Promise<void> {
   store().setDocuments(await libraryClient().listDocuments());
+}
+
+/**
+ * Sets the quality grade the user gives a document (null: the default, "own document" for a
+ * local file); the list, the open document and the results (a grade filter may apply) follow.
+ */
+export async function setDocumentGrade(id: number, grade: QualityGrade | null): Promise<void> {
+  try {
+    await libraryClient().setDocumentGrade([id], grade);
+    await refreshDocuments();
+    const open = store().open;
+    if (open?.detail.id === id)
+      store().setOpen({ ...open, detail: { ...open.detail, qualityGrade: grade } });
+    if (store().query.trim()) await runSearch();
+  } catch (err) {
+    store().notifyError(err);
+  }
 }
 
 // Every open tab works on the same library file; after a write, a tab tells the others so their

@@ -30,7 +30,7 @@ let askSeq = 0;
 
 /** Asks the current question. Empty: a message, nothing sent; too long: cut with a notice. */
 export async function askQuestion(): Promise<void> {
-  const { question, modeChoice, allowWeb, llmKind } = answers();
+  const { question, modeChoice, allowWeb, maxHops, llmKind } = answers();
   if (!question.trim()) {
     answers().setProblem('Type a question first: the answer is built from your library.');
     return;
@@ -48,7 +48,7 @@ export async function askQuestion(): Promise<void> {
   try {
     await ensureWeb();
     const answer = await libraryClient().ask(
-      { question, mode, allowWeb, allowLlm: llmKind !== 'none' },
+      { question, mode, allowWeb, allowLlm: llmKind !== 'none', ...(maxHops ? { maxHops } : {}) },
       id,
       Comlink.proxy((text: string) => {
         if (answers().asking === id) answers().setStreamed(text);

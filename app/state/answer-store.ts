@@ -14,6 +14,8 @@ interface AnswerState {
   question: string;
   modeChoice: AnswerModeChoice;
   allowWeb: boolean;
+  /** Multi-hop retrieval: further retrievals from the evidence while the evaluator is unsure (0: off). */
+  maxHops: number;
   /** The request in flight (cancel uses it), or null. */
   asking: string | null;
   /** Text a language model has written so far (generated answers). */
@@ -28,6 +30,7 @@ interface AnswerState {
   setQuestion(question: string): void;
   setModeChoice(mode: AnswerModeChoice): void;
   setAllowWeb(allow: boolean): void;
+  setMaxHops(hops: number): void;
   setAsking(id: string | null): void;
   setStreamed(text: string): void;
   setAnswer(answer: StoredAnswer | null): void;
@@ -41,6 +44,7 @@ export const useAnswerStore = create<AnswerState>((set) => ({
   question: '',
   modeChoice: 'auto',
   allowWeb: true,
+  maxHops: 0,
   asking: null,
   streamed: '',
   answer: null,
@@ -51,6 +55,7 @@ export const useAnswerStore = create<AnswerState>((set) => ({
   setQuestion: (question) => set({ question, problem: null }),
   setModeChoice: (modeChoice) => set({ modeChoice }),
   setAllowWeb: (allowWeb) => set({ allowWeb }),
+  setMaxHops: (maxHops) => set({ maxHops }),
   setAsking: (asking) => set({ asking }),
   setStreamed: (streamed) => set({ streamed }),
   setAnswer: (answer) => set({ answer }),

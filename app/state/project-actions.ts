@@ -101,8 +101,24 @@ export async function saveClaims(text: string): Promise<void> {
   if (claims) projects().setClaims(claims);
 }
 
-/** The claims of a draft or answer text (LLM-free sentence split), one per line. */
-export async function extractClaimsText(draft: string): Promise<string | undefined> {
-  const claims = await attempt(() => libraryClient().extractDraftClaims(draft));
-  return claims?.join('\n');
+/**
+ * The claims of a draft or answer text, one per line: the LLM-free sentence split, or restated by
+ * the active language model with `useLlm` (a note says when it could not be used).
+ */
+/** Stops an extraction started with `requestId`. */
+export function cancelExtraction(requestId: string): void {
+  void libraryClient()
+    .cancelClaimCheck(requestId)
+    .catch(() => undefined);
+}
+
+export async function extractClaimsText(
+  draft: string,
+  useLlm = false,
+  requestId?: string,
+): Promise<string | undefined> {
+  const r = await attempt(() => libraryClient().extractDraftClaims(draft, { useLlm }, requestId));
+  if (!r) return undefined;
+  if (r.note) app().notify('info', r.note);
+  return r.claims.join('\n');
 }

@@ -114,6 +114,24 @@ export async function runAudit(): Promise<void> {
   }
 }
 
+/**
+ * Points the citation of audit row `index` at another library document: the draft gets a new
+ * citation number and reference line for it (the old number keeps its other uses), then the
+ * audit runs again.
+ */
+export async function replaceCitation(index: number, documentId: number): Promise<void> {
+  const { draft, auditAnswerId, audit } = projects();
+  const row = audit?.[index];
+  const doc = app().documents.find((d) => d.id === documentId);
+  if (!row || !doc) return;
+  const next = await attempt(() =>
+    libraryClient().replaceDraftCitation(draft, row.at, row.n, doc.sourceUrl ?? doc.path),
+  );
+  if (next === undefined || next === draft) return;
+  projects().setDraft(next, auditAnswerId);
+  await runAudit();
+}
+
 export type ExportKind = 'report' | 'index-metadata' | 'retrieval-audit';
 
 export async function downloadExport(kind: ExportKind): Promise<void> {

@@ -76,6 +76,8 @@ function QuestionBox() {
   const setModeChoice = useAnswerStore((s) => s.setModeChoice);
   const allowWeb = useAnswerStore((s) => s.allowWeb);
   const setAllowWeb = useAnswerStore((s) => s.setAllowWeb);
+  const maxHops = useAnswerStore((s) => s.maxHops);
+  const setMaxHops = useAnswerStore((s) => s.setMaxHops);
   const llmKind = useAnswerStore((s) => s.llmKind);
   const input = useRef<HTMLTextAreaElement>(null);
   return (
@@ -125,6 +127,16 @@ function QuestionBox() {
             data-testid="answer-allow-web"
           />{' '}
           Let enabled web providers help when the library falls short
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={maxHops > 0}
+            onChange={(e) => setMaxHops(e.currentTarget.checked ? 2 : 0)}
+            data-testid="answer-multi-hop"
+          />{' '}
+          Multi-hop: up to 2 more searches from the evidence found while the retrieval is uncertain
+          (each hop is listed under Corrective actions)
         </label>
         {asking ? (
           <button type="button" onClick={() => void cancelAnswer()} data-testid="answer-cancel">

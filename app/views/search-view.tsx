@@ -7,8 +7,9 @@ import { WebSection } from '../components/web-section';
 import { openDocument, runPlan, runRelated, runSearch } from '../state/actions';
 import { QueryPlanPanel } from '../llm';
 import { useAppStore } from '../state/app-store';
+import { orderResults, sourceInfo, type ResultOrder } from '../lib/provenance';
 import { documentResults } from '../../workers/shared/document-results';
-import type { SearchFilters } from '../../workers/shared/types';
+import type { QualityGrade, SearchFilters } from '../../workers/shared/types';
 
 const DEBOUNCE_MS = 150;
 const NONE_EXPANDED: ReadonlySet<number> = new Set();
@@ -25,7 +26,10 @@ export function SearchView() {
   const setSelected = useAppStore((s) => s.setSelected);
   const open = useAppStore((s) => s.open);
   const setOpen = useAppStore((s) => s.setOpen);
-  const docCount = useAppStore((s) => s.documents.length);
+  const documents = useAppStore((s) => s.documents);
+  const docCount = documents.length;
+  const [order, setOrder] = useState<ResultOrder>('relevance');
+  const byId = new Map(documents.map((d) => [d.id, d]));
   const ready = useAppStore((s) => s.ready);
   const related = useAppStore((s) => s.related);
   // While the backlog is embedded, meaning search sees only part of the library: say so.
@@ -65,7 +69,11 @@ export function SearchView() {
   }, [setOpen]);
 
   // One entry per document (the workers page by documents; a plan's chunks are grouped here).
-  const docs = results ? (results.documents ?? documentResults(results.hits)) : [];
+  const docs = orderResults(
+    results ? (results.documents ?? documentResults(results.hits)) : [],
+    order,
+    byId,
+  );
   const passageCount = docs.reduce((n, d) => n + d.passages.length, 0);
   // Expanded entries belong to the results they were opened in: new results start collapsed.
   const [expansion, setExpansion] = useState<{ of: unknown; ids: ReadonlySet<number> }>({
@@ -125,7 +133,22 @@ export function SearchView() {
           />
           <ModePicker />
         </div>
-        <FilterBar />
+        <div className="filters-row">
+          <FilterBar />
+          <label>
+            Order{' '}
+            <select
+              value={order}
+              onChange={(e) => setOrder(e.currentTarget.value as ResultOrder)}
+              data-testid="result-order"
+            >
+              <option value="relevance">relevance</option>
+              <option value="grade">grade (A first)</option>
+              <option value="newest">newest import</option>
+              <option value="oldest">oldest import</option>
+            </select>
+          </label>
+        </div>
         <OptimisePanel />
         <div
           className="result-meta"
@@ -196,6 +219,7 @@ export function SearchView() {
             <ResultEntry
               key={doc.documentId}
               doc={doc}
+              source={byId.has(doc.documentId) ? sourceInfo(byId.get(doc.documentId)!) : undefined}
               index={i}
               selected={i === selected}
               expanded={expanded.has(doc.documentId)}
@@ -237,9 +261,9 @@ function FilterBar() {
   const filters = useAppStore((s) => s.filters);
   const setFilters = useAppStore((s) => s.setFilters);
   const [openPanel, setOpenPanel] = useState(false);
-  const update = (patch: Partial<SearchFilters>) => {
-    const next: SearchFilters = { ...filters, ...patch };
-    for (const key of Object.keys(next) as Array<keyof SearchFilters>) {
+  const update = (patch: { [K in keyof SearchFilters]?: SearchFilters[K] | undefined }) => {
+    const next: Record<string, unknown> = { ...filters, ...patch };
+    for (const key of Object.keys(next)) {
       const v = next[key];
       if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) delete next[key];
     }
@@ -289,6 +313,25 @@ function FilterBar() {
               onChange={(e) => update({ contains: e.currentTarget.value })}
               data-testid="filter-contains"
             />
+          </label>
+          <label>
+            Minimum grade
+            <select
+              value={filters.minGrade ?? ''}
+              onChange={(e) =>
+                update({
+                  minGrade: (e.currentTarget.value || undefined) as QualityGrade | undefined,
+                })
+              }
+              data-testid="filter-grade"
+            >
+              <option value="">any</option>
+              {(['A', 'B', 'C', 'D'] as const).map((g) => (
+                <option key={g} value={g}>
+                  {g} or better{g === 'C' ? ' (own documents are C)' : ''}
+                </option>
+              ))}
+            </select>
           </label>
           <label>
             Modified after

@@ -10,6 +10,7 @@ import type {
   WebSearchResult,
 } from '../../workers/shared/web-api';
 import { TIER_LABELS } from './credibility-editor';
+import type { ShapedWebSearch } from '../../workers/shared/web-route';
 
 export type ImportState = 'importing' | 'done' | { error: string };
 
@@ -144,6 +145,8 @@ export interface WebSearchPanelProps {
   /** Wraps the streaming callback for the worker boundary: pass Comlink.proxy. */
   wrapCallback?: <F extends (...args: never[]) => unknown>(fn: F) => F;
   initialQuery?: string;
+  /** How the query router shapes the request (shared/web-route.ts); absent: the query as typed. */
+  shape?: (query: string) => ShapedWebSearch;
 }
 
 export function WebSearchPanel({
@@ -151,6 +154,7 @@ export function WebSearchPanel({
   onImport,
   wrapCallback = (f) => f,
   initialQuery = '',
+  shape,
 }: WebSearchPanelProps) {
   const [query, setQuery] = useState(initialQuery);
   const [hits, setHits] = useState<RankedWebHit[]>([]);
@@ -158,6 +162,7 @@ export function WebSearchPanel({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [importState, setImportState] = useState<Record<string, ImportState>>({});
+  const [sent, setSent] = useState<string | null>(null);
 
   async function run(): Promise<void> {
     if (!query.trim()) return;
@@ -168,8 +173,10 @@ export function WebSearchPanel({
     // A streamed update can arrive after the final result (its own channel): ignore it then.
     let finished = false;
     try {
+      const shaped = shape?.(query) ?? null;
+      setSent(shaped?.note || null);
       const r = await api.search(
-        { query },
+        shaped?.request ?? { query },
         wrapCallback((streamed: RankedWebHit[]) => {
           if (!finished) setHits(streamed);
         }),
@@ -213,6 +220,11 @@ export function WebSearchPanel({
           {busy ? 'Searching…' : 'Search the web'}
         </button>
       </form>
+      {sent && (
+        <p className="hint" data-testid="web-route">
+          Sent: {sent}
+        </p>
+      )}
       {error && <p role="alert">{error}</p>}
       {result && result.succeeded.length === 0 && result.failures.length === 0 && (
         <p className="empty">

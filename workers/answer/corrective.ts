@@ -50,12 +50,16 @@ export async function webAction(
     };
   const t0 = now();
   try {
-    const strips = await web(query, signal);
+    const { strips, failures, shaped } = await web(query, signal);
+    const partial = failures.length
+      ? `; partial: ${failures.map((f) => `${f.provider} failed (${f.code})`).join(', ')}, the results that arrived are kept`
+      : '';
     return {
       action: {
         kind: 'web',
         status: 'ok',
-        note: why,
+        note: `${why}${shaped ? ` (${shaped})` : ''}${partial}`,
+        ...(failures.length ? { errorCode: failures.map((f) => f.code).join(',') } : {}),
         query,
         results: strips.length,
         applied: strips.length > 0,

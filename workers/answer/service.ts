@@ -15,10 +15,12 @@ import { createSentenceChecker } from './checker';
 import { webAction } from './corrective';
 import { createRetrievalEvaluator } from './evaluator';
 import { extractiveAnswer, referenceFor } from './extractive';
+import { bridgeQuery, MAX_HOPS } from './hops';
 import { fittedModelFor, type FittedModel } from './fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
 import { refine } from './refine';
 import { parseGenerated } from './generated';
+import { stem } from './text';
 import type { AnswerDeps } from './types';
 
 export interface AskOptions {
@@ -107,8 +109,49 @@ export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): A
         }
       }
 
-      // Corrective actions (CRAG-002/006).
       const actions: CorrectiveAction[] = [];
+      // Multi-hop (asked for): further retrievals from the evidence while the evaluator is unsure.
+      const hops = Math.min(MAX_HOPS, Math.max(0, Math.floor(request.maxHops ?? 0)));
+      if (hops > 0 && ev.result.decision !== 'CORRECT') {
+        await timed('hop', async () => {
+          const seen = new Set<string>();
+          for (let h = 1; h <= hops && ev.result.decision !== 'CORRECT'; h++) {
+            const s = now();
+            const score = new Map(ev.result.passages.map((p) => [p.documentId, p.finalScore]));
+            const best = [...ev.passages]
+              .sort((a, b) => (score.get(b.documentId) ?? 0) - (score.get(a.documentId) ?? 0))
+              .slice(0, 3)
+              .map((p) => p.hits[0]?.text ?? '');
+            const next = bridgeQuery(question, best, seen);
+            if (!next) {
+              actions.push({
+                kind: 'hop',
+                status: 'skipped',
+                note: `hop ${h} of ${hops}: the evidence adds no new term`,
+                applied: false,
+                ms: now() - s,
+              });
+              break;
+            }
+            for (const t of next.terms) seen.add(stem(t));
+            const hop = await evaluateRetrieval(question, await retrieve(next.query), deps, fitted);
+            if (signal?.aborted) throw createError('ABORTED', {});
+            const better = hop.result.queryScore > ev.result.queryScore;
+            actions.push({
+              kind: 'hop',
+              status: 'ok',
+              query: next.query,
+              results: hop.passages.length,
+              applied: better,
+              note: `hop ${h} of ${hops}: ${hop.result.decision}${better ? '' : ', no better: kept the evidence so far'}`,
+              ms: now() - s,
+            });
+            if (better) ev = hop;
+          }
+        });
+      }
+
+      // Corrective actions (CRAG-002/006).
       const webStrips: Strip[] = [];
       let notFound = false;
       const firstEval = ev;
@@ -134,6 +177,10 @@ export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): A
           webStrips.push(...w.strips);
           if (w.action.status === 'failed')
             notices.push('Web search failed; the library answer stands.');
+          else if (w.action.errorCode)
+            notices.push(
+              'Some web providers failed part way; the web results that arrived are used (see the corrective actions).',
+            );
         }
         if (decision === 'AMBIGUOUS') return;
         if (webStrips.length === 0 && deps.expand && fitted.corrective.technique !== 'none') {

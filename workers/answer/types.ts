@@ -88,8 +88,19 @@ export type LlmEntailFn = (
   signal?: AbortSignal,
 ) => Promise<number | null>;
 
-/** Web results as strips (source 'web', url, tier), for INCORRECT / AMBIGUOUS queries. */
-export type WebSearchFn = (query: string, signal?: AbortSignal) => Promise<Strip[]>;
+/**
+ * Web results as strips (source 'web', url, tier), for INCORRECT / AMBIGUOUS queries, and the
+ * providers that failed while others answered (what arrived is kept; the failures mark it partial).
+ */
+export type WebSearchFn = (
+  query: string,
+  signal?: AbortSignal,
+) => Promise<{
+  strips: Strip[];
+  failures: Array<{ provider: string; code: string }>;
+  /** How the router shaped the search (route, providers, depth), when it did. */
+  shaped?: string;
+}>;
 
 /** A generated answer: text with [n] citations, streamed through onToken (h16b's tier). */
 export type GenerateAnswerFn = (

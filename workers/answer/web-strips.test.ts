@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../web/fake-clock.testkit';
 import { createWebService } from '../web/web-service';
+import { webAction } from './corrective';
 import { createWebStrips, webEnabled } from './web-strips';
 
 const tavilyFixture = readFileSync(
@@ -37,7 +38,10 @@ async function service(opts: { online?: boolean; status?: number; enable?: boole
 describe('createWebStrips', () => {
   it('turns ranked hits into web strips with url, tier and exact snippet offsets', async () => {
     const svc = await service({});
-    const strips = await createWebStrips({ api: svc })('retrieval augmented generation');
+    const { strips, failures } = await createWebStrips({ api: svc })(
+      'retrieval augmented generation',
+    );
+    expect(failures).toEqual([]);
     expect(strips.length).toBeGreaterThan(0);
     strips.forEach((s, i) => {
       expect(s).toMatchObject({ id: `w${i + 1}`, source: 'web', documentId: null, chunkId: null });
@@ -63,5 +67,93 @@ describe('createWebStrips', () => {
     expect((err as { details: { failures: unknown[] } }).details.failures).toEqual([
       { provider: 'tavily', code: 'PROVIDER_ERROR' },
     ]);
+  });
+
+  it('lets the route pick the providers and depth, and says so in the web action', async () => {
+    const clock = createFakeClock();
+    const asked: string[] = [];
+    const svc = createWebService({
+      fetch: async (input) => {
+        asked.push(new URL(input).host);
+        return new Response(tavilyFixture, {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+      clock,
+      random: () => 0.5,
+      isOnline: () => true,
+      isBrowser: false,
+      maxRetries: 0,
+    });
+    await svc.init();
+    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+    await svc.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+    // A simple question goes to the general engines only (not Exa); a complex one to both.
+    const simple = createWebStrips({ api: svc, route: () => 'simple' });
+    const r = await clock.run(simple('capital of peru'));
+    expect(asked).toEqual(['api.tavily.com']);
+    expect(r.shaped).toBe(
+      'simple route: the query as typed, up to 5 results from brave, tavily, searxng, perplexity',
+    );
+    const { action } = await clock.run(webAction(simple, 'capital of peru', 'why', () => 0));
+    expect(action.note).toContain('(simple route: the query as typed');
+    asked.length = 0;
+    await clock.run(createWebStrips({ api: svc, route: () => 'complex' })('q'));
+    expect(asked.sort()).toEqual(['api.exa.ai', 'api.tavily.com']);
+  });
+
+  it('keeps what arrived when a provider breaks off half way, and marks the step partial', async () => {
+    const clock = createFakeClock();
+    const exaFixture = readFileSync(
+      new URL('../web/fixtures/exa-search.json', import.meta.url),
+      'utf8',
+    );
+    const svc = createWebService({
+      fetch: async (input) => {
+        if (new URL(input).host !== 'api.exa.ai') {
+          return new Response(tavilyFixture, {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        }
+        // Exa starts answering, then the connection drops in the middle of the body.
+        const half = new TextEncoder().encode(exaFixture.slice(0, exaFixture.length >> 1));
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(half);
+            c.error(new TypeError('network connection lost'));
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+      clock,
+      random: () => 0.5,
+      isOnline: () => true,
+      isBrowser: false,
+      maxRetries: 0,
+    });
+    await svc.init();
+    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+    await svc.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+    const web = createWebStrips({ api: svc });
+    const { strips, failures } = await clock.run(web('retrieval augmented generation'));
+    expect(strips.length).toBeGreaterThan(0);
+    expect(failures.map((f) => f.provider)).toEqual(['exa']);
+    expect(failures[0]!.code).toMatch(/^[A-Z_]+$/);
+    const { action, strips: kept } = await clock.run(
+      webAction(
+        web,
+        'retrieval augmented generation',
+        'library retrieval judged incorrect',
+        () => 0,
+      ),
+    );
+    expect(kept).toEqual(strips);
+    expect(action).toMatchObject({ kind: 'web', status: 'ok', applied: true });
+    expect(action.note).toMatch(
+      /partial: exa failed \([A-Z_]+\), the results that arrived are kept/,
+    );
+    expect(action.errorCode).toBe(failures[0]!.code);
   });
 });

@@ -4,7 +4,9 @@
 // as a failed step while the library answer stands. Imports only workers/shared and ./types.
 import { createError, type ErrorCode, ERROR_CODES } from '../shared/errors';
 import type { Strip } from '../shared/answer-api';
+import type { Complexity } from '../shared/research-api';
 import type { RankedWebHit, WebApi } from '../shared/web-api';
+import { shapeWebSearch } from '../shared/web-route';
 import type { WebSearchFn } from './types';
 
 export interface WebStripDeps {
@@ -13,6 +15,11 @@ export interface WebStripDeps {
   limit?: number;
   /** Deadline for the whole web search in ms (default 8000: an answer must not wait long). */
   deadlineMs?: number;
+  /**
+   * The question's route: its providers come from the route table (shared/web-route.ts) and its
+   * depth is the smaller of the route's and `limit`.
+   */
+  route?: (query: string) => Complexity | null;
 }
 
 /** Web strips keep the snippet only; the page itself is fetched when the user imports it. */
@@ -46,9 +53,12 @@ export async function webEnabled(api: Pick<WebApi, 'listProviders'>): Promise<bo
 export function createWebStrips(deps: WebStripDeps): WebSearchFn {
   return async (query, signal) => {
     if (signal?.aborted) throw createError('ABORTED');
+    const limit = deps.limit ?? 5;
+    const route = deps.route?.(query) ?? null;
+    const shaped = route ? shapeWebSearch(query, route) : null;
     const result = await deps.api.search({
-      query,
-      limit: deps.limit ?? 5,
+      ...(shaped?.request ?? { query }),
+      limit: Math.min(limit, shaped?.request.limit ?? limit),
       deadlineMs: deps.deadlineMs ?? 8000,
     });
     if (signal?.aborted) throw createError('ABORTED');
@@ -61,7 +71,12 @@ export function createWebStrips(deps: WebStripDeps): WebSearchFn {
         failures: result.failures.map((f) => ({ provider: f.provider, code: f.code })),
       });
     }
-    // Blocked sources (tier 5) never enter an answer's context.
-    return result.hits.filter((h) => h.tier < 5).map((h, i) => hitToStrip(h, i + 1));
+    // Blocked sources (tier 5) never enter an answer's context. Providers that failed while others
+    // answered (an error or the deadline half way) are reported beside what arrived.
+    return {
+      strips: result.hits.filter((h) => h.tier < 5).map((h, i) => hitToStrip(h, i + 1)),
+      failures: result.failures.map((f) => ({ provider: f.provider, code: f.code })),
+      ...(shaped ? { shaped: shaped.note } : {}),
+    };
   };
 }

@@ -65,6 +65,19 @@ describe('embedder (in-thread)', () => {
     ]);
   });
 
+  it('embeds passages in batched passes when asked, with the bytes of each alone', async () => {
+    const e = createEmbedder(deps());
+    const progress: EmbedProgress[] = [];
+    const many = Array.from({ length: 18 }, (_, i) => TEXTS[i % TEXTS.length]! + ' ' + i);
+    const batched = await e.embedTexts(many, {
+      batched: true,
+      onProgress: (p) => progress.push(p),
+    });
+    const alone = await Promise.all(many.map((t) => e.embedTexts([t])));
+    expect(batched).toEqual(alone.map((v) => v[0]));
+    expect(progress.map((p) => p.done)).toEqual([16, 18]);
+  });
+
   it('stops with ABORTED when the signal aborts mid-job', async () => {
     const e = createEmbedder(deps());
     const controller = new AbortController();

@@ -59,6 +59,8 @@ export interface EmbedOptions {
   onProgress?: (p: EmbedProgress) => void;
   /** Default 'passage'. */
   role?: EmbedRole;
+  /** Passages too in forward passes of up to 16 texts (same bytes; progress per pass). */
+  batched?: boolean;
 }
 
 export interface Embedder {
@@ -242,7 +244,7 @@ export function createEmbedder(deps: EmbedderDeps): Embedder {
     async embedTexts(texts, options = {}) {
       const m = await model();
       const role = options.role ?? 'passage';
-      const step = role === 'query' ? QUERY_BATCH : 1;
+      const step = role === 'query' || options.batched ? QUERY_BATCH : 1;
       const out: Int16Array[] = [];
       let lastYield = now();
       let lastProgress = -Infinity;

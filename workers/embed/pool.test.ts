@@ -246,6 +246,22 @@ describe('remotePoolWorker (a Comlink remote)', () => {
     });
     const [v] = await worker.embed(['alpha'], { signal: new AbortController().signal });
     expect(v?.length).toBe(512);
+    // `batched` crosses the port: one forward pass (one progress report), the same bytes as one
+    // text at a time.
+    const few = ['alpha', 'beta gamma', '', 'delta'];
+    const signal = new AbortController().signal;
+    const passes: number[] = [];
+    const batched = await worker.embed(few, {
+      signal,
+      batched: true,
+      onProgress: (n) => passes.push(n),
+    });
+    const single: number[] = [];
+    expect(batched).toEqual(await worker.embed(few, { signal, onProgress: (n) => single.push(n) }));
+    // Progress travels on the callback's own port: let the last reports arrive.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(passes).toEqual([4]);
+    expect(single).toEqual([1, 2, 3, 4]);
     const pending = worker.embed(
       Array.from({ length: 200 }, (_, i) => `text ${i}`),
       { signal: new AbortController().signal },

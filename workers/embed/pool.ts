@@ -105,6 +105,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
           const vectors = await worker.embed(texts.slice(batch.start, batch.end), {
             signal: inner.signal,
             ...(opts.role ? { role: opts.role } : {}),
+            ...(opts.batched ? { batched: true } : {}),
             onProgress: (n) => {
               if (!partial.has(batch)) return; // a late message after the batch ended
               partial.set(batch, n);

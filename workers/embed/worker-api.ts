@@ -26,7 +26,7 @@ export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): E
   return {
     init: () => embedder.init(),
     modelInfo: () => embedder.init(),
-    async embedTexts(texts, jobId, onProgress, role) {
+    async embedTexts(texts, jobId, onProgress, role, batched) {
       const controller = new AbortController();
       if (jobId) jobs.set(jobId, controller);
       try {
@@ -34,6 +34,7 @@ export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): E
           signal: controller.signal,
           ...(onProgress ? { onProgress: (p) => void onProgress(p) } : {}),
           ...(role ? { role } : {}),
+          ...(batched ? { batched } : {}),
         });
         // Each vector owns its buffer (see use-lite.ts), so transferring one moves only it.
         return Comlink.transfer(

@@ -18,6 +18,7 @@ import { createWebStrips, webEnabled } from '../answer/web-strips';
 import type { AnswerDeps, AnswerHooks, RetrievedChunk } from '../answer/types';
 import type { LexicalTopKFn, LlmDep } from '../research/types';
 import type { SynonymIndex } from '../research/wordnet';
+import { classifyComplexity } from '../research/routing';
 import { createAnswerHistory } from '../store/answer-history';
 import { createChunkLookup } from '../store/chunk-lookup';
 import { createTermStats } from '../store/term-stats';
@@ -121,7 +122,8 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
       out.llmBackend = llm.kind;
     }
     if (web && request.allowWeb !== false && (await webEnabled(web).catch(() => false))) {
-      out.web = createWebStrips({ api: web });
+      // The router shapes the web step: the question's route picks providers and depth.
+      out.web = createWebStrips({ api: web, route: (q) => classifyComplexity(q).complexity });
     }
     return out;
   }

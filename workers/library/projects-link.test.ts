@@ -5,10 +5,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
 import type { SemanticStatus } from '../shared/semantic-api';
+import { createScriptedGenerator } from '../llm/scripted';
+import type { LlmDep } from '../research/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 const fixture = (name: string) =>
@@ -113,6 +116,34 @@ describe('projects link: claim checks', () => {
   });
 });
 
+describe('projects link: a project deleted while its claim is checked', () => {
+  it('ends the check with NOT_FOUND, stores nothing, and the next check works', async () => {
+    const { p, claims } = await project();
+    const real = embed;
+    let deleted = false;
+    embed = async (t) => {
+      if (!deleted) {
+        deleted = true;
+        await projects.remove(p.id); // mid-check: after the search, before the judgement
+      }
+      return real(t);
+    };
+    try {
+      await expect(link.checkProjectClaim(p.id, claims[0]!.id)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    } finally {
+      embed = real;
+    }
+    expect(deleted).toBe(true);
+    expect(await projects.list()).toEqual([]);
+    expect(await projects.claims(p.id)).toEqual([]);
+    const again = await project();
+    const ok = await link.checkProjectClaim(again.p.id, again.claims[0]!.id);
+    expect(ok.checkedAt).not.toBeNull();
+  });
+});
+
 describe('projects link: citation audit and exports', () => {
   const draft = [
     `${SUPPORTED} [1]`,
@@ -133,10 +164,73 @@ describe('projects link: citation audit and exports', () => {
       ['3', null, 'SOURCE_NOT_INDEXED'],
     ]);
     expect(rows[0]!.passage?.text).toContain('Smoking significantly increases');
-    expect(await link.extractDraftClaims(draft)).toEqual([
-      SUPPORTED,
-      CONTRADICTED,
-      'Bridges last a century.',
+    expect(await link.extractDraftClaims(draft)).toEqual({
+      claims: [SUPPORTED, CONTRADICTED, 'Bridges last a century.'],
+      method: 'sentences',
+      note: null,
+    });
+  });
+
+  it('restates claims with the language model when asked and one is active', async () => {
+    const llm = createScriptedGenerator();
+    let active: LlmDep | null = null;
+    const withLlm = createProjectsLink({
+      parts: async () => ({
+        store: lib.store,
+        hybrid: { search: (r) => lib.search.search(r) } as HybridSearch,
+        projects,
+      }),
+      semantic: { status: () => status, embed: (texts) => embed(texts) },
+      getAnswer: () => Promise.reject(new Error('no answers in this test')),
+      llm: async () => active,
+    });
+    const text = 'Smoking raises lung cancer risk, and it shortens life expectancy [1].';
+    // The default stays the LLM-free split; asking without a backend says why.
+    expect(await withLlm.extractDraftClaims(text)).toMatchObject({ method: 'sentences' });
+    const none = await withLlm.extractDraftClaims(text, { useLlm: true });
+    expect(none.method).toBe('sentences');
+    expect(none.note).toMatch(/No language model is active/);
+    expect(llm.calls).toHaveLength(0);
+    active = { generate: (r, o) => llm.generate(r, o), kind: 'scripted' };
+    expect(await withLlm.extractDraftClaims(text, { useLlm: true })).toEqual({
+      claims: ['Smoking raises lung cancer risk.', 'it shortens life expectancy.'],
+      method: 'llm',
+      note: null,
+    });
+    expect(llm.calls).toHaveLength(1);
+  });
+
+  it('replaces a wrong citation: the row points at the new source and is audited again', async () => {
+    const rows = await link.auditDraft({ draft });
+    const wrong = rows[1]!;
+    expect(draft.slice(wrong.at.start, wrong.at.end)).toBe(`${CONTRADICTED} [2]`);
+    const fixed = replaceCitation(draft, wrong.at, wrong.n, 'claims/green-tea-trial.txt');
+    const again = await link.auditDraft({ draft: fixed });
+    expect(again.map((r) => [r.n, r.documentId])).toEqual([
+      ['1', ids[0]],
+      ['4', ids[1]],
+      ['3', null],
+    ]);
+    // The green tea trial addresses the claim (it contradicts it): no longer the wrong source.
+    expect(again[1]!.stance).toBe('CONTRADICT');
+    expect(again[1]!.supportScore!).toBeGreaterThan(wrong.supportScore!);
+  });
+
+  it('says SOURCE_NOT_INDEXED for a source removed after it was cited, by path or by id', async () => {
+    await lib.store.deleteDocument(ids[0]!);
+    const rows = await link.auditDraft({ draft });
+    expect(rows.map((r) => r.status)).toEqual([
+      'SOURCE_NOT_INDEXED',
+      'SOURCE_NOT_INDEXED',
+      'SOURCE_NOT_INDEXED',
+    ]);
+    // An answer's reference still names the deleted document's id.
+    const byId = await link.auditDraft({
+      draft: `${SUPPORTED} [1]`,
+      references: [{ n: 1, documentId: ids[0]!, label: 'claims/smoking-cohort.txt' }],
+    });
+    expect(byId.map((r) => [r.status, r.documentId, r.passage])).toEqual([
+      ['SOURCE_NOT_INDEXED', null, null],
     ]);
   });
 

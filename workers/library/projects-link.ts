@@ -4,6 +4,7 @@
 // stance model fitted for it. Imports projects, store, search and shared only.
 import type {
   AuditRowView,
+  DraftClaims,
   ClaimCheckView,
   ProjectsApi,
   ProjectExportFiles,
@@ -12,9 +13,16 @@ import type { StoredAnswer } from '../shared/answer-history-api';
 import { createError, isAppError } from '../shared/errors';
 import type { DocumentDetail } from '../shared/types';
 import { auditCitation } from '../projects/audit';
+import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
 import { extractClaims } from '../projects/claims';
-import { matchReference, parseDraftReferences } from '../projects/draft-references';
+import { extractClaimsWithLlm } from '../projects/llm-claims';
+import type { LlmDep } from '../research/types';
+import {
+  matchReference,
+  parseDraftReferences,
+  replaceCitation,
+} from '../projects/draft-references';
 import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
@@ -32,16 +40,26 @@ export interface ProjectsLinkDeps {
   parts(): Promise<{ store: Store; hybrid: HybridSearch; projects: ProjectStore }>;
   semantic: Pick<SemanticSync, 'embed' | 'status'>;
   getAnswer(id: number): Promise<StoredAnswer>;
+  /** The active generator (null: no backend); absent: claims are never extracted with an LLM. */
+  llm?(): Promise<LlmDep | null>;
 }
 
 export type ProjectChecksApi = Pick<
   ProjectsApi,
-  'checkProjectClaim' | 'cancelClaimCheck' | 'extractDraftClaims' | 'auditDraft' | 'projectExports'
+  | 'checkProjectClaim'
+  | 'cancelClaimCheck'
+  | 'extractDraftClaims'
+  | 'auditDraft'
+  | 'replaceDraftCitation'
+  | 'projectExports'
 >;
 
 export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
   const running = new Map<string, { aborted: boolean }>();
   let judgeFor: { key: string; judge: EvidenceJudge } | null = null;
+  // Claims of one project keep meeting the same documents: their splits and sentence vectors are
+  // kept between checks (vectors with the judge, i.e. per model).
+  const sentences = createSentenceCache();
 
   /** The evidence judge of the active model (rebuilt when the model changes). */
   function judge(): EvidenceJudge {
@@ -59,11 +77,15 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
         reason: `No stance model is fitted for ${model.id}; activate USE-lite in Settings to check claims.`,
       });
     }
-    const embed = (role: 'query' | 'passage') => (texts: string[]) =>
-      deps.semantic.embed(texts, { role });
     const j = createEvidenceJudge({
       model: createStanceModel(fitted, model.dim),
-      embed: { claims: embed('query'), sentences: embed('passage') },
+      embed: {
+        claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
+        // A check's sentences go out as one call, split over the workers in batched passes.
+        sentences: cachedEmbed((texts) =>
+          deps.semantic.embed(texts, { role: 'passage', spread: true }),
+        ),
+      },
     });
     judgeFor = { key, judge: j };
     return j;
@@ -99,6 +121,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             search: (r) => hybrid.search(r),
             documentText: async (id) => (await get(id))?.detail.text ?? null,
             provenance: async (id) => (await get(id))?.provenance ?? null,
+            sentences,
           },
           claim.text,
           {
@@ -124,25 +147,56 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       if (signal) signal.aborted = true;
     },
 
-    async extractDraftClaims(draft) {
-      return extractClaims(parseDraftReferences(draft).body).map((c) => c.text);
+    async extractDraftClaims(draft, options = {}, requestId): Promise<DraftClaims> {
+      const body = parseDraftReferences(draft).body;
+      const split = (note: string | null): DraftClaims => ({
+        claims: extractClaims(body).map((c) => c.text),
+        method: 'sentences',
+        note,
+      });
+      if (!options.useLlm) return split(null);
+      const llm = (await deps.llm?.()) ?? null;
+      if (!llm) return split('No language model is active: the draft was split into sentences.');
+      const controller = new AbortController();
+      // cancelClaimCheck sets `aborted`; the generator listens to an AbortSignal.
+      const flag = {
+        get aborted() {
+          return controller.signal.aborted;
+        },
+        set aborted(v: boolean) {
+          if (v) controller.abort();
+        },
+      };
+      if (requestId) running.set(requestId, flag);
+      try {
+        const r = await extractClaimsWithLlm(llm.generate, body, { signal: controller.signal });
+        const note =
+          r.method === 'sentences'
+            ? `The language model (${llm.kind}) gave no usable claims: the draft was split into sentences.`
+            : r.failedGroups > 0
+              ? `The language model (${llm.kind}) failed on ${r.failedGroups} group(s) of sentences, kept as they were.`
+              : null;
+        return { claims: r.claims, method: r.method, note };
+      } finally {
+        if (requestId) running.delete(requestId);
+      }
     },
 
     async auditDraft(input) {
       const { store } = await deps.parts();
       const docs = await store.listDocuments();
       const parsed = parseDraftReferences(input.draft);
+      // An answer's references, then the draft's own reference lines (a replaced citation adds
+      // one to an answer's draft too).
       const refs = new Map<string, { documentId: number | null; label: string }>();
-      if (input.references) {
-        for (const r of input.references) refs.set(String(r.n), r);
-      } else {
-        for (const [n, label] of parsed.references) {
-          refs.set(n, { documentId: matchReference(label, docs)?.id ?? null, label });
-        }
+      for (const r of input.references ?? []) refs.set(String(r.n), r);
+      for (const [n, label] of parsed.references) {
+        if (refs.has(n)) continue;
+        refs.set(n, { documentId: matchReference(label, docs)?.id ?? null, label });
       }
       const j = judge();
       const rows: AuditRowView[] = [];
-      for (const c of extractClaims(input.references ? input.draft : parsed.body)) {
+      for (const c of extractClaims(parsed.body)) {
         if (c.citations.length === 0) continue;
         const view = await j.claimView(c.text);
         for (const n of c.citations) {
@@ -160,10 +214,15 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             passage: audit.passage
               ? { text: audit.passage.text, start: audit.passage.start, end: audit.passage.end }
               : null,
+            at: { start: c.start, end: c.end },
           });
         }
       }
       return rows;
+    },
+
+    async replaceDraftCitation(draft, at, n, label) {
+      return replaceCitation(draft, at, n, label);
     },
 
     async projectExports(projectId, extra = {}): Promise<ProjectExportFiles> {

@@ -67,10 +67,14 @@ export interface SemanticSync {
   generation(): number;
   /** The semantic side of hybrid search: null until a model is connected. */
   side(): HybridDeps['semantic'];
-  /** Embeddings over the pool: passages by default (HyDE), queries with `role: 'query'`. */
+  /**
+   * Embeddings over the pool: passages by default (HyDE), queries with `role: 'query'`.
+   * `spread` splits the texts evenly over the workers, each embedding its share in batched
+   * forward passes (a claim check's dozen sentences), instead of batches of 16 one by one.
+   */
   embed(
     texts: string[],
-    options?: { signal?: AbortSignal; role?: 'query' | 'passage' },
+    options?: { signal?: AbortSignal; role?: 'query' | 'passage'; spread?: boolean },
   ): Promise<Int16Array[]>;
 }
 
@@ -273,6 +277,12 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
         ? pool.embed(texts, {
             ...(options?.signal ? { signal: options.signal } : {}),
             ...(options?.role ? { role: options.role } : {}),
+            ...(options?.spread
+              ? {
+                  batched: true,
+                  batchSize: Math.ceil(texts.length / Math.max(1, pool.size())),
+                }
+              : {}),
           })
         : Promise.reject(new Error('The embedding model is not loaded yet.')),
   };

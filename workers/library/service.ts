@@ -134,6 +134,7 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     parts: ready,
     semantic,
     getAnswer: (id) => answers.getAnswer(id),
+    llm: followLlm,
   });
 
   return {
@@ -142,6 +143,7 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     listDocuments: async () => (await ready()).store.listDocuments(),
     getDocument: async (id) => (await ready()).store.getDocument(id),
     deleteDocument: async (id) => (await ready()).store.deleteDocument(id),
+    setDocumentGrade: async (ids, grade) => (await ready()).store.setDocumentGrade(ids, grade),
     stats: async () => (await ready()).store.stats(),
     exportLibrary: async () => transfer(await (await ready()).store.exportDatabase()),
     importLibrary: async (bytes) => (await ready()).store.importDatabase(bytes),

@@ -62,9 +62,25 @@ export function defaultScript(req: NormalisedRequest, call: number): string {
     );
   }
   if (/simple, moderate or complex/i.test(p)) return 'moderate';
+  if (/^List the factual claims made in the text below/.test(p)) return claimListScript(p);
   if (/\(yes\/no\):\s*$/.test(p)) return yesNoScript(p);
   if (/cite the sources that support it as \[n\]/.test(p)) return citedAnswerScript(p);
   return `A passage (${call}) about ${question}: studies report specific findings, mechanisms and measured effects relevant to ${words.join(' ')}.`;
+}
+
+/**
+ * Claim extraction (workers/projects/llm-claims.ts): each sentence of the text as a bullet, one
+ * joined by ", and " split in two, so a test can tell the model's list from the plain split.
+ */
+function claimListScript(p: string): string {
+  const text = /\nText:\n([\s\S]*?)\n\nClaims:/.exec(p)?.[1] ?? '';
+  return text
+    .split('\n')
+    .flatMap((s) =>
+      s.split(/, and /).map((part, i, all) => (all.length > 1 && i === 0 ? `${part}.` : part)),
+    )
+    .map((s) => `- ${s.trim()}`)
+    .join('\n');
 }
 
 const contentWords = (text: string) =>

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
-import { checkClaim, type ClaimCheckDeps } from './claim-check';
+import { checkClaim, shareBudget, type ClaimCheckDeps } from './claim-check';
 import { createEvidenceJudge, type EvidenceJudge } from './evidence';
 import { createProjectStore } from './project-store';
 import { provenanceOf } from './provenance';
@@ -97,5 +97,57 @@ describe('checkClaim', () => {
     await expect(
       checkClaim(deps, 'Vitamin D reduces hip fracture risk.', { signal: { aborted: true } }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('embeds at most the sentence budget, in one call, and judges like the unbudgeted check', async () => {
+    const calls: number[] = [];
+    const counting: ClaimCheckDeps = {
+      ...deps,
+      judge: {
+        ...judge,
+        async embedSentences(texts) {
+          calls.push(texts.length);
+          return judge.embedSentences(texts);
+        },
+      },
+    };
+    const claim = 'Vitamin D reduces hip fracture risk.';
+    const capped = await checkClaim(counting, claim, { sentenceBudget: 1 });
+    expect(calls).toEqual([1]);
+    expect(capped.evidence.map((e) => e.judgement.sentences.length).sort()).toEqual([0, 1]);
+    calls.length = 0;
+    const full = await checkClaim(counting, claim, { sentenceBudget: Infinity });
+    expect(calls).toHaveLength(1);
+    // One sentence per source here: the default budget judges exactly what judge() judges.
+    for (const e of full.evidence) {
+      const text = await deps.documentText(e.documentId);
+      const alone = await judge.judge(await judge.claimView(claim), text!);
+      expect(e.judgement).toEqual(alone);
+    }
+  });
+
+  it('reads sentences from the injected cache instead of splitting', async () => {
+    const seen: number[] = [];
+    const r = await checkClaim(
+      {
+        ...deps,
+        sentences(id, text) {
+          seen.push(id);
+          return [{ text, start: 0, end: text.length }];
+        },
+      },
+      'Vitamin D reduces hip fracture risk.',
+    );
+    expect(seen.sort()).toEqual(r.evidence.map((e) => e.documentId).sort());
+  });
+});
+
+describe('shareBudget', () => {
+  it("takes every source's best first, then the second best, in source order", () => {
+    const ranked = [['a1', 'a2', 'a3'], ['b1'], [], ['d1', 'd2']];
+    expect(shareBudget(ranked, 0)).toEqual([[], [], [], []]);
+    expect(shareBudget(ranked, 2)).toEqual([['a1'], ['b1'], [], []]);
+    expect(shareBudget(ranked, 4)).toEqual([['a1', 'a2'], ['b1'], [], ['d1']]);
+    expect(shareBudget(ranked, 100)).toEqual([['a1', 'a2', 'a3'], ['b1'], [], ['d1', 'd2']]);
   });
 });

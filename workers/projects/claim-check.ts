@@ -1,12 +1,18 @@
 // A claim check (issue 17 item 4+5): search the library (optionally one project, optionally a
 // minimum grade — B or better for key claims), judge the distinct sources of the hits with the
 // stance model, and triangulate. Search, document text and provenance are injected, so the same
-// check runs on the lexical, hybrid or planned search. Cancellable between sources; a source that
+// check runs on the lexical, hybrid or planned search. Cancellable between stages; a source that
 // disappears mid-check is skipped and reported, never thrown. Imports shared and projects.
+//
+// Cost: embedding sentences is nearly all of a check (about 20 ms per sentence for USE-lite on
+// one core), so the sentences of all sources are picked first (BM25 against the claim), capped
+// by a budget shared by the sources (each source's best sentence first, then the second best of
+// each, ...), and embedded in one call the embedder can batch.
 import { createError } from '../shared/errors';
 import type { QualityGrade, SearchHit, SearchRequest } from '../shared/types';
 import type { EvidenceJudge, SourceJudgement } from './evidence';
 import type { Provenance } from './provenance';
+import { splitSentences, type SentenceSpan } from './sentences';
 import { triangulate, type JudgedSource, type Triangulation } from './triangulation';
 
 export interface ClaimCheckDeps {
@@ -15,14 +21,25 @@ export interface ClaimCheckDeps {
   /** The document's text, or null when it was deleted meanwhile. */
   documentText(documentId: number): Promise<string | null>;
   provenance(documentId: number): Promise<Provenance | null>;
+  /** The document's sentences (a cache may serve them); default: the rule-based splitter. */
+  sentences?(documentId: number, text: string): SentenceSpan[];
   now?: () => number;
 }
+
+/** Sentences embedded per claim check across all its sources (8 sources: 1-2 each). */
+export const SENTENCE_BUDGET = 12;
+/** Distinct sources judged per claim check. */
+export const SOURCES_PER_CHECK = 8;
+/** Sentences embedded per call, so a cancel is seen between calls. */
+const EMBED_BATCH = 8;
 
 export interface ClaimCheckOptions {
   project?: number;
   minGrade?: QualityGrade;
   /** How many distinct sources to judge (default 8). */
   sources?: number;
+  /** How many sentences to embed over all sources (default `SENTENCE_BUDGET`). */
+  sentenceBudget?: number;
   signal?: { aborted: boolean };
 }
 
@@ -48,33 +65,87 @@ export async function checkClaim(
 ): Promise<ClaimCheck> {
   const now = deps.now ?? (() => performance.now());
   const t0 = now();
-  const limit = options.sources ?? 8;
+  const limit = options.sources ?? SOURCES_PER_CHECK;
+  const checkAbort = () => {
+    if (options.signal?.aborted) throw createError('ABORTED', { reason: 'Claim check cancelled.' });
+  };
   const filters = {
     ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.minGrade ? { minGrade: options.minGrade } : {}),
   };
+  checkAbort();
   const { hits } = await deps.search({ query: claim, limit: limit * 4, filters });
   const docIds = [...new Set(hits.map((h) => h.documentId))].slice(0, limit);
-  const view = await deps.judge.claimView(claim);
-  const evidence: ClaimEvidence[] = [];
+  checkAbort();
+  const [view, fetched] = await Promise.all([
+    deps.judge.claimView(claim),
+    Promise.all(
+      docIds.map(async (id) => {
+        const [text, provenance] = await Promise.all([deps.documentText(id), deps.provenance(id)]);
+        return { id, text, provenance };
+      }),
+    ),
+  ]);
   const skipped: number[] = [];
-  for (const id of docIds) {
-    if (options.signal?.aborted) throw createError('ABORTED', { reason: 'Claim check cancelled.' });
-    const [text, provenance] = await Promise.all([deps.documentText(id), deps.provenance(id)]);
-    if (text === null || provenance === null) {
-      skipped.push(id);
+  const sources: Array<{ id: number; provenance: Provenance; ranked: SentenceSpan[] }> = [];
+  for (const f of fetched) {
+    if (f.text === null || f.provenance === null) {
+      skipped.push(f.id);
       continue;
     }
-    const judgement = await deps.judge.judge(view, text);
-    evidence.push({
-      id: String(id),
-      documentId: id,
-      provenance,
+    const all = deps.sentences?.(f.id, f.text) ?? splitSentences(f.text);
+    sources.push({ id: f.id, provenance: f.provenance, ranked: deps.judge.pick(view, all) });
+  }
+  const chosen = shareBudget(
+    sources.map((s) => s.ranked),
+    options.sentenceBudget ?? SENTENCE_BUDGET,
+  );
+  const texts = [...new Set(chosen.flat().map((s) => s.text))];
+  const vectors = new Map<string, Int16Array>();
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    checkAbort();
+    const batch = texts.slice(i, i + EMBED_BATCH);
+    const got = await deps.judge.embedSentences(batch);
+    batch.forEach((t, k) => vectors.set(t, got[k]!));
+  }
+  checkAbort();
+  const evidence = sources.map((s, i): ClaimEvidence => {
+    const picked = [...chosen[i]!].sort((a, b) => a.start - b.start);
+    const judgement = deps.judge.judgePicked(
+      view,
+      picked,
+      picked.map((p) => vectors.get(p.text)!),
+    );
+    return {
+      id: String(s.id),
+      documentId: s.id,
+      provenance: s.provenance,
       stance: judgement.stance,
       supportScore: judgement.supportScore,
       judgement,
-    });
-  }
+    };
+  });
   const tri = triangulate(evidence, options.minGrade ? { minGrade: options.minGrade } : {});
   return { claim, triangulation: tri, evidence, skipped, tookMs: now() - t0 };
+}
+
+/**
+ * Spreads `budget` sentences over sources whose candidates are ranked best first: every
+ * source's best, then every source's second best, and so on (sources in search order).
+ */
+export function shareBudget<T>(ranked: T[][], budget: number): T[][] {
+  const out = ranked.map((): T[] => []);
+  let left = budget;
+  for (let rank = 0; left > 0; rank++) {
+    let any = false;
+    for (let s = 0; s < ranked.length && left > 0; s++) {
+      const c = ranked[s]![rank];
+      if (c === undefined) continue;
+      out[s]!.push(c);
+      left--;
+      any = true;
+    }
+    if (!any) break;
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentSummary } from '../shared/types';
-import { matchReference, parseDraftReferences } from './draft-references';
+import { matchReference, parseDraftReferences, replaceCitation } from './draft-references';
 
 const docOf = (id: number, path: string, title = path, sourceUrl: string | null = null) =>
   ({ id, path, title, sourceUrl }) as DocumentSummary;
@@ -42,5 +42,45 @@ describe('matchReference', () => {
     expect(matchReference('a.txt', docs)?.id).toBe(1);
     expect(matchReference('missing.txt', docs)).toBeNull();
     expect(matchReference('  ', docs)).toBeNull();
+  });
+});
+
+describe('replaceCitation', () => {
+  const draft = ['A is B [1].', 'C is D [1, 2].', '', 'References', '[1] a.txt', '[2] b.txt'].join(
+    '\n',
+  );
+  const at = (sentence: string) => {
+    const start = draft.indexOf(sentence);
+    return { start, end: start + sentence.length };
+  };
+
+  it('gives the marker a new number and adds its reference line; others keep theirs', () => {
+    const out = replaceCitation(draft, at('C is D [1, 2].'), '1', 'notes/c.txt');
+    expect(out).toBe(
+      [
+        'A is B [1].',
+        'C is D [3, 2].',
+        '',
+        'References',
+        '[1] a.txt',
+        '[2] b.txt',
+        '[3] notes/c.txt',
+        '',
+      ].join('\n'),
+    );
+    const refs = parseDraftReferences(out).references;
+    expect([...refs]).toEqual([
+      ['1', 'a.txt'],
+      ['2', 'b.txt'],
+      ['3', 'notes/c.txt'],
+    ]);
+  });
+
+  it('starts a reference block when the draft has none, and ignores a marker not there', () => {
+    const plain = 'Smoking causes cancer [4].';
+    const out = replaceCitation(plain, { start: 0, end: plain.length }, '4', 'x.txt');
+    expect(out).toBe('Smoking causes cancer [5].\n\nReferences\n[5] x.txt\n');
+    expect(parseDraftReferences(out).references.get('5')).toBe('x.txt');
+    expect(replaceCitation(draft, at('A is B [1].'), '2', 'x.txt')).toBe(draft);
   });
 });

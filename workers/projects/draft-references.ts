@@ -33,6 +33,41 @@ export function parseDraftReferences(draft: string): DraftReferences {
   return { body: lines.slice(0, start).join('\n'), references };
 }
 
+/**
+ * The draft with the citation `n` of the sentence at `at` pointing to `label` instead: that
+ * marker gets a new number (one past the highest in the draft) and the reference block a line
+ * for it, so the same number cited elsewhere keeps its source.
+ * @returns the draft unchanged when the sentence has no marker `n`.
+ */
+export function replaceCitation(
+  draft: string,
+  at: { start: number; end: number },
+  n: string,
+  label: string,
+): string {
+  const numbers = [...draft.matchAll(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]|^\s*(\d+)[.)]\s/gm)].flatMap(
+    (m) => (m[1] ?? m[2]!).split(/\s*[,–-]\s*/).map(Number),
+  );
+  const next = String(Math.max(0, ...numbers) + 1);
+  const sentence = draft.slice(at.start, at.end);
+  let done = false;
+  const replaced = sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, (whole, inner: string) => {
+    if (done) return whole;
+    const parts = inner.split(/(\s*,\s*)/);
+    const i = parts.findIndex((p) => p.trim() === n);
+    if (i < 0) return whole;
+    done = true;
+    parts[i] = next;
+    return `[${parts.join('')}]`;
+  });
+  if (!done) return draft;
+  const body = draft.slice(0, at.start) + replaced + draft.slice(at.end);
+  const { references } = parseDraftReferences(draft);
+  const line = `[${next}] ${label}`;
+  if (references.size > 0) return `${body.replace(/\s*$/, '')}\n${line}\n`;
+  return `${body.replace(/\s*$/, '')}\n\nReferences\n${line}\n`;
+}
+
 /** The library document a reference label names (path, URL, title; then a path suffix), or null. */
 export function matchReference(
   label: string,

@@ -48,8 +48,21 @@ export interface EvidenceJudge {
   /** The fitted citation-audit calibration of the model, if any. */
   auditCalibration?: FittedStanceModel['audit'];
   claimView(claim: string): Promise<ClaimView>;
+  /** Passage-side vectors of sentences (one call, so the embedder can batch them). */
+  embedSentences(texts: string[]): Promise<Int16Array[]>;
   /** Judges one source text for a claim; `sentences` defaults to the rule-based splitter. */
   judge(claim: ClaimView, text: string, sentences?: SentenceSpan[]): Promise<SourceJudgement>;
+  /**
+   * The sentences `judge` would embed for this claim: the BM25-closest `candidates` of `all`
+   * (at most `limit`, default the judge's per-source count), best first.
+   */
+  pick(claim: ClaimView, all: SentenceSpan[], limit?: number): SentenceSpan[];
+  /**
+   * Judges sentences already picked and embedded (`vectors[i]` is `picked[i]`'s passage vector),
+   * so a caller can embed the sentences of many sources in one batch. `judge` is
+   * `judgePicked(claim, pick(...) in text order, embed(...))`.
+   */
+  judgePicked(claim: ClaimView, picked: SentenceSpan[], vectors: Int16Array[]): SourceJudgement;
 }
 
 /** How many BM25-closest sentences of a source are judged (the rest are never embedded). */
@@ -62,6 +75,34 @@ export function createEvidenceJudge(deps: {
 }): EvidenceJudge {
   const perSource = deps.candidates ?? CANDIDATES_PER_SOURCE;
   const tau = deps.model.fitted.evidenceThreshold;
+  function judgePicked(
+    claim: ClaimView,
+    picked: SentenceSpan[],
+    vectors: Int16Array[],
+  ): SourceJudgement {
+    if (picked.length === 0) {
+      return { stance: 'NEUTRAL', supportScore: 0, maxCosine: 0, maxOverlap: 0, sentences: [] };
+    }
+    const sentences = picked.map((s, i): JudgedSentence => {
+      const lp = deps.model.logProbs(claim, textView(s.text, vectors[i]!));
+      const probs = lp.map(Math.exp) as StanceProbabilities;
+      return { ...s, probs, stance: argmax(probs), evidence: probs[2] < tau };
+    });
+    const claimWords = new Set(claim.stems);
+    return {
+      stance: sourceStance(sentences),
+      supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
+      maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
+      maxOverlap: Math.max(
+        ...picked.map(
+          (s) =>
+            contentStems(s.text).filter((t) => claimWords.has(t)).length /
+            Math.max(1, claimWords.size),
+        ),
+      ),
+      sentences,
+    };
+  }
   return {
     ...(deps.model.fitted.audit ? { auditCalibration: deps.model.fitted.audit } : {}),
     async claimView(claim) {
@@ -70,38 +111,26 @@ export function createEvidenceJudge(deps: {
     },
     async judge(claim, text, given) {
       const all = given ?? splitSentences(text);
-      const picked = topSentences(
-        claim.text,
-        all.map((s) => s.text),
-        perSource,
-      )
+      const picked = pickIndexes(claim, all, perSource)
         .sort((a, b) => a - b)
         .map((i) => all[i]!);
-      if (picked.length === 0) {
-        return { stance: 'NEUTRAL', supportScore: 0, maxCosine: 0, maxOverlap: 0, sentences: [] };
-      }
-      const vectors = await deps.embed.sentences(picked.map((s) => s.text));
-      const sentences = picked.map((s, i): JudgedSentence => {
-        const lp = deps.model.logProbs(claim, textView(s.text, vectors[i]!));
-        const probs = lp.map(Math.exp) as StanceProbabilities;
-        return { ...s, probs, stance: argmax(probs), evidence: probs[2] < tau };
-      });
-      const claimWords = new Set(claim.stems);
-      return {
-        stance: sourceStance(sentences),
-        supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
-        maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
-        maxOverlap: Math.max(
-          ...picked.map(
-            (s) =>
-              contentStems(s.text).filter((t) => claimWords.has(t)).length /
-              Math.max(1, claimWords.size),
-          ),
-        ),
-        sentences,
-      };
+      if (picked.length === 0) return judgePicked(claim, [], []);
+      return judgePicked(claim, picked, await deps.embed.sentences(picked.map((s) => s.text)));
     },
+    embedSentences: (texts) => deps.embed.sentences(texts),
+    pick(claim, all, limit = perSource) {
+      return pickIndexes(claim, all, limit).map((i) => all[i]!);
+    },
+    judgePicked,
   };
+}
+
+function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): number[] {
+  return topSentences(
+    claim.text,
+    all.map((s) => s.text),
+    limit,
+  );
 }
 
 /** SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences. */

@@ -1,7 +1,10 @@
 // Projects on a real in-memory library: membership (a document in several projects), search
 // scoped to a project and to a minimum grade, stats, claims, and what deletion does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OWN_DOCUMENT_GRADE } from '../shared/types';
+import { createChunkLookup } from '../store/chunk-lookup';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { GRADE_TABLE } from './provenance';
 import { createProjectStore, type ProjectStore } from './project-store';
 
 let lib: TestLibrary;
@@ -56,6 +59,35 @@ describe('project store', () => {
     await expect(
       lib.search.search({ query: 'vitamin', filters: { minGrade: 'Z' as never } }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('grades an ungraded local file as an own document, until the user sets its grade', async () => {
+    expect(GRADE_TABLE.own.own).toBe(OWN_DOCUMENT_GRADE);
+    const paths = async (minGrade: 'A' | 'B' | 'C') =>
+      (await lib.search.search({ query: 'vitamin', filters: { minGrade } })).hits
+        .map((h) => h.path)
+        .sort();
+    const lookup = createChunkLookup(lib.db.sql);
+    // c.txt is ungraded: it counts as C (own document) on the lexical and semantic sides alike.
+    expect(await paths('C')).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(await paths('B')).toEqual(['a.txt']);
+    const chunksOf = async (id: number) =>
+      (await lib.store.getDocument(id)).chunks.map((c) => c.id);
+    const allowedB = await lookup.allowedChunkIds({ minGrade: 'B' });
+    expect([...allowedB!].sort()).toEqual((await chunksOf(ids[0]!)).sort());
+    const allowedC = await lookup.allowedChunkIds({ minGrade: 'C' });
+    expect(allowedC!.size).toBe(3);
+
+    const before = lib.store.version();
+    expect(await lib.store.setDocumentGrade([ids[2]!, 4242], 'A')).toBe(1);
+    expect(lib.store.version()).toBeGreaterThan(before);
+    expect(await paths('B')).toEqual(['a.txt', 'c.txt']);
+    expect((await lib.store.getDocument(ids[2]!)).qualityGrade).toBe('A');
+    await lib.store.setDocumentGrade([ids[2]!], null);
+    expect(await paths('B')).toEqual(['a.txt']);
+    await expect(lib.store.setDocumentGrade([ids[2]!], 'Z' as never)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('reports per-project stats and keeps claims in order', async () => {

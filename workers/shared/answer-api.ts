@@ -21,6 +21,12 @@ export interface AnswerRequest {
   allowWeb?: boolean;
   /** Let the evaluator and checker ask the LLM backend (when one is active). Default true. */
   allowLlm?: boolean;
+  /**
+   * Multi-hop retrieval: up to this many further retrievals (at most 3), each from the question
+   * plus the terms the evidence so far brings, while the evaluator is not sure (stops at
+   * CORRECT). Every hop is a `hop` corrective action. Default 0 (off).
+   */
+  maxHops?: number;
 }
 
 export const MAX_QUESTION_CHARS = 2000;
@@ -92,6 +98,7 @@ export type CorrectiveKind =
   | 'refine' // strips kept above the fitted threshold
   | 'expansion' // INCORRECT: RM3 / WordNet expanded second retrieval
   | 'web' // INCORRECT/AMBIGUOUS: web search through an enabled provider
+  | 'hop' // multi-hop: a further retrieval from the question plus the evidence's bridge terms
   | 'not-found'; // INCORRECT and nothing helped: "the library does not seem to hold this"
 
 /** One corrective step, recorded in the plan and the answer's metadata. */
@@ -158,6 +165,7 @@ export type AnswerStepKind =
   | 'check'
   | 'llm-grade'
   | 'web'
+  | 'hop'
   | 'generate';
 
 export interface AnswerStep {

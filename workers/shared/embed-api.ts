@@ -134,7 +134,8 @@ export interface EmbedWorkerApi {
    * Canonical int16 vectors, one per text, in order; their buffers are transferred.
    * `jobId` lets `cancel(jobId)` stop the job between texts; `onProgress` must be a
    * Comlink.proxy and a top-level argument (Comlink does not proxy functions nested in objects).
-   * Prefer `embedWithSignal`, which does both.
+   * Prefer `embedWithSignal`, which does both. `batched` runs up to 16 texts per forward pass
+   * (same bytes; progress and cancel per pass), as queries always are.
    * @throws AppError ABORTED when cancelled, WASM_ERROR / MODEL_LOAD_FAILED
    */
   embedTexts(
@@ -142,6 +143,7 @@ export interface EmbedWorkerApi {
     jobId?: string,
     onProgress?: (p: EmbedProgress) => void,
     role?: EmbedRole,
+    batched?: boolean,
   ): Promise<Int16Array[]>;
   /** Token counts as the model sees them (clipped to maxTokens), e.g. for progress by tokens. */
   countTokens(texts: string[]): Promise<number[]>;
@@ -209,6 +211,7 @@ export async function embedWithSignal(
     signal?: AbortSignal;
     onProgress?: (p: EmbedProgress) => void;
     role?: EmbedRole;
+    batched?: boolean;
   } = {},
 ): Promise<Int16Array[]> {
   const jobId = `embed-${Date.now().toString(36)}-${(jobCounter++).toString(36)}`;
@@ -220,6 +223,7 @@ export async function embedWithSignal(
       jobId,
       options.onProgress ? Comlink.proxy(options.onProgress) : undefined,
       options.role,
+      options.batched,
     );
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
@@ -245,7 +249,13 @@ export interface EmbedPoolWorker {
    */
   embed(
     texts: string[],
-    options: { role?: EmbedRole; signal: AbortSignal; onProgress?: (done: number) => void },
+    options: {
+      role?: EmbedRole;
+      /** One forward pass for several texts (see EmbedWorkerApi.embedTexts). */
+      batched?: boolean;
+      signal: AbortSignal;
+      onProgress?: (done: number) => void;
+    },
   ): Promise<Int16Array[]>;
   /** Stops the worker for good; its pending `embed` calls must reject (never hang). */
   terminate(): void | Promise<void>;
@@ -280,6 +290,8 @@ export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {
        * ceil(n / size) so that every worker takes a share instead of one worker taking them all.
        */
       batchSize?: number;
+      /** Each worker embeds its share in batched forward passes (passages default to one by one). */
+      batched?: boolean;
     },
   ): Promise<Int16Array[]>;
   /** The `size` workers, started if needed (e.g. to switch every worker's model). */
@@ -317,11 +329,12 @@ export function remotePoolWorker(
   dead.catch(() => undefined);
   return {
     api,
-    embed: (texts, { role, signal, onProgress }) =>
+    embed: (texts, { role, batched, signal, onProgress }) =>
       Promise.race([
         embedWithSignal(api, texts, {
           signal,
           ...(role ? { role } : {}),
+          ...(batched ? { batched } : {}),
           ...(onProgress ? { onProgress: (p: EmbedProgress) => onProgress(p.done) } : {}),
         }),
         dead,

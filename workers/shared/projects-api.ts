@@ -69,10 +69,18 @@ export interface ProjectsApi {
   ): Promise<ProjectClaim>;
   cancelClaimCheck(requestId: string): Promise<void>;
   /**
-   * Claims in an answer or a pasted draft, without an LLM: the sentences that state something
-   * (headings, questions, fragments and the reference list dropped; citation markers removed).
+   * Claims in an answer or a pasted draft. By default without an LLM: the sentences that state
+   * something (headings, questions, fragments and the reference list dropped; citation markers
+   * removed). With `useLlm` and an active backend, those sentences are restated by the model as
+   * short self-contained claims (a group it fails on keeps its sentences; no backend: the split,
+   * `method: 'sentences'`, with a note saying why).
+   * @throws AppError ABORTED when `cancelClaimCheck(requestId)` is called
    */
-  extractDraftClaims(draft: string): Promise<string[]>;
+  extractDraftClaims(
+    draft: string,
+    options?: { useLlm?: boolean },
+    requestId?: string,
+  ): Promise<DraftClaims>;
   /**
    * Audits every citation of a draft: `[n]` markers resolved through `references` (an answer's)
    * or the draft's own reference lines (`[1] notes/a.txt`). A source not in the library is
@@ -80,11 +88,29 @@ export interface ProjectsApi {
    */
   auditDraft(input: AuditInput): Promise<AuditRowView[]>;
   /**
+   * The draft with the citation `n` of the sentence at `at` (an audit row's) pointing to `label`
+   * (a path or URL) instead: a new citation number and reference line, other uses of `n` kept.
+   * Unchanged when that sentence has no marker `n`.
+   */
+  replaceDraftCitation(
+    draft: string,
+    at: { start: number; end: number },
+    n: string,
+    label: string,
+  ): Promise<string>;
+  /**
    * The project's exports: the Markdown report, `index_metadata.json` and `retrieval_audit.md`
    * (spec: advanced-retrieval-colbert-hyde.md). Built from library data only: no settings, so no
    * API key, can reach them. @throws AppError NOT_FOUND
    */
   projectExports(projectId: number, extra?: ExportExtra): Promise<ProjectExportFiles>;
+}
+
+export interface DraftClaims {
+  claims: string[];
+  method: 'llm' | 'sentences';
+  /** Why the model was not used, or how many groups it failed on; null when nothing to say. */
+  note: string | null;
 }
 
 export type TriangulationStatus = 'VERIFIED' | 'LIKELY' | 'UNVERIFIED' | 'CONTESTED';
@@ -162,6 +188,8 @@ export interface AuditRowView {
   supportScore: number | null;
   stance: StanceLabel | null;
   passage: { text: string; start: number; end: number } | null;
+  /** Where the cited sentence (with its markers) is in the draft, for replacing the citation. */
+  at: { start: number; end: number };
 }
 
 export interface ExportExtra {

@@ -4,6 +4,7 @@
 import type {
   DocumentDetail,
   DocumentSummary,
+  QualityGrade,
   SearchRequest,
   SearchResponse,
   StorageInfo,
@@ -27,6 +28,12 @@ export interface LibraryApi {
   getDocument(id: number): Promise<DocumentDetail>;
   /** Deletes a document with its chunks and index rows. @throws AppError NOT_FOUND, DB_LOCKED */
   deleteDocument(id: number): Promise<void>;
+  /**
+   * Sets the quality grade the user gives documents (null: back to the default, "own document"
+   * = OWN_DOCUMENT_GRADE for a local file). @returns how many of `ids` exist
+   * @throws AppError INVALID_ARGUMENT for an unknown grade
+   */
+  setDocumentGrade(ids: number[], grade: QualityGrade | null): Promise<number>;
   stats(): Promise<LibraryStats>;
   /** A consistent snapshot of the whole library as an SQLite file. */
   exportLibrary(): Promise<Uint8Array>;

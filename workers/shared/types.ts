@@ -72,7 +72,18 @@ export interface SearchFilters {
   modifiedBefore?: number | undefined; // ms since epoch, exclusive
   contains?: string; // case-insensitive substring of the chunk text
   project?: number; // only documents of this research project (workers/projects)
-  minGrade?: QualityGrade; // only documents graded this or better (A best); ungraded excluded
+  minGrade?: QualityGrade; // only documents graded this or better (A best); ungraded: OWN_DOCUMENT_GRADE
+}
+
+/**
+ * The grade of a document nobody graded: an imported local file, credibility tier "own document"
+ * (GRADE_TABLE.own.own in workers/projects/provenance.ts). The user can set another per document.
+ */
+export const OWN_DOCUMENT_GRADE: QualityGrade = 'C';
+
+/** A document's grade for filters, sorting and display: its own, else OWN_DOCUMENT_GRADE. */
+export function documentGrade(d: { qualityGrade: QualityGrade | null }): QualityGrade {
+  return d.qualityGrade ?? OWN_DOCUMENT_GRADE;
 }
 
 /** Grades at least as good as `min` (A best), for the `minGrade` filter. */

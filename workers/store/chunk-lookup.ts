@@ -1,7 +1,7 @@
 // Chunk look-ups the semantic side of search needs from SQL: which chunks the search filters
 // allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
 // deterministic tie-breaks. Must not import other layers.
-import { gradesAtLeast, type SearchFilters } from '../shared/types';
+import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
 import { globToRegExp } from './glob';
 import type { Sql, SqlValue } from './sql';
 
@@ -64,8 +64,8 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
       }
       if (filters.minGrade !== undefined) {
         const grades = gradesAtLeast(filters.minGrade);
-        where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
-        binds.push(...grades);
+        where.push(`COALESCE(d.quality_grade, ?) IN (${grades.map(() => '?').join(', ')})`);
+        binds.push(OWN_DOCUMENT_GRADE, ...grades);
       }
       const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
       const needle = filters.contains ? filters.contains.toLowerCase() : null;

@@ -16,7 +16,7 @@ import type {
   SearchResponse,
 } from '../shared/types';
 import { globToRegExp } from './glob';
-import { gradesAtLeast } from '../shared/types';
+import { gradesAtLeast, OWN_DOCUMENT_GRADE } from '../shared/types';
 import { parseQuery, WORD_RE, type ParsedQuery } from './lexical-query';
 import {
   kthLargest,
@@ -469,8 +469,8 @@ export async function createLexicalSearch(
     }
     if (filters?.minGrade !== undefined) {
       const grades = gradesAtLeast(filters.minGrade);
-      where.push(`d.quality_grade IN (${grades.map(() => '?').join(', ')})`);
-      binds.push(...grades);
+      where.push(`COALESCE(d.quality_grade, ?) IN (${grades.map(() => '?').join(', ')})`);
+      binds.push(OWN_DOCUMENT_GRADE, ...grades);
     }
     // LIKE folds ASCII case only: ASCII needles are filtered in SQL (literal, wildcards
     // escaped); others in JS with full Unicode lower-casing.

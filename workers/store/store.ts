@@ -40,6 +40,12 @@ export interface Store {
   putDocument(input: DocumentInput, chunks: ChunkInput[], contentHash: string): Promise<PutResult>;
   /** @throws AppError NOT_FOUND */
   deleteDocument(id: number): Promise<void>;
+  /**
+   * Sets the quality grade of documents (null: back to ungraded, i.e. OWN_DOCUMENT_GRADE for a
+   * local file); a change like any other (version bumped, caches keyed on it drop).
+   * @returns how many documents exist among `ids`
+   */
+  setDocumentGrade(ids: number[], grade: QualityGrade | null): Promise<number>;
   listDocuments(): Promise<DocumentSummary[]>;
   /** @throws AppError NOT_FOUND */
   getDocument(id: number): Promise<DocumentDetail>;
@@ -355,6 +361,23 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
         await sql.run('DELETE FROM documents WHERE id = ?', [id]);
       });
       changed();
+    },
+
+    async setDocumentGrade(ids, grade) {
+      if (grade !== null && !'ABCDE'.includes(grade)) {
+        throw createError('INVALID_ARGUMENT', { reason: `Unknown grade ${String(grade)}.` });
+      }
+      let n = 0;
+      await sql.transaction(async () => {
+        for (const id of ids) {
+          const row = await sql.get('SELECT id FROM documents WHERE id = ?', [id]);
+          if (!row) continue;
+          await sql.run('UPDATE documents SET quality_grade = ? WHERE id = ?', [grade, id]);
+          n++;
+        }
+      });
+      if (n > 0) changed();
+      return n;
     },
 
     listDocuments: () => sql.serialized(listDocuments),
