@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { createExpansion } from '../../workers/answer/corrective';
 import {
-  fittedModelFor,
+  loadFittedModel,
   logisticScore,
   type FittedModel,
   type LogisticModel,
@@ -164,7 +164,7 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
   log('');
   try {
     const fitted0 =
-      task === 'crag-fit' ? unfitted(harness.modelId) : fittedModelFor(harness.modelId);
+      task === 'crag-fit' ? unfitted(harness.modelId) : await loadFittedModel(harness.modelId);
     const records = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
       if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
     });
@@ -224,7 +224,7 @@ export async function cragReport(
   });
   const cg = correctiveGain(
     await correctiveTrials(harness, fitted, incorrect, expand),
-    fitted.corrective.minGain ?? 0,
+    fitted.corrective,
   );
   const check = await checkTimes(harness, fitted, records);
   const evaluate = records.map((r) => r.evaluateMs);
@@ -260,6 +260,7 @@ export async function cragReport(
     checker_pairs: cf?.counts ?? null,
     corrective_technique: fitted.corrective.technique,
     corrective_min_gain: fitted.corrective.minGain ?? 0,
+    corrective_min_score: fitted.corrective.minScore ?? 0,
     corrective_ndcg_gain: r(cg.gain),
     corrective_queries: cg.queries,
     corrective_applied: cg.applied,
