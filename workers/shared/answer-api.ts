@@ -208,3 +208,22 @@ export interface AnswerApi {
   ask(request: AnswerRequest, requestId?: string): Promise<Answer>;
   cancelAnswer(requestId: string): Promise<void>;
 }
+
+/** A score in words, beside the number, so a reader need not know the fitted cut-offs. */
+export type RelevanceBand = 'high' | 'medium' | 'low';
+
+/**
+ * A query score's band: high at or above `upper` (CORRECT), low below `lower` (INCORRECT),
+ * medium between (AMBIGUOUS).
+ */
+export function queryBand(score: number, t: EvaluatorThresholds): RelevanceBand {
+  return score >= t.upper ? 'high' : score < t.lower ? 'low' : 'medium';
+}
+
+/**
+ * A passage score's band: high when it alone would make the answer CORRECT (>= `upper`), medium
+ * when it counts as relevant (>= `passage`), low below.
+ */
+export function passageBand(score: number, t: EvaluatorThresholds): RelevanceBand {
+  return score >= t.upper ? 'high' : score >= t.passage ? 'medium' : 'low';
+}
