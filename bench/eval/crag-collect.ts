@@ -28,6 +28,8 @@ export interface QueryRecord {
   evaluateMs: number;
   /** Out-of-fold passage scores of the first retrieval (set by the fit, used by refinement). */
   oofScores?: number[];
+  /** Out-of-fold query-model scores of the first retrieval (set by the fit, for decisions). */
+  oofQueryScores?: number[];
 }
 
 export async function collectQueries(
@@ -74,7 +76,7 @@ export async function collectQueries(
 export function scoreWith(fitted: FittedModel, ev: EvaluatedRetrieval) {
   const e = createRetrievalEvaluator(fitted);
   const scores = e.scorePassages(ev.features);
-  return { scores, ...e.decide(scores) };
+  return { scores, ...e.decide(fitted.query ? e.queryScores(ev.features) : scores) };
 }
 
 /** Gold rationale spans per query id and document path (aligned), plus counts. */

@@ -76,6 +76,23 @@ export function passageThreshold(scores: number[], labels: boolean[], margin = F
   return round4(best.t);
 }
 
+/**
+ * Training rows: the first retrievals' passages labelled by the qrels, plus (withAblation) every
+ * passage of the ablated retrievals as a negative: the topical neighbours that remain when the
+ * library lacks the answer, which the query decision must not call CORRECT.
+ */
+function trainingRows(records: QueryRecord[], withAblation: boolean) {
+  const rows = records.flatMap((r) => r.first.features);
+  const labels = records.flatMap((r) => r.labels);
+  if (withAblation)
+    for (const r of records)
+      for (const f of r.ablation?.features ?? []) {
+        rows.push(f);
+        labels.push(false);
+      }
+  return { rows, labels };
+}
+
 /** Passage scores of the first and ablated retrievals of each record. */
 export interface RecordScores {
   first: number[][];
@@ -92,15 +109,14 @@ export interface RecordScores {
 function crossFitted(
   records: QueryRecord[],
   fit: (rows: Array<Record<string, number>>, labels: boolean[]) => LogisticModel,
+  withAblation = false,
   folds = 5,
 ): RecordScores {
   const out: RecordScores = { first: [], ablation: [], folds: [] };
   for (let k = 0; k < folds; k++) {
     const train = records.filter((_, i) => i % folds !== k);
-    const model = fit(
-      train.flatMap((r) => r.first.features),
-      train.flatMap((r) => r.labels),
-    );
+    const t = trainingRows(train, withAblation);
+    const model = fit(t.rows, t.labels);
     out.folds.push(model);
     records.forEach((r, i) => {
       if (i % folds !== k) return;
@@ -174,6 +190,7 @@ function queryThresholds(
   }
   return {
     queryTopN: best.topN,
+    coverage: best.coverage,
     thresholds: { upper: round4(upper), lower: round4(Math.min(lower, upper)) },
   };
 }
@@ -201,13 +218,29 @@ export async function fitCrag(
     ...baseline,
     threshold: passageThreshold(bScores, labels),
   };
-  const qt = queryThresholds(fitted, records, oof, log);
+  // The query score: from the passage model, or from a model also trained on the ablated
+  // retrievals' passages as negatives, whichever gives the larger out-of-fold train coverage
+  // under the same precision and ablation constraints.
+  log('[crag-fit] query score from the passage model:');
+  let qt = queryThresholds(fitted, records, oof, log);
+  let qOof = oof;
+  const oofHard = crossFitted(records, fitPassage, true);
+  log('[crag-fit] query score from a model with the ablated passages as negatives:');
+  const qtHard = queryThresholds(fitted, records, oofHard, log);
+  if (qtHard.coverage > qt.coverage) {
+    const t = trainingRows(records, true);
+    fitted.query = fitPassage(t.rows, t.labels);
+    qt = qtHard;
+    qOof = oofHard;
+  }
+  log(`[crag-fit] query model: ${fitted.query ? 'with ablated negatives' : 'the passage model'}`);
   fitted.queryTopN = qt.queryTopN;
   Object.assign(fitted.thresholds, qt.thresholds);
   // Strips, their keep threshold and the answer's are fitted on out-of-fold passage scores too
   // (a strip's features include its passage's score).
   records.forEach((r, i) => {
     r.oofScores = oof.first[i]!;
+    r.oofQueryScores = qOof.first[i]!;
   });
   log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
 
@@ -226,7 +259,7 @@ export async function fitCrag(
   }
   const { decide } = createRetrievalEvaluator(fitted);
   const decisionOf = (r: QueryRecord) =>
-    r.oofScores ? decide(r.oofScores).decision : scoreWith(fitted, r.first).decision;
+    r.oofQueryScores ? decide(r.oofQueryScores).decision : scoreWith(fitted, r.first).decision;
   let best = { v: -1, answer: 0.6, max: 2 };
   for (const max of [1, 2, 3])
     for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -268,7 +301,7 @@ export async function fitCrag(
     `[crag-fit] checker ${fitted.checker.supported}/${fitted.checker.unsupported} on ${pairs.length} pairs`,
   );
 
-  fitted.corrective = await fitCorrective(harness, fitted, records, oof, log);
+  fitted.corrective = await fitCorrective(harness, fitted, records, qOof, log);
   return fitted;
 }
 
@@ -296,7 +329,10 @@ async function fitCorrective(
     .map((r, i) => ({ r, i }))
     .filter(({ i }) => decide(oof.first[i]!).decision === 'INCORRECT');
   const folds = oof.folds.length;
-  const foldModel = oof.folds.map((passage) => ({ ...fitted, passage }));
+  // each fold's model scores the query (the fitted query model's or the passage model's fold)
+  const foldModel = oof.folds.map((m) =>
+    fitted.query ? { ...fitted, query: m } : { ...fitted, passage: m },
+  );
   let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0, minGain: 0 };
   for (const technique of ['rm3', 'wordnet'] as const) {
     const expand = createExpansion(technique, {

@@ -38,7 +38,13 @@ export interface FittedModel {
   date: string;
   fittedOn: string;
   passage: LogisticModel;
-  /** The query score is the best passage score among the first `queryTopN` passages. */
+  /**
+   * The query-score model, when the fit chose one: the passage model's features trained with the
+   * ablated retrievals' passages (the library without the relevant documents) as extra
+   * negatives; absent -> the passage model scores the query too.
+   */
+  query?: LogisticModel;
+  /** The query score is the best query-model score among the first `queryTopN` passages. */
   queryTopN: number;
   thresholds: EvaluatorThresholds;
   strip: LogisticModel & {
