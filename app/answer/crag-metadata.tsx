@@ -20,9 +20,9 @@ export function CragMetadataPanel({ answer }: { answer: Answer }) {
       </summary>
       <p>
         CORRECT at a query score ≥ {t.upper}, INCORRECT below {t.lower}, a passage counts as
-        relevant at ≥ {t.passage} (passage bands: high ≥ {t.upper}, medium ≥ {t.passage}, low
-        below). Fitted model: {c.evaluator.fittedModel}; embedding model: {c.modelId}. Tokens:{' '}
-        {c.retrievedTokens} retrieved, {c.keptTokens} kept after refinement.
+        relevant at ≥ {t.passage} (passage bands: high ≥ {Math.max(0.5, t.passage)}, medium ≥{' '}
+        {t.passage}, low below). Fitted model: {c.evaluator.fittedModel}; embedding model:{' '}
+        {c.modelId}. Tokens: {c.retrievedTokens} retrieved, {c.keptTokens} kept after refinement.
         {c.evaluator.llm &&
           ` LLM grading (${c.evaluator.llm.backend}): ${c.evaluator.llm.graded} graded, ${c.evaluator.llm.failed} failed, ${Math.round(c.evaluator.llm.ms)} ms.`}
       </p>

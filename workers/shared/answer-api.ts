@@ -221,9 +221,10 @@ export function queryBand(score: number, t: EvaluatorThresholds): RelevanceBand 
 }
 
 /**
- * A passage score's band: high when it alone would make the answer CORRECT (>= `upper`), medium
- * when it counts as relevant (>= `passage`), low below.
+ * A passage score's band. The score is the fitted P(relevant): high when relevant is the more
+ * likely (>= 0.5, or the passage threshold if that is higher), medium when it still counts as
+ * relevant (>= `passage`, fitted for balanced accuracy and F1), low below.
  */
 export function passageBand(score: number, t: EvaluatorThresholds): RelevanceBand {
-  return score >= t.upper ? 'high' : score >= t.passage ? 'medium' : 'low';
+  return score >= Math.max(0.5, t.passage) ? 'high' : score >= t.passage ? 'medium' : 'low';
 }
