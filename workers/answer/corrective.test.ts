@@ -30,7 +30,7 @@ describe('correctiveSwitch', () => {
     for (const id of ['all-MiniLM-L6-v2', 'use-lite', 'unknown-model']) {
       const c = (await loadFittedModel(id)).corrective;
       expect(['rm3', 'wordnet', 'none']).toContain(c.technique);
-      if (c.technique !== 'none') expect(c.trainGain).toBeGreaterThan(0);
+      if (c.technique !== 'none') expect(c.trainGain).toBeGreaterThanOrEqual(0); // rounded to 4 places
       expect(correctiveSwitch(c, 0, 0)).toBe(false); // no rise never switches
     }
   });
