@@ -28,14 +28,18 @@ export function textKey(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** `folder` under .cache/: tasks that embed other texts than the corpus keep their own file. */
+/**
+ * `folder` under .cache/: tasks that embed other texts than the corpus keep their own file.
+ * EMBED_CACHE_DIR (an absolute folder) replaces .cache/ for one run, so a run that embeds new
+ * texts can append to a private copy while others read the shared file (two writers corrupt it).
+ */
 export function openEmbedCache(
   modelId: string,
   version: string,
   dim: number,
   folder = 'embed',
 ): EmbedCache {
-  const dir = join(REPO_ROOT, '.cache', folder);
+  const dir = join(process.env.EMBED_CACHE_DIR || join(REPO_ROOT, '.cache'), folder);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${modelId}@${version}.bin`);
   const rec = 32 + dim * 2;

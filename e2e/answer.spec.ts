@@ -72,6 +72,12 @@ test('extractive answer offline: cited sentences, the cited passage highlighted,
   await expect(answer.getByTestId('answer-text')).toContainText(CITED);
   await expect(answer.getByTestId('reference').first()).toContainText('sample.txt');
   await expect(page.getByTestId('crag-decision')).toHaveText(/CORRECT|AMBIGUOUS|INCORRECT/);
+  // The query score carries its band in words, and the band agrees with the decision.
+  const band = page.getByTestId('crag-band');
+  await expect(band).toHaveText(/^(high|medium|low) relevance$/);
+  const decision = await page.getByTestId('crag-decision').textContent();
+  const expected = { CORRECT: 'high', AMBIGUOUS: 'medium', INCORRECT: 'low' }[decision ?? ''];
+  await expect(band).toHaveAttribute('data-band', expected ?? 'none');
 
   // Clicking [n] opens the document with exactly the cited strip highlighted.
   const cited = sentences.filter({ hasText: CITED }).getByTestId('citation').first();

@@ -1,7 +1,7 @@
 // How an answer was made (CRAG metadata): the evaluator's decision and query score against the
 // fitted thresholds, each passage's score and its components (and LLM grade), the corrective
 // actions with their outcome, whether the web and an LLM were used, and the latency per step.
-import type { Answer } from '../../workers/shared/answer-api';
+import { passageBand, queryBand, type Answer } from '../../workers/shared/answer-api';
 
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3));
 
@@ -12,12 +12,16 @@ export function CragMetadataPanel({ answer }: { answer: Answer }) {
     <details className="crag-meta" data-testid="crag-meta">
       <summary>
         How this answer was made: <strong data-testid="crag-decision">{c.decision}</strong> · query
-        score {c.queryScore.toFixed(3)} · web {c.webUsed ? 'used' : 'not used'} ·{' '}
-        {Math.round(c.totalMs)} ms
+        score {c.queryScore.toFixed(3)}{' '}
+        <span className="band" data-testid="crag-band" data-band={queryBand(c.queryScore, t)}>
+          {queryBand(c.queryScore, t)} relevance
+        </span>{' '}
+        · web {c.webUsed ? 'used' : 'not used'} · {Math.round(c.totalMs)} ms
       </summary>
       <p>
         CORRECT at a query score ≥ {t.upper}, INCORRECT below {t.lower}, a passage counts as
-        relevant at ≥ {t.passage}. Fitted model: {c.evaluator.fittedModel}; embedding model:{' '}
+        relevant at ≥ {t.passage} (passage bands: high ≥ {Math.max(0.5, t.passage)}, medium ≥{' '}
+        {t.passage}, low below). Fitted model: {c.evaluator.fittedModel}; embedding model:{' '}
         {c.modelId}. Tokens: {c.retrievedTokens} retrieved, {c.keptTokens} kept after refinement.
         {c.evaluator.llm &&
           ` LLM grading (${c.evaluator.llm.backend}): ${c.evaluator.llm.graded} graded, ${c.evaluator.llm.failed} failed, ${Math.round(c.evaluator.llm.ms)} ms.`}
@@ -60,7 +64,12 @@ export function CragMetadataPanel({ answer }: { answer: Answer }) {
             <tr key={p.chunkId} data-testid="crag-passage">
               <td>{p.rank}</td>
               <td>{p.title}</td>
-              <td>{p.finalScore.toFixed(3)}</td>
+              <td>
+                {p.finalScore.toFixed(3)}{' '}
+                <span className="band" data-testid="crag-passage-band">
+                  {passageBand(p.finalScore, t)}
+                </span>
+              </td>
               <td>{p.llmScore === undefined ? '—' : p.llmScore.toFixed(2)}</td>
               <td className="components">
                 {Object.entries(p.components)

@@ -22,7 +22,7 @@ import {
 } from '../state/answer-actions';
 import { useAnswerStore, type AnswerModeChoice } from '../state/answer-store';
 import { useAppStore } from '../state/app-store';
-import type { AnswerReference } from '../../workers/shared/answer-api';
+import { passageBand, type AnswerReference } from '../../workers/shared/answer-api';
 import type { StoredAnswer } from '../../workers/shared/answer-history-api';
 
 export function AnswerView() {
@@ -200,7 +200,10 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
               <ul>
                 {answer.closest.map((p) => (
                   <li key={p.chunkId}>
-                    {p.title} ({p.path}) · score {p.finalScore.toFixed(2)}
+                    {p.title} ({p.path}) · score {p.finalScore.toFixed(2)},{' '}
+                    <span className="band" data-testid="closest-band">
+                      {passageBand(p.finalScore, answer.crag.evaluator.thresholds)} relevance
+                    </span>
                   </li>
                 ))}
               </ul>

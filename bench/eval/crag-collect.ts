@@ -2,6 +2,7 @@
 // record per query (first retrieval evaluated, passage labels from the qrels, the ablated
 // retrieval), and the refinement, answer, checker and corrective figures computed from records
 // with a given fitted model. Everything calls the answer room's own functions.
+import { correctiveSwitch } from '../../workers/answer/corrective';
 import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
 import { extractiveAnswer } from '../../workers/answer/extractive';
 import type { FittedModel } from '../../workers/answer/fitted';
@@ -27,6 +28,8 @@ export interface QueryRecord {
   evaluateMs: number;
   /** Out-of-fold passage scores of the first retrieval (set by the fit, used by refinement). */
   oofScores?: number[];
+  /** Out-of-fold query-model scores of the first retrieval (set by the fit, for decisions). */
+  oofQueryScores?: number[];
 }
 
 export async function collectQueries(
@@ -73,7 +76,7 @@ export async function collectQueries(
 export function scoreWith(fitted: FittedModel, ev: EvaluatedRetrieval) {
   const e = createRetrievalEvaluator(fitted);
   const scores = e.scorePassages(ev.features);
-  return { scores, ...e.decide(scores) };
+  return { scores, ...e.decide(fitted.query ? e.queryScores(ev.features) : scores) };
 }
 
 /** Gold rationale spans per query id and document path (aligned), plus counts. */
@@ -191,22 +194,28 @@ export function bestSentences(q: QueryContext, text: string, n: number): string[
     .map((x) => x.s.text);
 }
 
-/** One query's second retrieval: how much the query score and nDCG@10 moved. */
+/** One query's second retrieval: the query scores before and after, and how nDCG@10 moved. */
 export interface CorrectiveTrial {
-  scoreDelta: number;
+  firstScore: number;
+  secondScore: number;
   ndcgDelta: number;
 }
 
-/** The expansion's second retrieval on each record (null: no expansion terms). */
+/**
+ * The expansion's second retrieval on each record (null: no expansion terms). `modelFor` gives
+ * the model that scores a record (the fit passes each train query's out-of-fold model).
+ */
 export async function correctiveTrials(
   harness: CragHarness,
   fitted: FittedModel,
   records: QueryRecord[],
   expand: ((q: string) => Promise<{ lexicalQuery: string } | null>) | undefined,
+  modelFor: (rec: QueryRecord, index: number) => FittedModel = () => fitted,
 ): Promise<Array<CorrectiveTrial | null>> {
   if (!expand) return records.map(() => null);
   const out: Array<CorrectiveTrial | null> = [];
-  for (const rec of records) {
+  for (const [i, rec] of records.entries()) {
+    const model = modelFor(rec, i);
     const exp = await expand(rec.question);
     if (!exp) {
       out.push(null);
@@ -221,7 +230,8 @@ export async function correctiveTrials(
         10,
       );
     out.push({
-      scoreDelta: scoreWith(fitted, second).queryScore - scoreWith(fitted, rec.first).queryScore,
+      firstScore: scoreWith(model, rec.first).queryScore,
+      secondScore: scoreWith(model, second).queryScore,
       ndcgDelta: ndcg(r.docs) - ndcg(rec.docs),
     });
   }
@@ -229,14 +239,17 @@ export async function correctiveTrials(
 }
 
 /**
- * nDCG@10 gain over all the trials' queries when the second retrieval replaces the first only if
- * it raises the query score by more than `minGain` (the service's rule).
+ * nDCG@10 gain over all the trials' queries when the second retrieval replaces the first only
+ * where the fitted gate lets it (`correctiveSwitch`, the service's rule).
  */
-export function correctiveGain(trials: Array<CorrectiveTrial | null>, minGain: number) {
+export function correctiveGain(
+  trials: Array<CorrectiveTrial | null>,
+  rule: FittedModel['corrective'],
+) {
   let gain = 0;
   let applied = 0;
   for (const t of trials) {
-    if (!t || t.scoreDelta <= minGain) continue;
+    if (!t || !correctiveSwitch(rule, t.firstScore, t.secondScore)) continue;
     applied++;
     gain += t.ndcgDelta;
   }

@@ -55,25 +55,50 @@ export function unfitted(modelId: string): FittedModel {
   };
 }
 
-/** The threshold maximising the mean of balanced accuracy and F1 (both are goals). */
-function passageThreshold(scores: number[], labels: boolean[]): number {
-  let best = 0.5;
-  let bestV = -1;
-  for (let t = 0.02; t < 0.98; t += 0.01) {
-    const c = classify(scores, labels, t);
-    const v = (c.balancedAccuracy + c.f1) / 2;
-    if (v > bestV) {
-      bestV = v;
-      best = t;
-    }
+/** How far below its best train F1 the passage threshold may go to raise balanced accuracy. */
+export const F1_MARGIN = 0.02;
+
+/**
+ * The passage threshold: the highest balanced accuracy among thresholds whose F1 is within
+ * `F1_MARGIN` of the best F1 (both are goals; balanced accuracy peaks at a lower threshold than
+ * F1, so the mean of the two settled near F1's peak and left balanced accuracy short).
+ */
+export function passageThreshold(scores: number[], labels: boolean[], margin = F1_MARGIN): number {
+  const grid: Array<{ t: number; ba: number; f1: number }> = [];
+  for (let i = 2; i < 98; i++) {
+    const c = classify(scores, labels, i / 100);
+    grid.push({ t: i / 100, ba: c.balancedAccuracy, f1: c.f1 });
   }
-  return round4(best);
+  const bestF1 = Math.max(...grid.map((g) => g.f1));
+  let best = grid[0]!;
+  for (const g of grid) if (g.f1 >= bestF1 - margin && g.ba > best.ba) best = g;
+  if (best.f1 < bestF1 - margin) best = grid.find((g) => g.f1 === bestF1)!;
+  return round4(best.t);
+}
+
+/**
+ * Training rows: the first retrievals' passages labelled by the qrels, plus (withAblation) every
+ * passage of the ablated retrievals as a negative: the topical neighbours that remain when the
+ * library lacks the answer, which the query decision must not call CORRECT.
+ */
+function trainingRows(records: QueryRecord[], withAblation: boolean) {
+  const rows = records.flatMap((r) => r.first.features);
+  const labels = records.flatMap((r) => r.labels);
+  if (withAblation)
+    for (const r of records)
+      for (const f of r.ablation?.features ?? []) {
+        rows.push(f);
+        labels.push(false);
+      }
+  return { rows, labels };
 }
 
 /** Passage scores of the first and ablated retrievals of each record. */
 export interface RecordScores {
   first: number[][];
   ablation: Array<number[] | null>;
+  /** The fold of each record (i % folds) and each fold's model (fitted without that fold). */
+  folds: LogisticModel[];
 }
 
 /**
@@ -84,15 +109,15 @@ export interface RecordScores {
 function crossFitted(
   records: QueryRecord[],
   fit: (rows: Array<Record<string, number>>, labels: boolean[]) => LogisticModel,
+  withAblation = false,
   folds = 5,
 ): RecordScores {
-  const out: RecordScores = { first: [], ablation: [] };
+  const out: RecordScores = { first: [], ablation: [], folds: [] };
   for (let k = 0; k < folds; k++) {
     const train = records.filter((_, i) => i % folds !== k);
-    const model = fit(
-      train.flatMap((r) => r.first.features),
-      train.flatMap((r) => r.labels),
-    );
+    const t = trainingRows(train, withAblation);
+    const model = fit(t.rows, t.labels);
+    out.folds.push(model);
     records.forEach((r, i) => {
       if (i % folds !== k) return;
       out.first[i] = r.first.features.map((f) => logisticScore(model, f));
@@ -102,7 +127,13 @@ function crossFitted(
   return out;
 }
 
-/** Query thresholds: upper = smallest with train precision and ablation rate >= target. */
+/**
+ * Query thresholds on out-of-fold train scores. upper: the lowest threshold (the most coverage)
+ * at which train CORRECT precision and the ablated queries' not-CORRECT rate are both >= target;
+ * the query score's top-N (how many leading passages it takes the best of) is chosen the same
+ * way, by that coverage. lower: Youden's best split of queries with a relevant document in the
+ * top 10 from the ablated ones, below upper.
+ */
 function queryThresholds(
   fitted: FittedModel,
   records: QueryRecord[],
@@ -110,33 +141,46 @@ function queryThresholds(
   log: (msg: string) => void,
   target = 0.92,
 ) {
-  const { decide } = createRetrievalEvaluator(fitted);
-  const q = records.map((r, i) => {
-    const top3 = r.labels.slice(0, 3).some(Boolean);
-    const top10 = r.labels.some(Boolean);
-    const abl = scores.ablation[i];
-    return {
-      score: decide(scores.first[i]!).queryScore,
-      top3,
-      top10,
-      ablated: abl ? decide(abl).queryScore : null,
+  const at = (topN: number) => {
+    const { decide } = createRetrievalEvaluator({ ...fitted, queryTopN: topN });
+    const q = records.map((r, i) => {
+      const abl = scores.ablation[i];
+      return {
+        score: decide(scores.first[i]!).queryScore,
+        top3: r.labels.slice(0, 3).some(Boolean),
+        top10: r.labels.some(Boolean),
+        ablated: abl ? decide(abl).queryScore : null,
+      };
+    });
+    const abl = q.map((x) => x.ablated).filter((x): x is number => x !== null);
+    const figures = (t: number) => {
+      const correct = q.filter((x) => x.score >= t);
+      return {
+        precision: correct.filter((x) => x.top3).length / Math.max(1, correct.length),
+        coverage: correct.length / Math.max(1, q.length),
+        ablated: abl.filter((s) => s < t).length / Math.max(1, abl.length),
+      };
     };
-  });
-  const abl = q.map((x) => x.ablated).filter((x): x is number => x !== null);
-  let upper = 0.99;
-  for (let t = 0.99; t >= 0.05; t -= 0.005) {
-    const correct = q.filter((x) => x.score >= t);
-    const precision = correct.filter((x) => x.top3).length / Math.max(1, correct.length);
-    const ablRate = abl.filter((s) => s < t).length / Math.max(1, abl.length);
-    if (precision >= target && ablRate >= target) upper = t;
-    else if (correct.length > 20) break;
-  }
-  // lower: best separation (Youden) of queries with a relevant document in the top 10 from the
-  // ablated ones, below upper.
+    let upper = 0.99;
+    for (let i = 990; i >= 50; i -= 5) {
+      const f = figures(i / 1000);
+      if (f.ablated < target) break; // falls as the threshold falls: nothing lower can pass
+      if (f.precision >= target && q.some((x) => x.score >= i / 1000)) upper = i / 1000;
+    }
+    return { topN, upper, q, abl, ...figures(upper) };
+  };
+  const options = [1, 2, 3, 5].map(at);
+  const best = options.reduce((a, b) => (b.coverage > a.coverage ? b : a));
+  for (const o of options)
+    log(
+      `[crag-fit] query score = best of top ${o.topN}: upper ${o.upper.toFixed(3)} out-of-fold train CORRECT precision ${o.precision.toFixed(3)} coverage ${o.coverage.toFixed(3)} ablated not CORRECT ${o.ablated.toFixed(3)}`,
+    );
+  const { upper, q, abl } = best;
   let lower = upper / 2;
   let bestJ = -1;
   const pos = q.filter((x) => x.top10).map((x) => x.score);
-  for (let t = 0.01; t < upper; t += 0.005) {
+  for (let i = 10; i < upper * 1000; i += 5) {
+    const t = i / 1000;
     const tpr = pos.filter((s) => s >= t).length / Math.max(1, pos.length);
     const tnr = abl.filter((s) => s < t).length / Math.max(1, abl.length);
     if (tpr + tnr - 1 > bestJ) {
@@ -144,11 +188,11 @@ function queryThresholds(
       lower = t;
     }
   }
-  const correct = q.filter((x) => x.score >= upper);
-  log(
-    `[crag-fit] out-of-fold train: CORRECT precision ${(correct.filter((x) => x.top3).length / Math.max(1, correct.length)).toFixed(3)} coverage ${(correct.length / Math.max(1, q.length)).toFixed(3)} ablated not CORRECT ${(abl.filter((s) => s < upper).length / Math.max(1, abl.length)).toFixed(3)}`,
-  );
-  return { upper: round4(upper), lower: round4(Math.min(lower, upper)) };
+  return {
+    queryTopN: best.topN,
+    coverage: best.coverage,
+    thresholds: { upper: round4(upper), lower: round4(Math.min(lower, upper)) },
+  };
 }
 
 export async function fitCrag(
@@ -174,11 +218,29 @@ export async function fitCrag(
     ...baseline,
     threshold: passageThreshold(bScores, labels),
   };
-  Object.assign(fitted.thresholds, queryThresholds(fitted, records, oof, log));
+  // The query score: from the passage model, or from a model also trained on the ablated
+  // retrievals' passages as negatives, whichever gives the larger out-of-fold train coverage
+  // under the same precision and ablation constraints.
+  log('[crag-fit] query score from the passage model:');
+  let qt = queryThresholds(fitted, records, oof, log);
+  let qOof = oof;
+  const oofHard = crossFitted(records, fitPassage, true);
+  log('[crag-fit] query score from a model with the ablated passages as negatives:');
+  const qtHard = queryThresholds(fitted, records, oofHard, log);
+  if (qtHard.coverage > qt.coverage) {
+    const t = trainingRows(records, true);
+    fitted.query = fitPassage(t.rows, t.labels);
+    qt = qtHard;
+    qOof = oofHard;
+  }
+  log(`[crag-fit] query model: ${fitted.query ? 'with ablated negatives' : 'the passage model'}`);
+  fitted.queryTopN = qt.queryTopN;
+  Object.assign(fitted.thresholds, qt.thresholds);
   // Strips, their keep threshold and the answer's are fitted on out-of-fold passage scores too
   // (a strip's features include its passage's score).
   records.forEach((r, i) => {
     r.oofScores = oof.first[i]!;
+    r.oofQueryScores = qOof.first[i]!;
   });
   log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
 
@@ -197,7 +259,7 @@ export async function fitCrag(
   }
   const { decide } = createRetrievalEvaluator(fitted);
   const decisionOf = (r: QueryRecord) =>
-    r.oofScores ? decide(r.oofScores).decision : scoreWith(fitted, r.first).decision;
+    r.oofQueryScores ? decide(r.oofQueryScores).decision : scoreWith(fitted, r.first).decision;
   let best = { v: -1, answer: 0.6, max: 2 };
   for (const max of [1, 2, 3])
     for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -239,38 +301,84 @@ export async function fitCrag(
     `[crag-fit] checker ${fitted.checker.supported}/${fitted.checker.unsupported} on ${pairs.length} pairs`,
   );
 
-  fitted.corrective = await fitCorrective(harness, fitted, records, log);
+  fitted.corrective = await fitCorrective(harness, fitted, records, qOof, log);
   return fitted;
 }
 
+/** Train folds (of 5) that must not lose nDCG@10 under a corrective rule for it to be chosen. */
+export const CORRECTIVE_FOLDS_NOT_LOSING = 4;
+
 /**
- * The corrective expansion for INCORRECT queries: the technique and the query-score rise its
- * second retrieval must show to replace the first, kept only where train nDCG@10 gains (with at
- * least 10 train queries switched, so one lucky query does not decide it); else 'none'.
+ * The corrective expansion for INCORRECT queries and its gate (`correctiveSwitch`: the query
+ * score must rise by more than minGain and reach minScore), chosen on train the way test will
+ * see it: a query is INCORRECT by its out-of-fold scores, and its first and second retrievals
+ * are scored by the model of the fold that did not see it (in-sample tree scores are inflated,
+ * so they picked a gate that switched the wrong test queries). Among rules switching >= 10
+ * queries and not losing nDCG@10 in at least 4 of the 5 folds, the best mean train gain wins;
+ * none -> 'none'.
  */
 async function fitCorrective(
   harness: CragHarness,
   fitted: FittedModel,
   records: QueryRecord[],
+  oof: RecordScores,
   log: (msg: string) => void,
 ): Promise<FittedModel['corrective']> {
-  const incorrect = records.filter((r) => scoreWith(fitted, r.first).decision === 'INCORRECT');
+  const { decide } = createRetrievalEvaluator(fitted);
+  const picked = records
+    .map((r, i) => ({ r, i }))
+    .filter(({ i }) => decide(oof.first[i]!).decision === 'INCORRECT');
+  const folds = oof.folds.length;
+  // each fold's model scores the query (the fitted query model's or the passage model's fold)
+  const foldModel = oof.folds.map((m) =>
+    fitted.query ? { ...fitted, query: m } : { ...fitted, passage: m },
+  );
   let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0, minGain: 0 };
   for (const technique of ['rm3', 'wordnet'] as const) {
     const expand = createExpansion(technique, {
       lexicalTopK: harness.lexicalTopK,
       synonyms: harness.synonyms,
     });
-    const trials = await correctiveTrials(harness, fitted, incorrect, expand);
-    for (const minGain of [0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3]) {
-      const g = correctiveGain(trials, minGain);
-      log(
-        `[crag-fit] ${technique} on ${g.queries} INCORRECT train queries, min score rise ${minGain}: nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)} (${g.applied} applied)`,
-      );
-      if (g.applied >= 10 && g.gain > choice.trainGain)
-        choice = { technique, trainGain: round4(g.gain), minGain };
-    }
+    const trials = await correctiveTrials(
+      harness,
+      fitted,
+      picked.map((p) => p.r),
+      expand,
+      (_, j) => foldModel[picked[j]!.i % folds]!,
+    );
+    for (const minGain of [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3])
+      for (const minScore of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+        const rule = { technique, trainGain: 0, minGain, minScore };
+        const g = correctiveGain(trials, rule);
+        const foldGains = Array.from({ length: folds }, (_, k) =>
+          round4(
+            correctiveGain(
+              trials.filter((_, j) => picked[j]!.i % folds === k),
+              rule,
+            ).gain,
+          ),
+        );
+        const notLosing = foldGains.filter((x) => x >= 0).length;
+        log(
+          `[crag-fit] ${technique} gate rise > ${minGain} score >= ${minScore}: ${g.queries} INCORRECT train queries (out-of-fold), ${g.applied} switched, nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)}, folds ${foldGains.join(' ')}`,
+        );
+        if (
+          g.applied >= 10 &&
+          notLosing >= CORRECTIVE_FOLDS_NOT_LOSING &&
+          g.gain > choice.trainGain
+        )
+          choice = {
+            technique,
+            trainGain: round4(g.gain),
+            minGain,
+            minScore,
+            trainQueries: g.queries,
+            trainApplied: g.applied,
+            foldGains,
+          };
+      }
   }
+  log(`[crag-fit] corrective ${JSON.stringify(choice)}`);
   return choice;
 }
 

@@ -4,11 +4,12 @@
 // relevant iff in the qrels; claims/ files (SciFact) add rationale and checker figures. The fit
 // writes workers/answer/fitted/<model>.json and refuses any split but train.
 // Subsets for quick runs and CI: --max-queries N (first N queries of the split) --max-docs M
-// (their relevant documents plus the first M of the corpus).
-import { writeFileSync } from 'node:fs';
+// (their relevant documents plus the first M of the corpus). --records FILE: see below.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import { createExpansion } from '../../workers/answer/corrective';
 import {
-  fittedModelFor,
+  loadFittedModel,
   logisticScore,
   type FittedModel,
   type LogisticModel,
@@ -164,11 +165,22 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
   log('');
   try {
     const fitted0 =
-      task === 'crag-fit' ? unfitted(harness.modelId) : fittedModelFor(harness.modelId);
-    const records = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
-      if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
-    });
-    log('');
+      task === 'crag-fit' ? unfitted(harness.modelId) : await loadFittedModel(harness.modelId);
+    // --records FILE: the collected records (features of the first and ablated retrievals, which
+    // do not depend on the fitted model) are read from FILE when it exists, else written to it,
+    // so a re-fit on the same split and model skips the retrievals.
+    const recordsFile = args.records;
+    let records: QueryRecord[];
+    if (recordsFile && existsSync(recordsFile)) {
+      records = deserialize(readFileSync(recordsFile)) as QueryRecord[];
+      log(`[crag] ${records.length} records read from ${recordsFile}`);
+    } else {
+      records = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
+        if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
+      });
+      log('');
+      if (recordsFile) writeFileSync(recordsFile, serialize(records));
+    }
     if (task === 'crag-fit') {
       const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`;
       const fitted = await fitCrag(
@@ -224,7 +236,7 @@ export async function cragReport(
   });
   const cg = correctiveGain(
     await correctiveTrials(harness, fitted, incorrect, expand),
-    fitted.corrective.minGain ?? 0,
+    fitted.corrective,
   );
   const check = await checkTimes(harness, fitted, records);
   const evaluate = records.map((r) => r.evaluateMs);
@@ -260,6 +272,7 @@ export async function cragReport(
     checker_pairs: cf?.counts ?? null,
     corrective_technique: fitted.corrective.technique,
     corrective_min_gain: fitted.corrective.minGain ?? 0,
+    corrective_min_score: fitted.corrective.minScore ?? 0,
     corrective_ndcg_gain: r(cg.gain),
     corrective_queries: cg.queries,
     corrective_applied: cg.applied,

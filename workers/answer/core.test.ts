@@ -8,7 +8,7 @@ import { createSentenceChecker } from './checker';
 import { createRetrievalEvaluator } from './evaluator';
 import { extractiveAnswer } from './extractive';
 import { passageFeatures, queryContext } from './features';
-import { fittedModelFor } from './fitted';
+import { loadFittedModel } from './fitted';
 import type { Passage } from './passages';
 import { refine } from './refine';
 import { contentStems, strips } from './text';
@@ -22,7 +22,7 @@ const JAM = 'Simmer the gooseberries with sugar until the jam sets in warm jars.
 const MARS = 'The rover drilled into the red planet rock and sent mineral readings home.';
 const CORPUS = [PELICANS, JAM, MARS];
 const QUESTION = 'Where does the coastal pelican colony nest?';
-const fitted = fittedModelFor('use-lite');
+const fitted = await loadFittedModel('use-lite');
 
 const stats: LexicalStats = {
   async docFreq(words) {

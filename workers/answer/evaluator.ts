@@ -1,6 +1,7 @@
 // CRAG-001, LLM-free tier: a fitted model over the passage features (logistic plus boosted
-// trees) gives P(relevant) per passage; the query score is the best of the first few passages and the fitted thresholds
-// decide CORRECT / AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
+// trees) gives P(relevant) per passage; the query score is the best of the first few passages
+// (under the query model when the fit chose one) and the fitted thresholds decide CORRECT /
+// AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
 import { logisticScore, type FittedModel } from './fitted';
 import type { Passage } from './passages';
@@ -8,7 +9,9 @@ import type { Passage } from './passages';
 export interface RetrievalEvaluator {
   /** P(relevant) per passage from its features. */
   scorePassages(features: Array<Record<string, number>>): number[];
-  /** The query score and decision from passage scores (in rank order). */
+  /** Per passage, the score the query decision reads (the query model's, else the passage's). */
+  queryScores(features: Array<Record<string, number>>): number[];
+  /** The query score and decision from `queryScores` (in rank order). */
   decide(scores: number[]): { decision: CragDecision; queryScore: number };
   /** Everything for the answer's metadata. `llm`: optional grades (0..1 or null) to blend. */
   evaluate(
@@ -22,6 +25,8 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
   const t = fitted.thresholds;
   const scorePassages = (features: Array<Record<string, number>>) =>
     features.map((f) => logisticScore(fitted.passage, f));
+  const queryScores = (features: Array<Record<string, number>>) =>
+    fitted.query ? features.map((f) => logisticScore(fitted.query!, f)) : scorePassages(features);
   const decide = (scores: number[]) => {
     const queryScore = Math.max(0, ...scores.slice(0, fitted.queryTopN));
     const decision: CragDecision =
@@ -30,13 +35,16 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
   };
   return {
     scorePassages,
+    queryScores,
     decide,
     evaluate(passages, features, llm) {
       const scores = scorePassages(features);
-      const finals = scores.map((s, i) => {
-        const g = llm?.grades[i];
-        return g === null || g === undefined ? s : (1 - llm!.weight) * s + llm!.weight * g;
-      });
+      const blend = (v: number[]) =>
+        v.map((s, i) => {
+          const g = llm?.grades[i];
+          return g === null || g === undefined ? s : (1 - llm!.weight) * s + llm!.weight * g;
+        });
+      const finals = blend(scores);
       const out: PassageScore[] = passages.map((p, i) => ({
         documentId: p.documentId,
         chunkId: p.hits[0]!.chunkId,
@@ -48,7 +56,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
         finalScore: finals[i]!,
         components: features[i]!,
       }));
-      const { decision, queryScore } = decide(finals);
+      const { decision, queryScore } = decide(fitted.query ? blend(queryScores(features)) : finals);
       return {
         decision,
         queryScore,

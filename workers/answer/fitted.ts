@@ -1,10 +1,10 @@
 // The fitted numbers of the LLM-free tier: logistic weights (the passage model also boosted
 // trees) and thresholds per embedding model, fitted on SciFact train only by
 // `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts) and committed as data
-// (fitted/<model>.json, with the command line and date inside).
+// (fitted/<model>.json, with the command line and date inside). Each file (about 100 KB of
+// trees) is loaded on first use by a dynamic import, so only the active model's file is fetched
+// and none sits in the chunk that loads the worker.
 import type { EvaluatorThresholds } from '../shared/answer-api';
-import miniLm from './fitted/all-MiniLM-L6-v2.json';
-import useLite from './fitted/use-lite.json';
 
 /**
  * One regression tree over the model's features (raw values): node i splits on feature `f[i]`
@@ -38,7 +38,13 @@ export interface FittedModel {
   date: string;
   fittedOn: string;
   passage: LogisticModel;
-  /** The query score is the best passage score among the first `queryTopN` passages. */
+  /**
+   * The query-score model, when the fit chose one: the passage model's features trained with the
+   * ablated retrievals' passages (the library without the relevant documents) as extra
+   * negatives; absent -> the passage model scores the query too.
+   */
+  query?: LogisticModel;
+  /** The query score is the best query-model score among the first `queryTopN` passages. */
   queryTopN: number;
   thresholds: EvaluatorThresholds;
   strip: LogisticModel & {
@@ -59,18 +65,45 @@ export interface FittedModel {
     trainGain: number;
     /** The second retrieval replaces the first only when it raises the query score by more. */
     minGain?: number;
+    /** ... and when its query score is at least this (0 when absent). */
+    minScore?: number;
+    /** Out-of-fold train figures behind the choice: INCORRECT queries, switched, gain per fold. */
+    trainQueries?: number;
+    trainApplied?: number;
+    foldGains?: number[];
   };
 }
 
-const FITTED: Record<string, FittedModel> = {
-  'all-MiniLM-L6-v2': miniLm as FittedModel,
-  'use-lite': useLite as FittedModel,
+/** The shipped fitted files, each imported only when asked for. */
+const FITTED: Record<string, () => Promise<{ default: unknown }>> = {
+  'all-MiniLM-L6-v2': () => import('./fitted/all-MiniLM-L6-v2.json'),
+  'use-lite': () => import('./fitted/use-lite.json'),
 };
+const loaded = new Map<string, Promise<FittedModel>>();
 
-/** The fitted model for an embedding model id (the shipped USE-lite's when unknown). */
-export function fittedModelFor(modelId: string): FittedModel {
+/** The shipped file's key for an embedding model id ('use-lite' when unknown). */
+export function fittedKeyFor(modelId: string): string {
   const key = modelId.split(/[\\/@]/).filter(Boolean)[0] ?? modelId;
-  return FITTED[key] ?? FITTED[modelId.split('/').pop() ?? ''] ?? FITTED['use-lite']!;
+  if (FITTED[key]) return key;
+  const last = modelId.split('/').pop() ?? '';
+  return FITTED[last] ? last : 'use-lite';
+}
+
+/** The fitted model for an embedding model id (the shipped USE-lite's when unknown), loaded once. */
+export function loadFittedModel(modelId: string): Promise<FittedModel> {
+  const key = fittedKeyFor(modelId);
+  let p = loaded.get(key);
+  if (!p) {
+    p = FITTED[key]!().then(
+      (m) => m.default as FittedModel,
+      (err: unknown) => {
+        loaded.delete(key); // a failed load (offline before caching) is retried next time
+        throw err;
+      },
+    );
+    loaded.set(key, p);
+  }
+  return p;
 }
 
 /** The logit a tree adds for raw feature values `x` (in the model's feature order). */

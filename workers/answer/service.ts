@@ -12,11 +12,11 @@ import type {
 import { MAX_QUESTION_CHARS } from '../shared/answer-api';
 import { createError } from '../shared/errors';
 import { createSentenceChecker } from './checker';
-import { webAction } from './corrective';
+import { correctiveSwitch, webAction } from './corrective';
 import { createRetrievalEvaluator } from './evaluator';
 import { extractiveAnswer, referenceFor } from './extractive';
 import { bridgeQuery, MAX_HOPS } from './hops';
-import { fittedModelFor, type FittedModel } from './fitted';
+import type { FittedModel } from './fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
 import { refine } from './refine';
 import { parseGenerated } from './generated';
@@ -39,8 +39,8 @@ export const RETRIEVE_CHUNKS = 40;
 /** Weight of an LLM grade / entailment when blended with the LLM-free score. */
 export const LLM_WEIGHT = 0.5;
 
-export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): AnswerService {
-  const fitted = fittedIn ?? fittedModelFor(deps.modelId);
+/** `fitted`: the model's fitted numbers (`loadFittedModel(deps.modelId)`). */
+export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): AnswerService {
   const checker = createSentenceChecker({ stats: deps.lexicalStats, embed: deps.embed }, fitted);
   const now = () => deps.clock.now();
 
@@ -193,8 +193,11 @@ export function createAnswerService(deps: AnswerDeps, fittedIn?: FittedModel): A
               deps,
               fitted,
             );
-            const better =
-              second.result.queryScore > ev.result.queryScore + (fitted.corrective.minGain ?? 0);
+            const better = correctiveSwitch(
+              fitted.corrective,
+              ev.result.queryScore,
+              second.result.queryScore,
+            );
             actions.push({
               kind: 'expansion',
               status: 'ok',

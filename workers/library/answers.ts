@@ -9,7 +9,7 @@ import { createError, isAppError } from '../shared/errors';
 import type { WebApi } from '../shared/web-api';
 import { createAnswerService } from '../answer/service';
 import { createExpansion } from '../answer/corrective';
-import { fittedModelFor } from '../answer/fitted';
+import { loadFittedModel } from '../answer/fitted';
 import { answerDiagnostics } from '../answer/diagnostics';
 import { createGenerateAnswer } from '../answer/generate';
 import { applyEntailment, createLlmEntail, createLlmGrade } from '../answer/llm-judge';
@@ -136,7 +136,7 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
       if (requestId) inflight.set(requestId, run);
       try {
         const base = await libraryAnswerDeps(deps);
-        const fitted = fittedModelFor(base.modelId);
+        const fitted = await loadFittedModel(base.modelId);
         const { lexicalTopK } = await deps.parts();
         const expand = createExpansion(fitted.corrective.technique, {
           lexicalTopK,

@@ -216,3 +216,23 @@ export interface AnswerApi {
   ask(request: AnswerRequest, requestId?: string): Promise<Answer>;
   cancelAnswer(requestId: string): Promise<void>;
 }
+
+/** A score in words, beside the number, so a reader need not know the fitted cut-offs. */
+export type RelevanceBand = 'high' | 'medium' | 'low';
+
+/**
+ * A query score's band: high at or above `upper` (CORRECT), low below `lower` (INCORRECT),
+ * medium between (AMBIGUOUS).
+ */
+export function queryBand(score: number, t: EvaluatorThresholds): RelevanceBand {
+  return score >= t.upper ? 'high' : score < t.lower ? 'low' : 'medium';
+}
+
+/**
+ * A passage score's band. The score is the fitted P(relevant): high when relevant is the more
+ * likely (>= 0.5, or the passage threshold if that is higher), medium when it still counts as
+ * relevant (>= `passage`, fitted for balanced accuracy and F1), low below.
+ */
+export function passageBand(score: number, t: EvaluatorThresholds): RelevanceBand {
+  return score >= Math.max(0.5, t.passage) ? 'high' : score >= t.passage ? 'medium' : 'low';
+}
