@@ -252,6 +252,13 @@ describe('schema and migrations', () => {
     expect(Buffer.compare(Buffer.from((await vectors.loadIndex(model))!), Buffer.from(big))).toBe(
       0,
     );
+    // Parts as the index makes them (serializeParts) are written as they come.
+    const pieces = [big.subarray(0, 5), big.subarray(5, 70_000), big.subarray(70_000)];
+    await vectors.saveIndex(model, pieces.values());
+    expect(Buffer.compare(Buffer.from((await vectors.loadIndex(model))!), Buffer.from(big))).toBe(
+      0,
+    );
+    expect(await db.sql.get('SELECT count(*) AS n FROM vector_index_parts')).toEqual({ n: 3 });
     // A smaller index replaces every part.
     await vectors.saveIndex(model, big.subarray(0, 10));
     expect(await vectors.loadIndex(model)).toEqual(big.subarray(0, 10));

@@ -37,7 +37,11 @@ export interface VectorStore {
   /** Vectors of specific chunks. */
   get(model: EmbeddingModelKey, chunkIds: number[]): Promise<Map<number, Int16Array>>;
   loadIndex(model: EmbeddingModelKey): Promise<Uint8Array | null>;
-  saveIndex(model: EmbeddingModelKey, bytes: Uint8Array): Promise<void>;
+  /**
+   * Replaces the persisted index: whole bytes, or parts in order (e.g. `serializeParts()`),
+   * each written as it comes so no whole copy is held.
+   */
+  saveIndex(model: EmbeddingModelKey, bytes: Uint8Array | Iterable<Uint8Array>): Promise<void>;
 }
 
 /** int16 little-endian bytes, as stored in the BLOB column. */
@@ -58,6 +62,12 @@ export function blobToVector(bytes: Uint8Array): Int16Array {
 const modelKey = (m: EmbeddingModelKey) => `${m.id}@${m.version}`;
 /** Bytes per row of vector_index_parts (migration 10): what wa-sqlite holds at once. */
 const INDEX_PART = 1 << 20;
+
+function* partsOf(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += INDEX_PART) {
+    yield bytes.subarray(at, Math.min(bytes.length, at + INDEX_PART));
+  }
+}
 
 /** How many vectors of deleted chunks to keep per model (edited files reuse them). */
 const CACHE_SLACK = 20_000;
@@ -210,11 +220,13 @@ export function createVectorStore(sql: Sql): VectorStore {
         await sql.run('DELETE FROM vector_index_parts WHERE model = ?', [key]);
         // Views, not copies: each part is copied once, by the bind, into SQLite's memory.
         // (A serialised index is never empty: it has a header. No bytes load back as "none".)
-        for (let part = 0, at = 0; at < bytes.length; part++, at += INDEX_PART) {
+        let part = 0;
+        for (const piece of bytes instanceof Uint8Array ? partsOf(bytes) : bytes) {
+          if (piece.length === 0) continue;
           await sql.run('INSERT INTO vector_index_parts (model, part, bytes) VALUES (?, ?, ?)', [
             key,
-            part,
-            bytes.subarray(at, Math.min(bytes.length, at + INDEX_PART)),
+            part++,
+            piece,
           ]);
         }
         await sql.run(

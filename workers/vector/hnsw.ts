@@ -5,9 +5,17 @@
 // (dot desc, id asc), so the same inserts in the same order give the same bytes on every engine.
 // Must not import other layers (the SIMD kernel is injected as a DotKernel).
 import { createError } from '../shared/errors';
-import { hashId, levelForHash, SectionReader, SectionWriter } from './codec';
+import { hashId, levelForHash, SectionReader, SectionWriter, sectionParts } from './codec';
 import { jsDotKernel } from './dot-kernel';
-import { corrupt, HEADER_BYTES, KIND_HNSW, readHeader, sealChecksum, writeHeader } from './format';
+import {
+  corrupt,
+  HEADER_BYTES,
+  KIND_HNSW,
+  readHeader,
+  sealChecksum,
+  writeHeader,
+  type Header,
+} from './format';
 import { better, SlotHeap, VectorRows } from './rows';
 import { checkSearchArgs, enumerableIds, exactScan, filterPredicate, hitsFrom } from './scan';
 import type {
@@ -625,6 +633,23 @@ class HnswIndex implements VectorIndex {
   }
 
   serialize(): Uint8Array {
+    const { w, header } = this.sections();
+    const out = new Uint8Array(w.length);
+    writeHeader(out, header);
+    w.writeInto(out);
+    sealChecksum(out);
+    return out;
+  }
+
+  serializeParts(partBytes = 1 << 20): Iterable<Uint8Array> {
+    const { w, header } = this.sections();
+    const head = new Uint8Array(HEADER_BYTES);
+    writeHeader(head, header, w.length);
+    return sectionParts(w, head, Math.max(1, Math.floor(partBytes)));
+  }
+
+  /** The persisted sections (views on the live arrays) and the header describing them. */
+  private sections(): { w: SectionWriter; header: Header } {
     const rows = this.rows;
     const n = rows.count;
     const w = new SectionWriter(HEADER_BYTES);
@@ -635,8 +660,7 @@ class HnswIndex implements VectorIndex {
     w.add(this.links0.subarray(0, n * (this.M0 + 1)));
     w.add(this.upperOff.subarray(0, n));
     w.add(this.upper.subarray(0, this.upperLen));
-    const out = new Uint8Array(w.length);
-    writeHeader(out, {
+    const header: Header = {
       kind: KIND_HNSW,
       dim: this.dim,
       rows: n,
@@ -649,10 +673,8 @@ class HnswIndex implements VectorIndex {
       upperLength: this.upperLen,
       filterExactMaxAllowed: this.cfg.filterExactMaxAllowed,
       filterExactMaxFraction: this.cfg.filterExactMaxFraction,
-    });
-    w.writeInto(out);
-    sealChecksum(out);
-    return out;
+    };
+    return { w, header };
   }
 
   stats(): VectorIndexStats {

@@ -31,6 +31,27 @@ describe('vector index persistence and rebuild', () => {
     expect(seen.every((p) => p.total === 700)).toBe(true);
   });
 
+  it('gives the bytes of serialize() in parts of any size (with tombstones and upper levels)', async () => {
+    const index = await rebuildVectorIndex(make, rows);
+    for (const id of [10, 11, 300, 709]) index.remove(id);
+    const whole = index.serialize();
+    for (const size of [1, 7, 80, 1000, whole.length - 1, whole.length, 1 << 20]) {
+      const parts = [...index.serializeParts!(size)];
+      expect(parts.slice(0, -1).every((p) => p.length === size)).toBe(true);
+      expect(parts.at(-1)!.length).toBe(whole.length - size * (parts.length - 1));
+      expect(Buffer.compare(Buffer.concat(parts), whole)).toBe(0);
+    }
+    const out = await loadOrRebuildVectorIndex(
+      Buffer.concat([...index.serializeParts!()]),
+      make,
+      () => {
+        throw new Error('must not rebuild');
+      },
+    );
+    expect(out.rebuilt).toBe(false);
+    expect(out.index.ids()).toEqual(index.ids());
+  });
+
   it('loads valid bytes without rebuilding', async () => {
     const original = await rebuildVectorIndex(make, rows);
     let sourced = false;
