@@ -110,6 +110,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       {
         total: counts.embedded,
         expectDim: deps.model.dim,
+        // Fresh bytes from the store, used for nothing else: the index keeps them as its
+        // storage instead of copying them (one copy of the index while loading, not two).
+        adopt: true,
         ...(deps.kernel ? { kernel: deps.kernel } : {}),
         onProgress: (p) => emit({ done: p.done, todo: p.total ?? counts.embedded }),
       },

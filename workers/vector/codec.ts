@@ -160,11 +160,21 @@ function writeSwapped(view: DataView, offset: number, data: Numeric): void {
 /** Reads sections written by SectionWriter; throws INDEX_CORRUPT when one runs past the end. */
 export class SectionReader {
   offset: number;
+  /**
+   * `adopt`: the caller hands `bytes` over (it keeps no other use for them), so aligned sections
+   * are returned as views on them instead of copies: the bytes become the index's storage and a
+   * load holds one copy of the index, not two.
+   */
   constructor(
     private readonly bytes: Uint8Array,
     headerBytes: number,
+    private readonly adopt = false,
   ) {
     this.offset = pad8(headerBytes);
+  }
+  /** True when the section at `at` can be a view (adopted, little-endian, aligned). */
+  private viewable(at: number, align: number): boolean {
+    return this.adopt && LITTLE_ENDIAN && (this.bytes.byteOffset + at) % align === 0;
   }
   private take(byteLength: number): number {
     const at = this.offset;
@@ -176,6 +186,8 @@ export class SectionReader {
   }
   int16(n: number): Int16Array {
     const at = this.take(n * 2);
+    if (this.viewable(at, 2))
+      return new Int16Array(this.bytes.buffer, this.bytes.byteOffset + at, n);
     const out = new Int16Array(n);
     if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(this.bytes.subarray(at, at + n * 2));
     else {
@@ -186,6 +198,8 @@ export class SectionReader {
   }
   int32(n: number): Int32Array {
     const at = this.take(n * 4);
+    if (this.viewable(at, 4))
+      return new Int32Array(this.bytes.buffer, this.bytes.byteOffset + at, n);
     const out = new Int32Array(n);
     if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(this.bytes.subarray(at, at + n * 4));
     else {
@@ -196,6 +210,8 @@ export class SectionReader {
   }
   float64(n: number): Float64Array {
     const at = this.take(n * 8);
+    if (this.viewable(at, 8))
+      return new Float64Array(this.bytes.buffer, this.bytes.byteOffset + at, n);
     const out = new Float64Array(n);
     if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(this.bytes.subarray(at, at + n * 8));
     else {
@@ -206,7 +222,7 @@ export class SectionReader {
   }
   uint8(n: number): Uint8Array {
     const at = this.take(n);
-    return this.bytes.slice(at, at + n);
+    return this.adopt ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
   end(): number {
     return this.offset;

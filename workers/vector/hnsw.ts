@@ -40,6 +40,15 @@ export const HNSW_DEFAULTS = {
   initialCapacity: 1024,
 } as const;
 
+export interface DeserializeOptions {
+  /**
+   * The caller gives up `bytes` (e.g. fresh from the store): the index keeps its aligned
+   * sections as views instead of copying them, so it holds one copy of itself (growing later
+   * copies into new arrays as usual). Never for bytes the caller reads or deserializes again.
+   */
+  adopt?: boolean;
+}
+
 export interface HnswDeps {
   kernel?: DotKernel | undefined;
 }
@@ -695,8 +704,15 @@ class HnswIndex implements VectorIndex {
   }
 
   /** Restores the arrays read from bytes after validating every link. */
-  restore(bytes: Uint8Array, n: number, maxLevel: number, entry: number, upperLen: number): void {
-    const r = new SectionReader(bytes, HEADER_BYTES);
+  restore(
+    bytes: Uint8Array,
+    n: number,
+    maxLevel: number,
+    entry: number,
+    upperLen: number,
+    adopt: boolean,
+  ): void {
+    const r = new SectionReader(bytes, HEADER_BYTES, adopt);
     const ids = r.float64(n);
     const deleted = r.uint8(n);
     const levels = r.uint8(n);
@@ -796,7 +812,11 @@ export function createHnswIndex(config: HnswBuildConfig, deps: HnswDeps = {}): V
  * @throws AppError INDEX_CORRUPT when the bytes are missing, foreign, another version, truncated,
  * fail the checksum or hold an inconsistent graph: rebuild from the stored vectors then.
  */
-export function deserializeHnsw(bytes: Uint8Array, deps: HnswDeps = {}): VectorIndex {
+export function deserializeHnsw(
+  bytes: Uint8Array,
+  deps: HnswDeps = {},
+  options: DeserializeOptions = {},
+): VectorIndex {
   const h = readHeader(bytes);
   if (h.kind !== KIND_HNSW) corrupt('The vector index file is not an HNSW index.');
   if (
@@ -826,6 +846,6 @@ export function deserializeHnsw(bytes: Uint8Array, deps: HnswDeps = {}): VectorI
     }),
     deps.kernel ?? jsDotKernel,
   );
-  index.restore(bytes, h.rows, h.maxLevel, h.entry, h.upperLength);
+  index.restore(bytes, h.rows, h.maxLevel, h.entry, h.upperLength, options.adopt === true);
   return index;
 }
