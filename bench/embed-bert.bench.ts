@@ -93,9 +93,7 @@ function readFolder(dir: string): {
     model: (kernel) => loadBertFolder(kernel, dir),
     onnx() {
       const bytes = readFileSync(join(dir, 'model.safetensors'));
-      const tensors = parseSafetensors(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-      );
+      const tensors = parseSafetensors(bytes);
       return bertToOnnx(config, tensors);
     },
   };

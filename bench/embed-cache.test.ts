@@ -1,7 +1,17 @@
 // The eval CLI's embedding threads on the app's pool: the same vectors with 1 and 2 threads as the
-// in-process encoder, and a thread that dies rejects the batches it owes instead of hanging.
+// in-process encoder, a thread that dies rejects the batches it owes instead of hanging, and the
+// pool's fault handling on real worker threads: a thread that hangs (spins, silent) or crashes
+// mid-run is replaced and its batch retried, every text delivered exactly once.
 import { describe, expect, it } from 'vitest';
-import { embedAllCached, spawnEmbedThread, textKey, type EmbedCache } from './embed-cache';
+import { createEmbedPool, type PoolWorker } from '../workers/embed/pool';
+import { isAppError } from '../workers/shared/errors';
+import {
+  embedAllCached,
+  spawnEmbedThread,
+  textKey,
+  type EmbedCache,
+  type EmbedThreadOptions,
+} from './embed-cache';
 import { loadNodeEncoder } from './embed-models';
 
 function memoryCache(): EmbedCache & { puts: number } {
@@ -44,4 +54,59 @@ describe('embedAllCached (worker threads on the embed pool)', () => {
     await thread.terminate();
     await expect(owed).rejects.toThrow(/exited/);
   });
+
+  /**
+   * A pool of 2 real USE-lite threads whose first thread gets `fault`; records the texts of every
+   * batch a thread answered and which threads were terminated.
+   */
+  function faultyPool(fault: NonNullable<EmbedThreadOptions['fault']>) {
+    const delivered: string[] = [];
+    const terminated: number[] = [];
+    const errors: unknown[] = [];
+    let spawned = 0;
+    const pool = createEmbedPool({
+      spawn: async (): Promise<PoolWorker> => {
+        const id = spawned++;
+        const thread = await spawnEmbedThread('use-lite', id === 0 ? { fault } : {});
+        return {
+          async embed(texts, opts) {
+            const vectors = await thread.embed(texts, opts);
+            delivered.push(...texts);
+            return vectors;
+          },
+          async terminate() {
+            terminated.push(id);
+            await thread.terminate();
+          },
+        };
+      },
+      size: 2,
+      batchSize: 4,
+      // A healthy batch of 4 short texts takes well under a second; the hung one never answers.
+      hangTimeoutMs: 4000,
+      onReplace: (e) => errors.push(e),
+    });
+    return { pool, delivered, terminated, errors };
+  }
+
+  for (const kind of ['hang', 'crash'] as const) {
+    const does = kind === 'hang' ? 'hangs' : 'crashes';
+    it(`replaces a thread that ${does} mid-run and retries its batch: nothing lost or embedded twice`, async () => {
+      const encoder = await loadNodeEncoder('use-lite');
+      const texts = TEXTS.slice(0, 24);
+      const expected = texts.map((t) => Buffer.from(encoder.embed(t).buffer));
+      const { pool, delivered, terminated, errors } = faultyPool({ kind, atBatch: 1 });
+      try {
+        const got = await pool.embed(texts);
+        expect(got.map((v) => Buffer.from(v.buffer))).toEqual(expected);
+        expect([...delivered].sort()).toEqual([...texts].sort());
+        expect(pool.stats()).toEqual({ size: 2, spawned: 3, replaced: 1 });
+        expect(terminated).toEqual([0]);
+        if (kind === 'hang') expect(isAppError(errors[0]) && errors[0].code).toBe('TIMEOUT');
+        else expect(String(errors[0])).toMatch(/unreachable|exited/);
+      } finally {
+        await pool.close();
+      }
+    });
+  }
 });

@@ -130,12 +130,25 @@ export async function embedAllCached(
 }
 
 /** A bare bench/embed-thread.ts thread for `model` (it posts 'ready' once loaded). */
-export function embedThread(model: string, options: { queries?: boolean } = {}): Worker {
+export interface EmbedThreadOptions {
+  queries?: boolean;
+  /** Tests only: make the thread hang or crash at one batch (see bench/embed-thread.ts). */
+  fault?: { kind: 'hang' | 'crash'; atBatch: number };
+}
+
+export function embedThread(model: string, options: EmbedThreadOptions = {}): Worker {
   // tsx's loader does not follow into worker threads: register it there, then import.
   const url = new URL('./embed-thread.ts', import.meta.url).href;
   return new Worker(
     `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url)}); })`,
-    { eval: true, workerData: { model, queries: options.queries === true } },
+    {
+      eval: true,
+      workerData: {
+        model,
+        queries: options.queries === true,
+        ...(options.fault ? { fault: options.fault } : {}),
+      },
+    },
   );
 }
 
@@ -145,7 +158,7 @@ export function embedThread(model: string, options: { queries?: boolean } = {}):
  */
 export async function spawnEmbedThread(
   model: string,
-  options: { queries?: boolean } = {},
+  options: EmbedThreadOptions = {},
 ): Promise<PoolWorker> {
   const worker = embedThread(model, options);
   const owed: Array<{ resolve(v: Int16Array[]): void; reject(e: unknown): void }> = [];

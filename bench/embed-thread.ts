@@ -9,8 +9,18 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadNodeEncoder } from './embed-models';
 
-const data = workerData as { model: string; queries?: boolean };
+const data = workerData as {
+  model: string;
+  queries?: boolean;
+  /**
+   * Fault injection for the pool's tests: at its `atBatch`-th batch (0-based) the thread hangs
+   * (spins forever, as an endless loop in the runtime would: alive, silent) or crashes (an
+   * uncaught error ends the thread) before answering.
+   */
+  fault?: { kind: 'hang' | 'crash'; atBatch: number };
+};
 const encoder = await loadNodeEncoder(data.model);
+let batches = 0;
 parentPort!.on('message', (texts: string[] | 'memory' | 'memory-gc') => {
   if (texts === 'memory' || texts === 'memory-gc') {
     // 'memory-gc' first collects garbage (when run with --expose-gc): live memory only.
@@ -26,6 +36,10 @@ parentPort!.on('message', (texts: string[] | 'memory' | 'memory-gc') => {
       mallocedMemory: h.malloced_memory,
     });
     return;
+  }
+  if (data.fault && batches++ === data.fault.atBatch) {
+    if (data.fault.kind === 'crash') throw new Error('RuntimeError: unreachable (injected crash)');
+    for (;;); // injected hang: only terminate() stops it
   }
   parentPort!.postMessage(
     data.queries

@@ -98,75 +98,14 @@ export function loadBert(
       reason: `Activation ${config.hidden_act} is not supported.`,
     });
   }
-  // sentence-transformers files name tensors without a prefix; transformers' BertModel may use "bert.".
-  const prefix = tensors.has('embeddings.word_embeddings.weight') ? '' : 'bert.';
-  function get(name: string, shape: number[]): Tensor {
-    const t = tensors.get(prefix + name);
-    if (!t || t.shape.join('x') !== shape.join('x')) {
-      throw createError('MODEL_LOAD_FAILED', {
-        reason: `Tensor ${name} is missing or has the wrong shape.`,
-      });
-    }
-    return t;
-  }
-  const vec = (name: string, n: number) => kernel.putF32(get(name, [n]).data);
-  /**
-   * Linear weights [out, in] with the same input size as one packed [in, sum of outs] matrix
-   * (side by side, in order): one matmul computes them all, each output element's sum unchanged.
-   */
-  function linear(names: string[], outDim: number, inDim: number): Ptr {
-    const width = outDim * names.length;
-    const t = new Float32Array(inDim * width);
-    names.forEach((name, s) => {
-      const w = get(name, [outDim, inDim]).data;
-      for (let o = 0; o < outDim; o++)
-        for (let i = 0; i < inDim; i++) t[i * width + s * outDim + o] = w[o * inDim + i]!;
-    });
-    const out = kernel.alloc(t.byteLength);
-    const m = kernel.mark();
-    kernel.packB(kernel.putF32(t), inDim, width, out);
-    kernel.release(m);
-    return out;
-  }
-  const wordEmb = kernel.putF32(
-    get('embeddings.word_embeddings.weight', [config.vocab_size, H]).data,
+  // The weights go into the runtime's memory in a function of their own: the closures below
+  // share loadBert's scope, and a tensor map captured there would keep the source file (87 MB
+  // for all-MiniLM-L6-v2) alive for the model's lifetime.
+  const { wordEmb, posEmb, typeEmb0, embLnG, embLnB, layers } = uploadWeights(
+    kernel,
+    config,
+    tensors,
   );
-  const posEmb = kernel.putF32(
-    get('embeddings.position_embeddings.weight', [config.max_position_embeddings, H]).data,
-  );
-  const typeEmb0 = kernel.putF32(
-    get('embeddings.token_type_embeddings.weight', [config.type_vocab_size, H]).data.subarray(0, H),
-  );
-  const embLnG = vec('embeddings.LayerNorm.weight', H);
-  const embLnB = vec('embeddings.LayerNorm.bias', H);
-  const layers: Layer[] = [];
-  for (let l = 0; l < config.num_hidden_layers; l++) {
-    const p = `encoder.layer.${l}.`;
-    layers.push({
-      qkv: linear(
-        ['query', 'key', 'value'].map((x) => `${p}attention.self.${x}.weight`),
-        H,
-        H,
-      ),
-      qkvb: kernel.putF32(
-        Float32Array.from(
-          ['query', 'key', 'value'].flatMap((x) => [
-            ...get(`${p}attention.self.${x}.bias`, [H]).data,
-          ]),
-        ),
-      ),
-      o: linear([`${p}attention.output.dense.weight`], H, H),
-      ob: vec(`${p}attention.output.dense.bias`, H),
-      ln1g: vec(`${p}attention.output.LayerNorm.weight`, H),
-      ln1b: vec(`${p}attention.output.LayerNorm.bias`, H),
-      i: linear([`${p}intermediate.dense.weight`], I, H),
-      ib: vec(`${p}intermediate.dense.bias`, I),
-      out: linear([`${p}output.dense.weight`], H, I),
-      outb: vec(`${p}output.dense.bias`, H),
-      ln2g: vec(`${p}output.LayerNorm.weight`, H),
-      ln2b: vec(`${p}output.LayerNorm.bias`, H),
-    });
-  }
   const headDim = H / heads;
   const scale = Math.fround(1 / Math.sqrt(headDim));
   const maxTokens = Math.min(profile.maxTokens, config.max_position_embeddings);
@@ -263,4 +202,95 @@ export function loadBert(
     embedQueryInt16: (t) => embedIds(tokenize((profile.queryPrefix ?? '') + t)).int16,
     embedPassageInt16: (t) => embedIds(tokenize((profile.passagePrefix ?? '') + t)).int16,
   };
+}
+
+/** Pointers to the weights in the runtime's memory (no reference to the source tensors). */
+interface Weights {
+  wordEmb: Ptr;
+  posEmb: Ptr;
+  typeEmb0: Ptr;
+  embLnG: Ptr;
+  embLnB: Ptr;
+  layers: Layer[];
+}
+
+/**
+ * Copies every weight into the runtime once (Linear weights transposed and packed), reading the
+ * tensors in place: nothing of `tensors` is kept, so the caller's file buffer can be collected
+ * as soon as it drops the map.
+ * @throws AppError MODEL_LOAD_FAILED when a tensor is missing or has the wrong shape.
+ */
+function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, Tensor>): Weights {
+  const H = config.hidden_size;
+  const I = config.intermediate_size;
+  // sentence-transformers files name tensors without a prefix; transformers' BertModel may use "bert.".
+  const prefix = tensors.has('embeddings.word_embeddings.weight') ? '' : 'bert.';
+  function get(name: string, shape: number[]): Tensor {
+    const t = tensors.get(prefix + name);
+    if (!t || t.shape.join('x') !== shape.join('x')) {
+      throw createError('MODEL_LOAD_FAILED', {
+        reason: `Tensor ${name} is missing or has the wrong shape.`,
+      });
+    }
+    return t;
+  }
+  const vec = (name: string, n: number) => kernel.putF32(get(name, [n]).data);
+  /**
+   * Linear weights [out, in] with the same input size as one packed [in, sum of outs] matrix
+   * (side by side, in order): one matmul computes them all, each output element's sum unchanged.
+   */
+  function linear(names: string[], outDim: number, inDim: number): Ptr {
+    const width = outDim * names.length;
+    const t = new Float32Array(inDim * width);
+    names.forEach((name, s) => {
+      const w = get(name, [outDim, inDim]).data;
+      for (let o = 0; o < outDim; o++)
+        for (let i = 0; i < inDim; i++) t[i * width + s * outDim + o] = w[o * inDim + i]!;
+    });
+    const out = kernel.alloc(t.byteLength);
+    const m = kernel.mark();
+    kernel.packB(kernel.putF32(t), inDim, width, out);
+    kernel.release(m);
+    return out;
+  }
+  const wordEmb = kernel.putF32(
+    get('embeddings.word_embeddings.weight', [config.vocab_size, H]).data,
+  );
+  const posEmb = kernel.putF32(
+    get('embeddings.position_embeddings.weight', [config.max_position_embeddings, H]).data,
+  );
+  const typeEmb0 = kernel.putF32(
+    get('embeddings.token_type_embeddings.weight', [config.type_vocab_size, H]).data.subarray(0, H),
+  );
+  const embLnG = vec('embeddings.LayerNorm.weight', H);
+  const embLnB = vec('embeddings.LayerNorm.bias', H);
+  const layers: Layer[] = [];
+  for (let l = 0; l < config.num_hidden_layers; l++) {
+    const p = `encoder.layer.${l}.`;
+    layers.push({
+      qkv: linear(
+        ['query', 'key', 'value'].map((x) => `${p}attention.self.${x}.weight`),
+        H,
+        H,
+      ),
+      qkvb: kernel.putF32(
+        Float32Array.from(
+          ['query', 'key', 'value'].flatMap((x) => [
+            ...get(`${p}attention.self.${x}.bias`, [H]).data,
+          ]),
+        ),
+      ),
+      o: linear([`${p}attention.output.dense.weight`], H, H),
+      ob: vec(`${p}attention.output.dense.bias`, H),
+      ln1g: vec(`${p}attention.output.LayerNorm.weight`, H),
+      ln1b: vec(`${p}attention.output.LayerNorm.bias`, H),
+      i: linear([`${p}intermediate.dense.weight`], I, H),
+      ib: vec(`${p}intermediate.dense.bias`, I),
+      out: linear([`${p}output.dense.weight`], H, I),
+      outb: vec(`${p}output.dense.bias`, H),
+      ln2g: vec(`${p}output.LayerNorm.weight`, H),
+      ln2b: vec(`${p}output.LayerNorm.bias`, H),
+    });
+  }
+  return { wordEmb, posEmb, typeEmb0, embLnG, embLnB, layers };
 }

@@ -78,8 +78,8 @@ export function loadBertFolder(kernel: Kernel, dir: string): BertModel {
     maxTokens: st?.max_seq_length ?? known?.maxTokens ?? 512,
     pooling: pooling?.pooling_mode_cls_token ? 'cls' : (known?.pooling ?? 'mean'),
   };
-  const tensors = parseSafetensors(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-  );
+  // Tensors are views on the file's own Buffer (no slice, no parsed copy), dropped with it once
+  // loadBert has copied them into the runtime: one copy of the weights outlives the load.
+  const tensors = parseSafetensors(bytes);
   return loadBert(kernel, config, tensors, createWordPieceTokenizer(tokenizerJson), profile);
 }

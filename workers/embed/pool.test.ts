@@ -126,6 +126,103 @@ describe('createEmbedPool', () => {
     await pool.close();
   });
 
+  it('stops a worker that hangs on a batch and retries the batch on a fresh one', async () => {
+    // Worker 0 never answers its second batch and reports no progress on it (alive, silent).
+    // One worker at a time, so the only armed hang clock is the hung batch's: the test fires it
+    // (injected timers, no real time).
+    let hanging: () => void = () => undefined;
+    const hung = new Promise<void>((r) => (hanging = r));
+    const armed = new Map<number, () => void>();
+    let handles = 0;
+    const timers = {
+      set: (fn: () => void) => (armed.set(++handles, fn), handles),
+      clear: (h: unknown) => armed.delete(h as number),
+    };
+    const delivered: string[] = [];
+    const terminated: number[] = [];
+    let next = 0;
+    let lateAnswer: (() => void) | null = null;
+    const spawn = async (): Promise<PoolWorker> => {
+      const id = next++;
+      let calls = 0;
+      return {
+        async embed(texts, { onProgress }) {
+          if (id === 0 && calls++ === 1) {
+            hanging();
+            // It would answer much later (after being given up on): that answer must be ignored.
+            await new Promise<void>((r) => (lateAnswer = r));
+            return texts.map(() => new Int16Array(4).fill(-1));
+          }
+          texts.forEach((_, i) => onProgress?.(i + 1));
+          delivered.push(...texts);
+          return texts.map(fakeVector);
+        },
+        terminate: () => void terminated.push(id),
+      };
+    };
+    const replaced: unknown[] = [];
+    const pool = createEmbedPool({
+      spawn,
+      size: 1,
+      batchSize: 4,
+      hangTimeoutMs: 30_000,
+      timers,
+      onReplace: (e) => replaced.push(e),
+    });
+    const seen: EmbedProgress[] = [];
+    const running = pool.embed(TEXTS, { onProgress: (p) => seen.push(p) });
+    await hung;
+    expect(armed.size).toBe(1);
+    const [handle, fire] = [...armed.entries()][0]!;
+    armed.delete(handle);
+    fire();
+    const out = await running;
+    (lateAnswer as (() => void) | null)?.();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(out).toEqual(TEXTS.map(fakeVector));
+    expect([...delivered].sort()).toEqual([...TEXTS].sort()); // nothing lost or embedded twice
+    expect(terminated).toEqual([0]);
+    expect(pool.stats()).toEqual({ size: 1, spawned: 2, replaced: 1 });
+    expect((replaced[0] as AppError).code).toBe('TIMEOUT');
+    expect(seen.at(-1)).toEqual({ done: TEXTS.length, total: TEXTS.length });
+    expect(armed.size).toBe(0); // every clock stopped with its batch
+    await pool.close();
+  });
+
+  it('restarts the hang clock on progress: a slow worker that reports is not hung', async () => {
+    let now = 0;
+    const armed = new Map<number, { fn: () => void; at: number }>();
+    let handles = 0;
+    const timers = {
+      set: (fn: () => void, ms: number) => (armed.set(++handles, { fn, at: now + ms }), handles),
+      clear: (h: unknown) => armed.delete(h as number),
+    };
+    /** Advances the fake clock, firing what falls due. */
+    const advance = (ms: number) => {
+      now += ms;
+      for (const [h, t] of [...armed]) if (t.at <= now && armed.delete(h)) t.fn();
+    };
+    const pool = createEmbedPool({
+      spawn: async (): Promise<PoolWorker> => ({
+        async embed(texts, { onProgress }) {
+          for (let i = 0; i < texts.length; i++) {
+            advance(20_000); // 20 s per text: the batch takes 80 s, each text under the limit
+            onProgress?.(i + 1);
+          }
+          return texts.map(fakeVector);
+        },
+        terminate: () => undefined,
+      }),
+      size: 1,
+      batchSize: 4,
+      hangTimeoutMs: 30_000,
+      timers,
+    });
+    expect(await pool.embed(TEXTS.slice(0, 8))).toEqual(TEXTS.slice(0, 8).map(fakeVector));
+    expect(pool.stats().replaced).toBe(0);
+    await pool.close();
+  });
+
   it('gives up on a batch that fails on every worker after maxAttempts, with its error', async () => {
     // Any batch holding this text crashes its worker.
     const poison = TEXTS[9]!;

@@ -2,6 +2,8 @@
 // (Node worker threads) alike: splits texts into batches run on `size` workers, keeps input order,
 // sums progress, and replaces a worker whose batch fails (the batch goes back to the queue and is
 // retried on another worker, at most `maxAttempts` times, so nothing is lost or embedded twice).
+// A worker that goes silent on a batch (no answer, no progress for `hangTimeoutMs`) is treated the
+// same way: terminated, its batch retried on a fresh worker; a late answer from it is ignored.
 // Imports only workers/shared: workers are made by the injected `spawn`.
 import { createError, isAppError } from '../shared/errors';
 import type {
@@ -29,9 +31,57 @@ interface Batch {
 
 const isAborted = (err: unknown) => isAppError(err) && err.code === 'ABORTED';
 
+const DEFAULT_HANG_TIMEOUT_MS = 120_000;
+const defaultTimers = {
+  set: (fn: () => void, ms: number): unknown => setTimeout(fn, ms),
+  clear: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * `work` raced against a hang clock that `alive()` restarts: rejects with TIMEOUT when `ms` pass
+ * without an answer or a sign of life. The work's own late outcome is swallowed.
+ */
+function withHangClock<T>(
+  work: (alive: () => void) => Promise<T>,
+  ms: number,
+  timers: NonNullable<EmbedPoolOptions<PoolWorker>['timers']>,
+): Promise<T> {
+  if (!(ms > 0)) return work(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    let handle: unknown;
+    let settled = false;
+    const arm = () => {
+      if (settled) return;
+      if (handle !== undefined) timers.clear(handle);
+      handle = timers.set(() => {
+        settled = true;
+        reject(
+          createError('TIMEOUT', {
+            reason: `An embed worker neither answered nor reported progress for ${ms} ms; it was stopped and its batch retried.`,
+          }),
+        );
+      }, ms);
+    };
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      timers.clear(handle);
+      fn();
+    };
+    arm();
+    work(arm).then(
+      (v) => settle(() => resolve(v)),
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the worker's own error, passed on unchanged
+      (e: unknown) => settle(() => reject(e)),
+    );
+  });
+}
+
 export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<W>): EmbedPool<W> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 16));
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 3));
+  const hangMs = options.hangTimeoutMs ?? DEFAULT_HANG_TIMEOUT_MS;
+  const timers = options.timers ?? defaultTimers;
   const clamp = (n: number) => Math.max(1, Math.floor(Number.isFinite(n) ? n : 1));
   let target = clamp(options.size);
   let slots: Array<Slot<W> | undefined> = [];
@@ -100,18 +150,29 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
         const i = l % target; // after a resize, lanes share the remaining workers
         const slot = slotAt(i);
         slot.busy++;
+        // This attempt's progress counts until it ends; a hung or replaced worker's late
+        // messages then change nothing (the batch may be running again elsewhere).
+        let current = true;
         try {
           const worker = await slot.worker;
-          const vectors = await worker.embed(texts.slice(batch.start, batch.end), {
-            signal: inner.signal,
-            ...(opts.role ? { role: opts.role } : {}),
-            ...(opts.batched ? { batched: true } : {}),
-            onProgress: (n) => {
-              if (!partial.has(batch)) return; // a late message after the batch ended
-              partial.set(batch, n);
-              report();
-            },
-          });
+          // The clock starts once the worker is up (loading a model is not a hang) and restarts
+          // on every progress message of the batch.
+          const vectors = await withHangClock(
+            (alive) =>
+              worker.embed(texts.slice(batch.start, batch.end), {
+                signal: inner.signal,
+                ...(opts.role ? { role: opts.role } : {}),
+                ...(opts.batched ? { batched: true } : {}),
+                onProgress: (n) => {
+                  if (!current) return; // a late message after the attempt ended
+                  alive();
+                  partial.set(batch, n);
+                  report();
+                },
+              }),
+            hangMs,
+            timers,
+          );
           if (vectors.length !== batch.end - batch.start) {
             throw createError('INTERNAL', {
               reason: `An embed worker returned ${vectors.length} vectors for ${batch.end - batch.start} texts.`,
@@ -135,6 +196,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
           }
           queue.unshift(batch); // retried next, by whichever worker is free first
         } finally {
+          current = false;
           slot.busy--;
           if (slot.retired && slot.busy === 0) stop(slot);
         }

@@ -1,6 +1,8 @@
 // Minimal safetensors reader: an 8-byte little-endian header length, a JSON header of
 // { name: { dtype, shape, data_offsets: [begin, end] } }, then the raw little-endian tensor bytes.
-// Converts F32 / F16 / BF16 to Float32Array (exact for F16 and BF16). Must not import Node modules.
+// Converts F16 / BF16 to Float32Array (exact); F32 tensors are views on the caller's bytes when
+// aligned (no copy: the 87 MB of all-MiniLM-L6-v2 stay one copy until the runtime has its own).
+// Must not import Node modules.
 import { createError } from '../shared/errors';
 
 export interface Tensor {
@@ -14,17 +16,29 @@ interface HeaderEntry {
   data_offsets: [number, number];
 }
 
-/** @throws AppError MODEL_LOAD_FAILED when the file is not a readable safetensors file. */
-export function parseSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
+/** Every WebAssembly host is little-endian; checked once so a view never reads swapped bytes. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Tensors of a safetensors file. An aligned F32 tensor's data is a view on `file` (not a copy):
+ * it must not be written, and it keeps `file`'s buffer alive while referenced, so callers drop
+ * the map once the weights are copied where they run. `file` may be a view on a larger buffer
+ * (a Node Buffer): nothing is sliced.
+ * @throws AppError MODEL_LOAD_FAILED when the file is not a readable safetensors file.
+ */
+export function parseSafetensors(file: ArrayBuffer | Uint8Array): Map<string, Tensor> {
   const fail = (reason: string) => createError('MODEL_LOAD_FAILED', { reason });
-  if (buffer.byteLength < 8) throw fail('The weights file is too short to be safetensors.');
-  const view = new DataView(buffer);
+  const buffer = file instanceof Uint8Array ? file.buffer : file;
+  const start = file instanceof Uint8Array ? file.byteOffset : 0;
+  const length = file.byteLength;
+  if (length < 8) throw fail('The weights file is too short to be safetensors.');
+  const view = new DataView(buffer, start, length);
   const headerLen = Number(view.getBigUint64(0, true));
-  if (headerLen > buffer.byteLength - 8) throw fail('The safetensors header length is invalid.');
+  if (headerLen > length - 8) throw fail('The safetensors header length is invalid.');
   let header: Record<string, HeaderEntry | Record<string, string>>;
   try {
     header = JSON.parse(
-      new TextDecoder().decode(new Uint8Array(buffer, 8, headerLen)),
+      new TextDecoder().decode(new Uint8Array(buffer, start + 8, headerLen)),
     ) as typeof header;
   } catch (cause) {
     throw createError('MODEL_LOAD_FAILED', {
@@ -32,16 +46,25 @@ export function parseSafetensors(buffer: ArrayBuffer): Map<string, Tensor> {
       cause,
     });
   }
-  const base = 8 + headerLen;
+  const base = start + 8 + headerLen;
   const out = new Map<string, Tensor>();
   for (const [name, raw] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     const entry = raw as HeaderEntry;
     const [begin, end] = entry.data_offsets;
     const count = entry.shape.reduce((a, b) => a * b, 1);
-    if (base + end > buffer.byteLength || begin > end)
+    if (base + end > start + length || begin > end)
       throw fail(`Tensor ${name} lies outside the file.`);
     const bytes = new DataView(buffer, base + begin, end - begin);
+    if (
+      entry.dtype === 'F32' &&
+      end - begin === count * 4 &&
+      LITTLE_ENDIAN &&
+      (base + begin) % 4 === 0
+    ) {
+      out.set(name, { shape: entry.shape, data: new Float32Array(buffer, base + begin, count) });
+      continue;
+    }
     const data = new Float32Array(count);
     if (entry.dtype === 'F32' && end - begin === count * 4) {
       for (let i = 0; i < count; i++) data[i] = bytes.getFloat32(i * 4, true);

@@ -272,6 +272,18 @@ export interface EmbedPoolOptions<W extends EmbedPoolWorker> {
   maxAttempts?: number;
   /** Told when a worker is replaced after a failure (for logs and status). */
   onReplace?(error: unknown): void;
+  /**
+   * A worker that neither answers a batch nor reports progress on it for this long is taken as
+   * hung (an endless loop, a deadlock: alive, so no crash to catch): it is terminated and the
+   * batch retried on a fresh worker, as after a crash. Default 120 s (a MiniLM batch of 16 long
+   * chunks takes about 1-2 s on one core; progress every text resets the clock); 0 disables it.
+   */
+  hangTimeoutMs?: number;
+  /** The timer the hang timeout uses (tests inject one); default setTimeout/clearTimeout. */
+  timers?: {
+    set(fn: () => void, ms: number): unknown;
+    clear(handle: unknown): void;
+  };
 }
 
 export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {

@@ -252,6 +252,25 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    description: 'the persisted vector index in 1 MB parts instead of one blob',
+    async up(sql) {
+      // One blob of the whole index (112 MB at 100k chunks, about 900 MB at 1M) had to be held
+      // whole, and copied, in wa-sqlite's WASM memory to be written or read; that memory never
+      // shrinks (a save at 100k grew the worker by 440 MB). Parts are written and read one at a
+      // time. A blob saved before this migration is still read (vectors.ts loadIndex) until the
+      // next save replaces it with parts: the index is not rebuilt on upgrade.
+      await sql.exec(`
+        CREATE TABLE vector_index_parts (
+          model TEXT NOT NULL,
+          part INTEGER NOT NULL,
+          bytes BLOB NOT NULL,
+          PRIMARY KEY (model, part)
+        );
+      `);
+    },
+  },
 ];
 
 /**

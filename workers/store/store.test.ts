@@ -224,6 +224,53 @@ describe('schema and migrations', () => {
     await db.close();
   });
 
+  it('persists the vector index in 1 MB parts and still reads a blob saved before migration 10', async () => {
+    const db = await openNodeDatabase();
+    const v9 = await createStore(db, { migrations: MIGRATIONS.slice(0, 9) });
+    const model = { id: 'm', version: '1', dim: 4 };
+    const legacy = new Uint8Array(3000).map((_, i) => (i * 7) % 251);
+    await v9.sql.run('INSERT INTO vector_index (model, bytes, saved_at) VALUES (?, ?, 0)', [
+      'm@1',
+      legacy,
+    ]);
+    const store = await createStore(db);
+    const vectors = createVectorStore(store.sql);
+    expect(await vectors.loadIndex(model)).toEqual(legacy); // no rebuild on upgrade
+    const big = new Uint8Array((5 << 19) + 17).map((_, i) => (i * 31 + (i >> 12)) % 256);
+    await vectors.saveIndex(model, big);
+    const parts = await db.sql.all<{ part: number; n: number }>(
+      'SELECT part, length(bytes) AS n FROM vector_index_parts WHERE model = ? ORDER BY part',
+      ['m@1'],
+    );
+    expect(parts.map((p) => [p.part, p.n])).toEqual([
+      [0, 1 << 20],
+      [1, 1 << 20],
+      [2, (1 << 19) + 17],
+    ]);
+    // The whole-index blob is gone: only the parts hold it now.
+    expect(await db.sql.get('SELECT length(bytes) AS n FROM vector_index')).toEqual({ n: 0 });
+    expect(Buffer.compare(Buffer.from((await vectors.loadIndex(model))!), Buffer.from(big))).toBe(
+      0,
+    );
+    // Parts as the index makes them (serializeParts) are written as they come.
+    const pieces = [big.subarray(0, 5), big.subarray(5, 70_000), big.subarray(70_000)];
+    await vectors.saveIndex(model, pieces.values());
+    expect(Buffer.compare(Buffer.from((await vectors.loadIndex(model))!), Buffer.from(big))).toBe(
+      0,
+    );
+    expect(await db.sql.get('SELECT count(*) AS n FROM vector_index_parts')).toEqual({ n: 3 });
+    // A smaller index replaces every part.
+    await vectors.saveIndex(model, big.subarray(0, 10));
+    expect(await vectors.loadIndex(model)).toEqual(big.subarray(0, 10));
+    expect(await db.sql.get('SELECT count(*) AS n FROM vector_index_parts')).toEqual({ n: 1 });
+    expect(await vectors.loadIndex({ ...model, version: '2' })).toBeNull();
+    // A lost part gives short bytes (the index's length check then asks for a rebuild).
+    await vectors.saveIndex(model, big);
+    await db.sql.run('DELETE FROM vector_index_parts WHERE part = 1');
+    expect((await vectors.loadIndex(model))!.length).toBe(1 << 20);
+    await db.close();
+  });
+
   it('stores each vector once: the cache keeps only vectors of deleted chunks', async () => {
     const db = await openNodeDatabase();
     const v8 = await createStore(db, { migrations: MIGRATIONS.slice(0, 8) });

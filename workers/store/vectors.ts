@@ -1,6 +1,7 @@
 // Canonical chunk vectors in SQLite: which chunks still need a vector for the active model
 // (the resumable backlog), vectors reused by text hash, and the persisted vector index bytes.
-// Owns: the chunk_vectors, vector_cache and vector_index tables. Must not import other layers.
+// Owns: the chunk_vectors, vector_cache, vector_index and vector_index_parts tables. Must not
+// import other layers.
 import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { Sql } from './sql';
 
@@ -36,7 +37,11 @@ export interface VectorStore {
   /** Vectors of specific chunks. */
   get(model: EmbeddingModelKey, chunkIds: number[]): Promise<Map<number, Int16Array>>;
   loadIndex(model: EmbeddingModelKey): Promise<Uint8Array | null>;
-  saveIndex(model: EmbeddingModelKey, bytes: Uint8Array): Promise<void>;
+  /**
+   * Replaces the persisted index: whole bytes, or parts in order (e.g. `serializeParts()`),
+   * each written as it comes so no whole copy is held.
+   */
+  saveIndex(model: EmbeddingModelKey, bytes: Uint8Array | Iterable<Uint8Array>): Promise<void>;
 }
 
 /** int16 little-endian bytes, as stored in the BLOB column. */
@@ -55,6 +60,14 @@ export function blobToVector(bytes: Uint8Array): Int16Array {
 }
 
 const modelKey = (m: EmbeddingModelKey) => `${m.id}@${m.version}`;
+/** Bytes per row of vector_index_parts (migration 10): what wa-sqlite holds at once. */
+const INDEX_PART = 1 << 20;
+
+function* partsOf(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += INDEX_PART) {
+    yield bytes.subarray(at, Math.min(bytes.length, at + INDEX_PART));
+  }
+}
 
 /** How many vectors of deleted chunks to keep per model (edited files reuse them). */
 const CACHE_SLACK = 20_000;
@@ -171,18 +184,54 @@ export function createVectorStore(sql: Sql): VectorStore {
     },
 
     async loadIndex(model) {
-      const [row] = await all<{ bytes: Uint8Array }>(
-        'SELECT bytes FROM vector_index WHERE model = ?',
-        [modelKey(model)],
+      const key = modelKey(model);
+      const [row] = await all<{ bytes: Uint8Array; n: number; total: number }>(
+        `SELECT v.bytes,
+                (SELECT COUNT(*) FROM vector_index_parts p WHERE p.model = v.model) AS n,
+                (SELECT COALESCE(SUM(length(p.bytes)), 0) FROM vector_index_parts p
+                  WHERE p.model = v.model) AS total
+           FROM vector_index v WHERE v.model = ?`,
+        [key],
       );
-      return row?.bytes ? new Uint8Array(row.bytes) : null;
+      if (!row) return null;
+      // A blob saved before migration 10 (read whole, once; the next save writes parts).
+      if (Number(row.n) === 0) return row.bytes?.length ? new Uint8Array(row.bytes) : null;
+      // Parts one query at a time, straight into the one buffer the caller gets: wa-sqlite never
+      // holds more than a part, and no second JS copy of the index is made.
+      const out = new Uint8Array(Number(row.total));
+      let at = 0;
+      for (let part = 0; part < Number(row.n); part++) {
+        const [p] = await all<{ bytes: Uint8Array }>(
+          'SELECT bytes FROM vector_index_parts WHERE model = ? AND part = ?',
+          [key, part],
+        );
+        // A missing or oversized part: hand back what is there; the index's own length and
+        // CRC32 check then fail and the index is rebuilt from chunk_vectors.
+        if (!p?.bytes || at + p.bytes.length > out.length) return out.subarray(0, at);
+        out.set(p.bytes, at);
+        at += p.bytes.length;
+      }
+      return out;
     },
 
     async saveIndex(model, bytes) {
+      const key = modelKey(model);
       await sql.transaction(async () => {
+        await sql.run('DELETE FROM vector_index_parts WHERE model = ?', [key]);
+        // Views, not copies: each part is copied once, by the bind, into SQLite's memory.
+        // (A serialised index is never empty: it has a header. No bytes load back as "none".)
+        let part = 0;
+        for (const piece of bytes instanceof Uint8Array ? partsOf(bytes) : bytes) {
+          if (piece.length === 0) continue;
+          await sql.run('INSERT INTO vector_index_parts (model, part, bytes) VALUES (?, ?, ?)', [
+            key,
+            part++,
+            piece,
+          ]);
+        }
         await sql.run(
-          'INSERT OR REPLACE INTO vector_index (model, bytes, saved_at) VALUES (?, ?, ?)',
-          [modelKey(model), bytes, Date.now()],
+          "INSERT OR REPLACE INTO vector_index (model, bytes, saved_at) VALUES (?, X'', ?)",
+          [key, Date.now()],
         );
       });
     },

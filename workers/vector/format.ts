@@ -32,12 +32,13 @@ export interface Header {
   filterExactMaxFraction: number;
 }
 
-export function writeHeader(out: Uint8Array, h: Header): void {
+/** `totalLength`: of the whole serialised index (default `out.length`: `out` is all of it). */
+export function writeHeader(out: Uint8Array, h: Header, totalLength = out.length): void {
   const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < 8; i++) out[i] = MAGIC.charCodeAt(i);
   v.setUint32(8, FORMAT_VERSION, true);
   v.setUint32(12, h.kind, true);
-  v.setUint32(20, out.length, true);
+  v.setUint32(20, totalLength, true);
   v.setUint32(24, h.dim, true);
   v.setUint32(28, h.rows, true);
   v.setUint32(32, h.M, true);

@@ -5,9 +5,17 @@
 // (dot desc, id asc), so the same inserts in the same order give the same bytes on every engine.
 // Must not import other layers (the SIMD kernel is injected as a DotKernel).
 import { createError } from '../shared/errors';
-import { hashId, levelForHash, SectionReader, SectionWriter } from './codec';
+import { hashId, levelForHash, SectionReader, SectionWriter, sectionParts } from './codec';
 import { jsDotKernel } from './dot-kernel';
-import { corrupt, HEADER_BYTES, KIND_HNSW, readHeader, sealChecksum, writeHeader } from './format';
+import {
+  corrupt,
+  HEADER_BYTES,
+  KIND_HNSW,
+  readHeader,
+  sealChecksum,
+  writeHeader,
+  type Header,
+} from './format';
 import { better, SlotHeap, VectorRows } from './rows';
 import { checkSearchArgs, enumerableIds, exactScan, filterPredicate, hitsFrom } from './scan';
 import type {
@@ -31,6 +39,15 @@ export const HNSW_DEFAULTS = {
   filterExactMaxFraction: 0.05,
   initialCapacity: 1024,
 } as const;
+
+export interface DeserializeOptions {
+  /**
+   * The caller gives up `bytes` (e.g. fresh from the store): the index keeps its aligned
+   * sections as views instead of copying them, so it holds one copy of itself (growing later
+   * copies into new arrays as usual). Never for bytes the caller reads or deserializes again.
+   */
+  adopt?: boolean;
+}
 
 export interface HnswDeps {
   kernel?: DotKernel | undefined;
@@ -625,6 +642,23 @@ class HnswIndex implements VectorIndex {
   }
 
   serialize(): Uint8Array {
+    const { w, header } = this.sections();
+    const out = new Uint8Array(w.length);
+    writeHeader(out, header);
+    w.writeInto(out);
+    sealChecksum(out);
+    return out;
+  }
+
+  serializeParts(partBytes = 1 << 20): Iterable<Uint8Array> {
+    const { w, header } = this.sections();
+    const head = new Uint8Array(HEADER_BYTES);
+    writeHeader(head, header, w.length);
+    return sectionParts(w, head, Math.max(1, Math.floor(partBytes)));
+  }
+
+  /** The persisted sections (views on the live arrays) and the header describing them. */
+  private sections(): { w: SectionWriter; header: Header } {
     const rows = this.rows;
     const n = rows.count;
     const w = new SectionWriter(HEADER_BYTES);
@@ -635,8 +669,7 @@ class HnswIndex implements VectorIndex {
     w.add(this.links0.subarray(0, n * (this.M0 + 1)));
     w.add(this.upperOff.subarray(0, n));
     w.add(this.upper.subarray(0, this.upperLen));
-    const out = new Uint8Array(w.length);
-    writeHeader(out, {
+    const header: Header = {
       kind: KIND_HNSW,
       dim: this.dim,
       rows: n,
@@ -649,10 +682,8 @@ class HnswIndex implements VectorIndex {
       upperLength: this.upperLen,
       filterExactMaxAllowed: this.cfg.filterExactMaxAllowed,
       filterExactMaxFraction: this.cfg.filterExactMaxFraction,
-    });
-    w.writeInto(out);
-    sealChecksum(out);
-    return out;
+    };
+    return { w, header };
   }
 
   stats(): VectorIndexStats {
@@ -673,8 +704,15 @@ class HnswIndex implements VectorIndex {
   }
 
   /** Restores the arrays read from bytes after validating every link. */
-  restore(bytes: Uint8Array, n: number, maxLevel: number, entry: number, upperLen: number): void {
-    const r = new SectionReader(bytes, HEADER_BYTES);
+  restore(
+    bytes: Uint8Array,
+    n: number,
+    maxLevel: number,
+    entry: number,
+    upperLen: number,
+    adopt: boolean,
+  ): void {
+    const r = new SectionReader(bytes, HEADER_BYTES, adopt);
     const ids = r.float64(n);
     const deleted = r.uint8(n);
     const levels = r.uint8(n);
@@ -774,7 +812,11 @@ export function createHnswIndex(config: HnswBuildConfig, deps: HnswDeps = {}): V
  * @throws AppError INDEX_CORRUPT when the bytes are missing, foreign, another version, truncated,
  * fail the checksum or hold an inconsistent graph: rebuild from the stored vectors then.
  */
-export function deserializeHnsw(bytes: Uint8Array, deps: HnswDeps = {}): VectorIndex {
+export function deserializeHnsw(
+  bytes: Uint8Array,
+  deps: HnswDeps = {},
+  options: DeserializeOptions = {},
+): VectorIndex {
   const h = readHeader(bytes);
   if (h.kind !== KIND_HNSW) corrupt('The vector index file is not an HNSW index.');
   if (
@@ -798,10 +840,12 @@ export function deserializeHnsw(bytes: Uint8Array, deps: HnswDeps = {}): VectorI
       levelSeed: h.levelSeed,
       filterExactMaxAllowed: h.filterExactMaxAllowed,
       filterExactMaxFraction: h.filterExactMaxFraction,
-      initialCapacity: Math.max(1, h.rows),
+      // restore() replaces every row-sized array with the ones read from the bytes: allocating
+      // them for h.rows here as well held a third copy of the index (112 MB at 100k) while loading.
+      initialCapacity: 1,
     }),
     deps.kernel ?? jsDotKernel,
   );
-  index.restore(bytes, h.rows, h.maxLevel, h.entry, h.upperLength);
+  index.restore(bytes, h.rows, h.maxLevel, h.entry, h.upperLength, options.adopt === true);
   return index;
 }

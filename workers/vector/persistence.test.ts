@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHnswIndex } from './hnsw';
+import { createHnswIndex, deserializeHnsw } from './hnsw';
 import { loadOrRebuildVectorIndex, rebuildVectorIndex, type VectorSourceRow } from './persistence';
 import { clusteredUnits, createRandom } from './test-vectors';
 import type { RebuildProgress } from './types';
@@ -29,6 +29,53 @@ describe('vector index persistence and rebuild', () => {
     expect(rebuilt.serialize()).toEqual(direct.serialize());
     expect(seen.map((p) => p.done)).toEqual([128, 256, 384, 512, 640, 700]);
     expect(seen.every((p) => p.total === 700)).toBe(true);
+  });
+
+  it('gives the bytes of serialize() in parts of any size (with tombstones and upper levels)', async () => {
+    const index = await rebuildVectorIndex(make, rows);
+    for (const id of [10, 11, 300, 709]) index.remove(id);
+    const whole = index.serialize();
+    for (const size of [1, 7, 80, 1000, whole.length - 1, whole.length, 1 << 20]) {
+      const parts = [...index.serializeParts!(size)];
+      expect(parts.slice(0, -1).every((p) => p.length === size)).toBe(true);
+      expect(parts.at(-1)!.length).toBe(whole.length - size * (parts.length - 1));
+      expect(Buffer.compare(Buffer.concat(parts), whole)).toBe(0);
+    }
+    const out = await loadOrRebuildVectorIndex(
+      Buffer.concat([...index.serializeParts!()]),
+      make,
+      () => {
+        throw new Error('must not rebuild');
+      },
+    );
+    expect(out.rebuilt).toBe(false);
+    expect(out.index.ids()).toEqual(index.ids());
+  });
+
+  it('adopts handed-over bytes as storage (no copy) and then behaves as a copied index', async () => {
+    const original = await rebuildVectorIndex(make, rows.slice(0, 500));
+    const bytes = original.serialize();
+    const pristine = bytes.slice();
+    const copied = deserializeHnsw(bytes.slice());
+    const adopted = deserializeHnsw(bytes, {}, { adopt: true });
+    // A change to the adopted index lands in the handed-over bytes: they are its storage.
+    expect(adopted.remove(12)).toBe(true);
+    expect(copied.remove(12)).toBe(true);
+    expect(Buffer.compare(Buffer.from(bytes), Buffer.from(pristine))).not.toBe(0);
+    // Growing past the loaded rows (new arrays), upper levels included: the same graph.
+    for (const r of rows.slice(500)) {
+      adopted.add(r.id, r.vector);
+      copied.add(r.id, r.vector);
+    }
+    expect(Buffer.compare(Buffer.from(adopted.serialize()), Buffer.from(copied.serialize()))).toBe(
+      0,
+    );
+    for (const q of data.slice(0, 20)) expect(adopted.search(q, 10)).toEqual(copied.search(q, 10));
+    // Without adopt the bytes are only read.
+    const again = original.serialize();
+    const kept = again.slice();
+    deserializeHnsw(again).remove(12);
+    expect(Buffer.compare(Buffer.from(again), Buffer.from(kept))).toBe(0);
   });
 
   it('loads valid bytes without rebuilding', async () => {

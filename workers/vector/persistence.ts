@@ -14,11 +14,11 @@ import type { DotKernel, RebuildProgress, VectorIndex } from './types';
  */
 export function deserializeVectorIndex(
   bytes: Uint8Array,
-  deps: { kernel?: DotKernel | undefined } = {},
+  deps: { kernel?: DotKernel | undefined; adopt?: boolean } = {},
 ): VectorIndex {
   const h = readHeader(bytes);
   if (h.kind === KIND_EXACT) return deserializeExact(bytes, deps);
-  if (h.kind === KIND_HNSW) return deserializeHnsw(bytes, deps);
+  if (h.kind === KIND_HNSW) return deserializeHnsw(bytes, deps, { adopt: deps.adopt === true });
   return corrupt(`The vector index has an unknown kind (${h.kind}).`);
 }
 
@@ -79,11 +79,19 @@ export async function loadOrRebuildVectorIndex(
   bytes: Uint8Array | null,
   createEmpty: () => VectorIndex,
   source: () => Iterable<VectorSourceRow> | AsyncIterable<VectorSourceRow>,
-  options: RebuildOptions & { kernel?: DotKernel | undefined; expectDim?: number | undefined } = {},
+  options: RebuildOptions & {
+    kernel?: DotKernel | undefined;
+    expectDim?: number | undefined;
+    /** `bytes` are handed over: the index may keep them as its storage (see DeserializeOptions). */
+    adopt?: boolean;
+  } = {},
 ): Promise<LoadOutcome> {
   let reason: AppError;
   try {
-    const index = deserializeVectorIndex(bytes ?? new Uint8Array(0), { kernel: options.kernel });
+    const index = deserializeVectorIndex(bytes ?? new Uint8Array(0), {
+      kernel: options.kernel,
+      adopt: options.adopt === true,
+    });
     if (options.expectDim === undefined || index.dim === options.expectDim)
       return { index, rebuilt: false };
     reason = createError('INDEX_CORRUPT', {

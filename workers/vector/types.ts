@@ -121,6 +121,12 @@ export interface VectorIndex {
   compact(): void;
   /** Bytes with magic, format version and CRC32; `deserializeVectorIndex` reads them back. */
   serialize(): Uint8Array;
+  /**
+   * The bytes of `serialize()` in parts of `partBytes` (default 1 MB), made one at a time as
+   * they are taken, so a large index is persisted without a second whole copy. The index must
+   * not change until the last part has been taken. Optional: callers fall back to serialize().
+   */
+  serializeParts?(partBytes?: number): Iterable<Uint8Array>;
   stats(): VectorIndexStats;
 }
 
