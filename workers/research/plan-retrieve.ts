@@ -16,35 +16,41 @@ export interface RetrievedList<H extends RankedHit> {
 /**
  * Step 6a: one embedder call for every retrieval that needs a query vector (the original, the
  * rewrite, generated and keyphrase variants) instead of one call each. Only with two or more:
- * a single retrieval embeds exactly as a plain search does. On failure (no model yet) each
- * retrieval embeds for itself or answers lexically, as a plain search would.
+ * a single retrieval embeds exactly as a plain search does. The call is started, not awaited:
+ * each retrieval gets its share as `pendingVector`, so the retrievals rank their lexical sides
+ * (FTS5, in this thread) while the embed worker computes the vectors, and only their semantic
+ * sides wait for them. On failure (no model yet) each retrieval embeds for itself or answers
+ * lexically, as a plain search would.
  */
-export async function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): Promise<void> {
+export function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
   if (!embedQueries || ctx.scope.mode === 'lexical') return;
   const need = ctx.retrievals.filter((r) => !r.request.vector);
   if (need.length < 2) return;
   const start = ctx.clock.now();
-  try {
-    const vectors = await embedQueries(
-      need.map((r) => r.request.text),
-      ctx.signal ? { signal: ctx.signal } : {},
-    );
-    need.forEach((r, i) => {
-      const vector = vectors[i];
-      if (vector && vector.length > 0) r.request = { ...r.request, vector };
-    });
-    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
-      texts: need.map((r) => r.request.text),
-      note: `${need.length} queries embedded in one call`,
-    });
-  } catch (err) {
-    checkAbort(ctx);
-    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
-      status: 'fallback',
-      errorCode: isAppError(err) ? err.code : 'INTERNAL',
-      note: 'batch embedding failed: each retrieval embeds its own query',
-    });
-  }
+  const texts = need.map((r) => r.request.text);
+  const batch: Promise<Array<Int16Array | null>> = (async () => {
+    try {
+      const vectors = await embedQueries(texts, ctx.signal ? { signal: ctx.signal } : {});
+      record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
+        texts,
+        note: `${need.length} queries embedded in one call, keyword rankings run meanwhile`,
+      });
+      return need.map((_, i) => {
+        const vector = vectors[i];
+        return vector && vector.length > 0 ? vector : null;
+      });
+    } catch (err) {
+      record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
+        status: 'fallback',
+        errorCode: isAppError(err) ? err.code : 'INTERNAL',
+        note: 'batch embedding failed: each retrieval embeds its own query',
+      });
+      return need.map(() => null);
+    }
+  })();
+  need.forEach((r, i) => {
+    r.request = { ...r.request, pendingVector: batch.then((vs) => vs[i] ?? null) };
+  });
 }
 
 /**

@@ -134,7 +134,7 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
     await hydeStep(ctx, hyde);
     await multiQueryStep(ctx, multi);
     keyphraseStep(ctx);
-    await embedVariantsStep(ctx, deps.embedQueries);
+    embedVariantsStep(ctx, deps.embedQueries);
     const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10));
     const finalHits = fuseStep(ctx, lists, fuse, limit);
     const planned: QueryPlan = planRecord(ctx, lists, finalHits, llm?.kind ?? 'none');

@@ -119,6 +119,11 @@ export interface FusedLists {
 export interface RetrievalOverride {
   /** Replaces the query embedding on the semantic side. */
   vector?: Int16Array;
+  /**
+   * `rank` only: the query vector still being computed (a plan's embedding batch, in an embed
+   * worker). The lexical list is read while it is in flight; null = embed the query here.
+   */
+  pendingVector?: Promise<Int16Array | null>;
   /** Replaces the query text on the lexical side. */
   lexicalQuery?: string;
   /**
@@ -190,7 +195,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     query: string,
     filters: SearchFilters | undefined,
     k: number,
-    queryVector?: Int16Array,
+    queryVector?: Int16Array | Promise<Int16Array | null>,
     exclude?: ReadonlySet<number>,
   ) {
     if (!deps.semantic) {
@@ -199,7 +204,8 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       });
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
-    const vector = queryVector ?? (await deps.semantic.embedQuery(query));
+    // A pending vector is awaited here, after the caller started the lexical side (rankDense).
+    const vector = (await queryVector) ?? (await deps.semantic.embedQuery(query));
     // Read deeper by the excluded count, keeping every chunk tied with the k-th (tiesAtTheCut).
     const want = k + (exclude?.size ?? 0);
     const hits = tiesAtTheCut(deps.semantic, vector, want, allowed ?? undefined);
@@ -268,9 +274,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     override: RetrievalOverride,
   ): Promise<{ ranked: RankedChunk[]; notice: QueryNotice | null }> {
     const exclude = override.excludeChunkIds;
+    const vector = override.vector ?? override.pendingVector;
     if (mode === 'semantic') {
       const k = Math.max(topK, semanticK);
-      const list = await semanticList(query, request.filters, k, override.vector, exclude);
+      const list = await semanticList(query, request.filters, k, vector, exclude);
       const ranked = list.slice(0, topK).map((c, i) => ({
         chunkId: c.chunkId,
         score: Math.max(0, Math.min(1, c.score)),
@@ -279,8 +286,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
       return { ranked, notice: null };
     }
+    // The semantic side first: it yields at once (the embedder's call, or a pending vector), so
+    // the lexical list is read while the query vector is computed elsewhere.
     const [semantic, lexical] = await Promise.all([
-      semanticList(query, request.filters, semanticK, override.vector, exclude),
+      semanticList(query, request.filters, semanticK, vector, exclude),
       lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
