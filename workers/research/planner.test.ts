@@ -309,7 +309,7 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', opts);
     expect(batches).toHaveLength(1);
     expect(batches[0]).toEqual(searches.map((r) => r.text));
-    const vectors = await Promise.all(searches.map((r) => r.pendingVector));
+    const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
     expect(vectors.every((v) => v instanceof Int16Array)).toBe(true);
     expect(plan.steps.find((s) => s.id === 'embed')?.note).toMatch(
       /^5 queries embedded in one call/,
@@ -345,7 +345,7 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     expect(done).toBe(false);
     release();
     const { plan } = await planned;
-    const vectors = await Promise.all(searches.map((r) => r.pendingVector));
+    const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
     expect(vectors).toEqual(await bow(searches.map((r) => r.text)));
     const embedStep = plan.steps.findIndex((s) => s.id === 'embed');
     expect(embedStep).toBeGreaterThan(-1);
@@ -366,7 +366,7 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', {
       techniques: { fusion: true, routing: false },
     });
-    expect(await Promise.all(searches.map((r) => r.pendingVector))).toEqual(
+    expect(await Promise.all(searches.map(async (r) => r.pendingVector))).toEqual(
       searches.map(() => null),
     );
     expect(plan.steps.find((s) => s.id === 'embed')).toMatchObject({
