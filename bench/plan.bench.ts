@@ -11,9 +11,12 @@
 //     one embed worker, `embedTexts` role query) or one after another (the previous wiring):
 //     RAGF-006 asks total < 1.77x a single query,
 //   - and, apart, 5 query embeddings one at a time against one batch (same bytes).
-// `--threads N` (N > 1): a plan's query batch goes to a pool of N embedding threads, split as the
-// library splits it (ceil(n / N) per thread, each share one batched pass); one query stays on the
-// main thread, as one query goes to one embed worker in the app.
+// `--threads N` (default 1): query embeddings run where the app runs them, in embed threads (the
+// app always has at least one embed worker beside the library worker): one query goes to one
+// thread, a plan's batch is split as the library splits it (ceil(n / N) per thread, each share
+// one batched pass). So a single query's keyword ranking overlaps its embedding, as in the app,
+// and a plan's keyword rankings overlap its batch. `--threads 0`: every embedding on the main
+// thread (no overlap anywhere; the reference runs before the overlap used this).
 // Reports; never gates.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -57,7 +60,8 @@ async function library(args: Record<string, string>, pool: EmbedPool | null) {
     // Live query embedding: every configuration pays for its own query vectors. Several queries
     // in one call run as one batched forward pass, as the app's embedder runs them.
     semantic: {
-      embedQuery: async (t) => embedFresh(t),
+      embedQuery: async (t) =>
+        pool ? (await pool.embed([t], { role: 'query', batchSize: 1 }))[0]! : embedFresh(t),
       embedQueries: async (ts) =>
         pool
           ? pool.embed(ts, { role: 'query', batchSize: Math.ceil(ts.length / pool.size()) })
@@ -74,9 +78,9 @@ export default {
     const nQueries = Number(args.queries ?? 50);
     const tokenMs = Number(args['token-ms'] ?? 0);
     const model = args.model ?? 'use-lite';
-    const threads = Math.max(1, Number(args.threads ?? 1));
+    const threads = Math.max(0, Number(args.threads ?? 1));
     const pool =
-      threads > 1
+      threads > 0
         ? createEmbedPool({
             spawn: () => spawnEmbedThread(model, { queries: true }),
             size: threads,
@@ -103,7 +107,12 @@ export default {
     // The same with the batch's vectors computed one after another (before batched passes).
     const nowSequential = createQueryPlanner({
       ...paths,
-      embedQueries: async (ts: string[]) => ts.map(embedFresh),
+      embedQueries: async (ts: string[]) => {
+        const out: Int16Array[] = [];
+        for (const t of ts)
+          out.push(pool ? (await pool.embed([t], { role: 'query' }))[0]! : embedFresh(t));
+        return out;
+      },
       embed,
       llm,
       clock,

@@ -14,40 +14,91 @@ export interface RetrievedList<H extends RankedHit> {
 }
 
 /**
- * Step 6a: one embedder call for every retrieval that needs a query vector (the original, the
- * rewrite, generated and keyphrase variants) instead of one call each. Only with two or more:
- * a single retrieval embeds exactly as a plain search does. The call is started, not awaited:
- * each retrieval gets its share as `pendingVector`, so the retrievals rank their lexical sides
- * (FTS5, in this thread) while the embed worker computes the vectors, and only their semantic
- * sides wait for them. On failure (no model yet) each retrieval embeds for itself or answers
- * lexically, as a plain search would.
+ * One embedder call, started and not awaited: resolves to a vector per text, or nulls when the
+ * call failed (recorded as a fallback: each retrieval then embeds its own query). Never rejects.
  */
-export function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
-  if (!embedQueries || ctx.scope.mode === 'lexical') return;
-  const need = ctx.retrievals.filter((r) => !r.request.vector);
-  if (need.length < 2) return;
+function startEmbedding(
+  ctx: PlanContext,
+  embedQueries: EmbedFn,
+  texts: string[],
+  id: string,
+  label: string,
+  note: string,
+): Promise<Array<Int16Array | null>> {
   const start = ctx.clock.now();
-  const texts = need.map((r) => r.request.text);
-  const batch: Promise<Array<Int16Array | null>> = (async () => {
+  return (async () => {
     try {
       const vectors = await embedQueries(texts, ctx.signal ? { signal: ctx.signal } : {});
-      record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
-        texts,
-        note: `${need.length} queries embedded in one call, keyword rankings run meanwhile`,
-      });
-      return need.map((_, i) => {
+      record(ctx, id, 'embed', label, start, { texts, note });
+      return texts.map((_, i) => {
         const vector = vectors[i];
         return vector && vector.length > 0 ? vector : null;
       });
     } catch (err) {
-      record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
+      record(ctx, id, 'embed', label, start, {
+        texts,
         status: 'fallback',
         errorCode: isAppError(err) ? err.code : 'INTERNAL',
-        note: 'batch embedding failed: each retrieval embeds its own query',
+        note: 'embedding failed: each retrieval embeds its own query',
       });
-      return need.map(() => null);
+      return texts.map(() => null);
     }
   })();
+}
+
+/** A generating technique is on: the complex route will add retrievals to the original. */
+const generates = (ctx: PlanContext) =>
+  ctx.techniques.rewrite ||
+  ctx.techniques.hyde ||
+  ctx.techniques.fusion ||
+  ctx.techniques.keyphrases;
+
+/**
+ * Step 1b (complex route, a generating technique on, not keyword mode): the original query's
+ * vector is started before the LLM steps. It is needed whatever they generate, and the embed
+ * worker would otherwise idle while the model writes the variants; on a device with two embed
+ * workers the variants' batch then runs beside it. Not on the moderate route, where HyDE's vector
+ * replaces the query's.
+ */
+export function embedOriginalEarlyStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
+  if (!embedQueries || ctx.scope.mode === 'lexical') return;
+  if (ctx.complexity !== 'complex' || !generates(ctx)) return;
+  ctx.originalVector = startEmbedding(
+    ctx,
+    embedQueries,
+    [ctx.q],
+    'embed:original',
+    'Original query embedding',
+    'started before the generating steps',
+  ).then(([v]) => v ?? null);
+}
+
+/**
+ * Step 6a: one embedder call for every retrieval that still needs a query vector (the rewrite,
+ * generated and keyphrase variants; the original too unless step 1b started it) instead of one
+ * call each. Not for a lone retrieval: it embeds exactly as a plain search does. The call is
+ * started, not awaited: each retrieval gets its vector as `pendingVector`, so the retrievals rank
+ * their keyword sides (FTS5, in this thread) while the embed worker computes the vectors, and
+ * only their semantic sides wait for them.
+ */
+export function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
+  if (!embedQueries || ctx.scope.mode === 'lexical') return;
+  let need = ctx.retrievals.filter((r) => !r.request.vector);
+  const original = ctx.retrievals.find((r) => r.id === 'retrieve:original');
+  const early = ctx.originalVector;
+  if (early && original && need.includes(original)) {
+    original.request = { ...original.request, pendingVector: early };
+    need = need.filter((r) => r !== original);
+  }
+  if (need.length === 0 || (need.length < 2 && !early)) return;
+  const batch = startEmbedding(
+    ctx,
+    embedQueries,
+    need.map((r) => r.request.text),
+    'embed',
+    'Query embeddings (one batch)',
+    `${need.length} queries embedded in one call, keyword rankings run meanwhile`,
+  );
   need.forEach((r, i) => {
     r.request = { ...r.request, pendingVector: batch.then((vs) => vs[i] ?? null) };
   });

@@ -295,28 +295,34 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     expect(feedback).toEqual([filters]);
   });
 
-  it('embeds every variant query in one call before retrieving; none in keyword mode', async () => {
+  it('embeds the original before generating and the variants in one call; none in keyword mode', async () => {
     const batches: string[][] = [];
     const searches: RetrievalRequest[] = [];
+    const order: string[] = [];
+    const bow = createBowEmbed(batches);
+    const generate = createScriptedGenerator().generate;
     const planner = createQueryPlanner({
       search: createToySearch(searches),
       embed: createBowEmbed(),
-      embedQueries: createBowEmbed(batches),
-      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      embedQueries: (texts, o) => (order.push('embed'), bow(texts, o)),
+      llm: { kind: 'scripted', generate: (r, o) => (order.push('generate'), generate(r, o)) },
       clock: manualClock(),
     });
     const opts = { techniques: { fusion: true, routing: false } };
     const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', opts);
-    expect(batches).toHaveLength(1);
-    expect(batches[0]).toEqual(searches.map((r) => r.text));
+    // The original query's vector is started before the model writes the variants.
+    expect(order.slice(0, 2)).toEqual(['embed', 'generate']);
+    expect(batches).toEqual([[searches[0]!.text], searches.slice(1).map((r) => r.text)]);
+    expect(searches[0]!.text).toBe('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.steps.find((s) => s.id === 'embed:original')?.kind).toBe('embed');
     const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
     expect(vectors.every((v) => v instanceof Int16Array)).toBe(true);
     expect(plan.steps.find((s) => s.id === 'embed')?.note).toMatch(
-      /^5 queries embedded in one call/,
+      /^4 queries embedded in one call/,
     );
     searches.length = 0;
     await planner.plan({ query: 'Compare RAPTOR and HyDE', mode: 'lexical' }, opts);
-    expect(batches).toHaveLength(1);
+    expect(batches).toHaveLength(2);
     expect(searches.every((r) => r.vector === undefined && !r.pendingVector)).toBe(true);
   });
 
