@@ -29,7 +29,8 @@ export function planSearchDeps(
   Pick<ResearchServiceDeps<PlanHit>, 'search' | 'present' | 'embedQueries' | 'lexicalTopK'>
 > {
   return {
-    search: async ({ text, vector, pendingVector, lexicalQuery, mode, filters, limit, signal }) => {
+    search: async (request) => {
+      const { text, vector, pendingVector, lexicalQuery, mode, filters, limit, signal } = request;
       // A cancelled plan's batch resolves null: stop rather than embed each query here.
       const pending = pendingVector?.then((v) => {
         if (!v && signal?.aborted) throw createError('ABORTED');
@@ -37,14 +38,24 @@ export function planSearchDeps(
       });
       pending?.catch(() => undefined); // a lexical-only ranking never awaits it
       const ranked = await deps.hybrid.rank(
-        { query: text, limit, ...(mode ? { mode } : {}), ...(filters ? { filters } : {}) },
+        {
+          query: text,
+          limit,
+          ...(request.documents !== undefined ? { documents: request.documents } : {}),
+          ...(mode ? { mode } : {}),
+          ...(filters ? { filters } : {}),
+        },
         {
           ...(vector ? { vector } : {}),
           ...(pending ? { pendingVector: pending } : {}),
           ...(lexicalQuery ? { lexicalQuery } : {}),
         },
       );
-      return ranked.map((r) => ({ ...r, id: String(r.chunkId) }));
+      return ranked.map(({ path, ...r }) => ({
+        ...r,
+        id: String(r.chunkId),
+        ...(path !== undefined ? { group: path } : {}),
+      }));
     },
     present: async (query, hits): Promise<ResearchHit[]> =>
       (await deps.hybrid.present(query, hits)).map((h) => ({ ...h, id: String(h.chunkId) })),

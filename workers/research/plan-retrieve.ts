@@ -1,6 +1,7 @@
 // The planner's last steps: run the plan's retrievals concurrently, record what each found (and
 // what it alone found), fuse the lists with RRF and assemble the QueryPlan the UI shows.
 // Imports only workers/shared and ./.
+import { groupInOrder, MORE_PASSAGES } from '../shared/document-results';
 import { isAppError } from '../shared/errors';
 import type { PlanStep, QueryPlan } from '../shared/research-api';
 import type { LlmBackendKind } from '../shared/llm-api';
@@ -112,6 +113,7 @@ export async function retrieveStep<H extends RankedHit>(
   ctx: PlanContext,
   search: SearchFn<H>,
   perQuery: number,
+  documents?: number,
 ): Promise<Array<RetrievedList<H>>> {
   const settled = await Promise.allSettled(
     ctx.retrievals.map(async (r) => {
@@ -121,6 +123,7 @@ export async function retrieveStep<H extends RankedHit>(
         ...(ctx.scope.mode ? { mode: ctx.scope.mode } : {}),
         ...(ctx.scope.filters ? { filters: ctx.scope.filters } : {}),
         limit: perQuery,
+        ...(documents !== undefined ? { documents } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       return { hits, start: s, end: ctx.clock.now() };
@@ -177,28 +180,38 @@ function retrievalStep(
   };
 }
 
-/** Step 7: RRF over the lists (k = 60); a single list is passed through. */
+/**
+ * Step 7: RRF over the lists (k = 60); a single list is passed through. Then the first `limit`
+ * results, or with `documents` the first that many documents (grouped in fused order by
+ * `group`, at most 1 + MORE_PASSAGES results each): a page of a plan always shows as many
+ * documents as a plain search's page when the lists hold them.
+ */
 export function fuseStep<H extends RankedHit>(
   ctx: PlanContext,
   lists: Array<RetrievedList<H>>,
   fuse: FuseFn,
   limit: number,
+  documents?: number,
 ): Array<{ id: string; score: number; hit: H }> {
+  const cut = (all: Array<{ id: string; score: number; hit: H }>) =>
+    documents === undefined
+      ? all.slice(0, limit)
+      : groupInOrder(all, (f) => f.hit.group ?? f.id, documents, 1 + MORE_PASSAGES).flat();
   if (lists.length > 1) {
     const start = ctx.clock.now();
-    const fused = fuse(
-      lists.map((l) => l.hits),
-      60,
-    ).slice(0, limit);
+    const fused = cut(
+      fuse(
+        lists.map((l) => l.hits),
+        60,
+      ),
+    );
     record(ctx, 'fuse', 'fuse', `RRF over ${lists.length} lists (k = 60)`, start, {
       resultIds: fused.map((h) => h.id),
     });
     return fused;
   }
   skip(ctx, 'fuse', 'fuse', 'RRF fusion', 'a single retrieval: nothing to fuse');
-  return (lists[0]?.hits ?? [])
-    .slice(0, limit)
-    .map((hit) => ({ id: hit.id, score: hit.score, hit }));
+  return cut((lists[0]?.hits ?? []).map((hit) => ({ id: hit.id, score: hit.score, hit })));
 }
 
 /** The QueryPlan: route, switches, steps, and which retrievals found each final result. */

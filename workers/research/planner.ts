@@ -142,8 +142,8 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
     await multiQueryStep(ctx, multi);
     keyphraseStep(ctx);
     embedVariantsStep(ctx, deps.embedQueries);
-    const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10));
-    const finalHits = fuseStep(ctx, lists, fuse, limit);
+    const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10), options.documents);
+    const finalHits = fuseStep(ctx, lists, fuse, limit, options.documents);
     const planned: QueryPlan = planRecord(ctx, lists, finalHits, llm?.kind ?? 'none');
     return { plan: planned, hits: finalHits.map((h) => h.hit) };
   }

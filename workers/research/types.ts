@@ -25,6 +25,8 @@ export interface RankedHit {
   /** Stable id of a result (a chunk id as string). */
   id: string;
   score: number;
+  /** The document the result belongs to (plans of documents group the fused list by it). */
+  group?: string;
 }
 
 export interface RetrievalRequest {
@@ -44,6 +46,8 @@ export interface RetrievalRequest {
   mode?: SearchMode;
   filters?: SearchFilters;
   limit: number;
+  /** A page of this many documents (see PlanOptions.documents) instead of `limit` chunks. */
+  documents?: number;
   signal?: AbortSignal;
 }
 
