@@ -10,6 +10,8 @@
 //     built once) with the 5 query vectors from one batched forward pass (the app: one pool call,
 //     one embed worker, `embedTexts` role query) or one after another (the previous wiring):
 //     RAGF-006 asks total < 1.77x a single query,
+//   - the app's results pages: a plain search's page of 10 documents against the optimised
+//     search's page (PlanOptions.documents = 10; defaults and RAG-Fusion),
 //   - and, apart, 5 query embeddings one at a time against one batch (same bytes).
 // `--threads N` (default 1): query embeddings run where the app runs them, in embed threads (the
 // app always has at least one embed worker beside the library worker): one query goes to one
@@ -151,6 +153,18 @@ export default {
         const out = await nowSequential.plan(q, fusion);
         await paths.present(q, out.hits);
       },
+      // The app's own pages: a plain search's results page and the optimised search's
+      // (PlanOptions.documents), 10 documents each with their passages.
+      'hybrid search, results page (10 documents)': (q) =>
+        lib.hybrid.retrieve({ query: q, documents: 10 }, {}),
+      'plan, default techniques, results page (10 documents)': async (q) => {
+        const out = await now.plan(q, { documents: 10 });
+        await paths.present(q, out.hits);
+      },
+      'plan, RAG-Fusion, results page (10 documents)': async (q) => {
+        const out = await now.plan(q, { ...fusion, documents: 10 });
+        await paths.present(q, out.hits);
+      },
     };
     const all = [...lib.queries.values()];
     // Five short queries (this one and the next four), as a plan's variants reach the embedder.
@@ -199,6 +213,8 @@ export default {
     const results = Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
     const base = results[names[0]!]!.p50Ms;
     const ratio = (n: string) => Math.round((results[n]!.p50Ms / base) * 100) / 100;
+    const pageBase = results[names[5]!]!.p50Ms;
+    const pageRatio = (n: string) => Math.round((results[n]!.p50Ms / pageBase) * 100) / 100;
     const report = {
       bench: 'plan',
       date: new Date().toISOString(),
@@ -214,6 +230,8 @@ export default {
       'RAGF-006 before: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[2]!),
       'RAGF-006 now: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[3]!),
       'fusion with 5 sequential query embeddings p50 / one hybrid query p50': ratio(names[4]!),
+      'results pages: defaults p50 / plain search page p50': pageRatio(names[6]!),
+      'results pages: fusion p50 / plain search page p50': pageRatio(names[7]!),
       queryEmbedding: {
         results: microResults,
         'batched p50 / one-at-a-time p50':
