@@ -209,8 +209,8 @@ export async function runPlan(): Promise<void> {
     // The same scope as a plain search: every retrieval of the plan honours mode and filters.
     const { plan, hits } = await libraryClient().planQuery(
       { query, mode, filters },
-      // 40 chunks (the depth of one hybrid fusion) to group into a page of documents.
-      { techniques, limit: 40 },
+      // A page of documents, read as deep as a plain search reads its page.
+      { techniques, documents: RESULTS_PAGE },
       id,
     );
     if (id !== `plan-${planSeq}`) return;

@@ -106,6 +106,33 @@ describe('createEmbedPool', () => {
     await pool.close();
   });
 
+  it('puts a second call on the idle worker, not behind the first call on worker 0', async () => {
+    const calls: Array<[number, string[]]> = [];
+    const spawn = async (): Promise<PoolWorker> => {
+      const worker = spawned++;
+      return {
+        async embed(texts) {
+          calls.push([worker, texts]);
+          await new Promise((r) => setTimeout(r, 5));
+          return texts.map(fakeVector);
+        },
+        terminate() {},
+      };
+    };
+    let spawned = 0;
+    const pool = createEmbedPool({ spawn, size: 2 });
+    await pool.workers();
+    // A plan: the original query first (worker 0 busy), then its variants in two shares.
+    const original = pool.embed(['original'], { batchSize: 1 });
+    const variants = pool.embed(['v1', 'v2', 'v3', 'v4'], { batchSize: 2 });
+    expect(await original).toEqual([fakeVector('original')]);
+    expect(await variants).toEqual(['v1', 'v2', 'v3', 'v4'].map(fakeVector));
+    expect(calls[0]).toEqual([0, ['original']]);
+    // Both shares of the variants went to the worker that was idle when they were queued.
+    expect(calls.slice(1).map(([w]) => w)).toEqual([1, 1]);
+    await pool.close();
+  });
+
   it('retries a batch whose worker crashed on a respawned worker: nothing lost or embedded twice', async () => {
     // Worker 1 dies in its second batch.
     const { spawn, log } = fakeSpawner((id, call) => id === 1 && call === 1);

@@ -116,6 +116,16 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
     slots[i] = i < target && !closed ? spawnSlot() : undefined;
   }
 
+  /**
+   * The worker with the fewest batches running (from any call), `preferred` on a tie: a plan's
+   * variant batch goes beside the original query's embedding, not queued behind it.
+   */
+  function leastBusy(preferred: number): number {
+    let best = preferred;
+    for (let j = 0; j < target; j++) if ((slots[j]?.busy ?? 0) < (slots[best]?.busy ?? 0)) best = j;
+    return best;
+  }
+
   async function embed(
     texts: string[],
     opts: Parameters<EmbedPool['embed']>[1] = {},
@@ -147,7 +157,7 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
         if (inner.signal.aborted || closed) throw createError('ABORTED');
         const batch = queue.shift();
         if (!batch) return;
-        const i = l % target; // after a resize, lanes share the remaining workers
+        const i = leastBusy(l % target); // after a resize, lanes share the remaining workers
         const slot = slotAt(i);
         slot.busy++;
         // This attempt's progress counts until it ends; a hung or replaced worker's late

@@ -2,6 +2,7 @@
 // `{ query, mode, filters }` (issue 15): the query planner's retrievals (rank only, one batched
 // query embedding, hits built once for the fused list), RM3's scoped first pass, and "find
 // related". May import store, search and research; never app/ or a *.worker.ts.
+import { createError } from '../shared/errors';
 import type { SearchHit } from '../shared/types';
 import type { ChunkLookup } from '../store/chunk-lookup';
 import type { LexicalSearch } from '../store/lexical-search';
@@ -28,12 +29,33 @@ export function planSearchDeps(
   Pick<ResearchServiceDeps<PlanHit>, 'search' | 'present' | 'embedQueries' | 'lexicalTopK'>
 > {
   return {
-    search: async ({ text, vector, lexicalQuery, mode, filters, limit }) => {
+    search: async (request) => {
+      const { text, vector, pendingVector, lexicalQuery, mode, filters, limit, signal } = request;
+      // A cancelled plan's batch resolves null: stop rather than embed each query here.
+      const pending = pendingVector?.then((v) => {
+        if (!v && signal?.aborted) throw createError('ABORTED');
+        return v;
+      });
+      pending?.catch(() => undefined); // a lexical-only ranking never awaits it
       const ranked = await deps.hybrid.rank(
-        { query: text, limit, ...(mode ? { mode } : {}), ...(filters ? { filters } : {}) },
-        { ...(vector ? { vector } : {}), ...(lexicalQuery ? { lexicalQuery } : {}) },
+        {
+          query: text,
+          limit,
+          ...(request.documents !== undefined ? { documents: request.documents } : {}),
+          ...(mode ? { mode } : {}),
+          ...(filters ? { filters } : {}),
+        },
+        {
+          ...(vector ? { vector } : {}),
+          ...(pending ? { pendingVector: pending } : {}),
+          ...(lexicalQuery ? { lexicalQuery } : {}),
+        },
       );
-      return ranked.map((r) => ({ ...r, id: String(r.chunkId) }));
+      return ranked.map(({ path, ...r }) => ({
+        ...r,
+        id: String(r.chunkId),
+        ...(path !== undefined ? { group: path } : {}),
+      }));
     },
     present: async (query, hits): Promise<ResearchHit[]> =>
       (await deps.hybrid.present(query, hits)).map((h) => ({ ...h, id: String(h.chunkId) })),

@@ -215,6 +215,55 @@ describe('library service', () => {
     expect((await lib.planQuery({ query: 'pelican colony' })).plan.backend).toBe('none');
   });
 
+  it("spreads a plan's query embeddings over the embed workers (query batch size per worker)", async () => {
+    const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
+    const embed = fakeEmbedWorker();
+    const asked: Array<{ texts: number; batchSize?: number; role?: string }> = [];
+    const lib = await library(openNodeDatabase(), embed, llm, {
+      createEmbedPool: (options) => {
+        const pool = createEmbedPool(options);
+        return {
+          ...pool,
+          embed: (texts, o) => {
+            asked.push({
+              texts: texts.length,
+              ...(o?.batchSize ? { batchSize: o.batchSize } : {}),
+              ...(o?.role ? { role: o.role } : {}),
+            });
+            return pool.embed(texts, o);
+          },
+        };
+      },
+    });
+    await lib.connectEmbedders(spawner(), 2);
+    await until(lib, embeddedAll);
+    await lib.connectLlm(port());
+    await llm.useScripted();
+    asked.length = 0;
+    embed.calls.length = 0;
+    const { plan } = await lib.planQuery(
+      { query: 'pelican colony nests on cliffs', mode: 'hybrid' },
+      {
+        techniques: {
+          routing: false,
+          fusion: true,
+          rewrite: false,
+          hyde: false,
+          keyphrases: false,
+        },
+      },
+    );
+    const variants = plan.steps.find((s) => s.id === 'embed')?.texts.length ?? 0;
+    expect(variants).toBeGreaterThan(1);
+    // The original query alone (started early), then the variants in ceil(n / 2) per worker.
+    expect(asked).toEqual([
+      { texts: 1, batchSize: 1, role: 'query' },
+      { texts: variants, batchSize: Math.ceil(variants / 2), role: 'query' },
+    ]);
+    const sizes = embed.calls.filter((c) => c.role === 'query').map((c) => c.texts.length);
+    expect(sizes).toEqual([1, Math.ceil(variants / 2), Math.floor(variants / 2)]);
+  });
+
   it('drops cached answers when another tab wrote to the library', async () => {
     // Two services over one connection stand in for two tabs over one OPFS file.
     const db = openNodeDatabase();

@@ -46,6 +46,8 @@ export interface PlanContext {
   /** Queries the multi-query step generated (keyphrases use fewer variants when there are some). */
   generatedCount: number;
   retrievals: Retrieval[];
+  /** The original query's vector, started before the LLM steps (complex route), or null. */
+  originalVector: Promise<Int16Array | null> | null;
 }
 
 export function createPlanContext(
@@ -74,6 +76,7 @@ export function createPlanContext(
     base: q,
     generatedCount: 0,
     retrievals: [],
+    originalVector: null,
   };
 }
 

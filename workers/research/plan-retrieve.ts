@@ -1,6 +1,7 @@
 // The planner's last steps: run the plan's retrievals concurrently, record what each found (and
 // what it alone found), fuse the lists with RRF and assemble the QueryPlan the UI shows.
 // Imports only workers/shared and ./.
+import { groupInOrder, MORE_PASSAGES } from '../shared/document-results';
 import { isAppError } from '../shared/errors';
 import type { PlanStep, QueryPlan } from '../shared/research-api';
 import type { LlmBackendKind } from '../shared/llm-api';
@@ -14,37 +15,94 @@ export interface RetrievedList<H extends RankedHit> {
 }
 
 /**
- * Step 6a: one embedder call for every retrieval that needs a query vector (the original, the
- * rewrite, generated and keyphrase variants) instead of one call each. Only with two or more:
- * a single retrieval embeds exactly as a plain search does. On failure (no model yet) each
- * retrieval embeds for itself or answers lexically, as a plain search would.
+ * One embedder call, started and not awaited: resolves to a vector per text, or nulls when the
+ * call failed (recorded as a fallback: each retrieval then embeds its own query). Never rejects.
  */
-export async function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): Promise<void> {
-  if (!embedQueries || ctx.scope.mode === 'lexical') return;
-  const need = ctx.retrievals.filter((r) => !r.request.vector);
-  if (need.length < 2) return;
+function startEmbedding(
+  ctx: PlanContext,
+  embedQueries: EmbedFn,
+  texts: string[],
+  id: string,
+  label: string,
+  note: string,
+): Promise<Array<Int16Array | null>> {
   const start = ctx.clock.now();
-  try {
-    const vectors = await embedQueries(
-      need.map((r) => r.request.text),
-      ctx.signal ? { signal: ctx.signal } : {},
-    );
-    need.forEach((r, i) => {
-      const vector = vectors[i];
-      if (vector && vector.length > 0) r.request = { ...r.request, vector };
-    });
-    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
-      texts: need.map((r) => r.request.text),
-      note: `${need.length} queries embedded in one call`,
-    });
-  } catch (err) {
-    checkAbort(ctx);
-    record(ctx, 'embed', 'embed', 'Query embeddings (one batch)', start, {
-      status: 'fallback',
-      errorCode: isAppError(err) ? err.code : 'INTERNAL',
-      note: 'batch embedding failed: each retrieval embeds its own query',
-    });
+  return (async () => {
+    try {
+      const vectors = await embedQueries(texts, ctx.signal ? { signal: ctx.signal } : {});
+      record(ctx, id, 'embed', label, start, { texts, note });
+      return texts.map((_, i) => {
+        const vector = vectors[i];
+        return vector && vector.length > 0 ? vector : null;
+      });
+    } catch (err) {
+      record(ctx, id, 'embed', label, start, {
+        texts,
+        status: 'fallback',
+        errorCode: isAppError(err) ? err.code : 'INTERNAL',
+        note: 'embedding failed: each retrieval embeds its own query',
+      });
+      return texts.map(() => null);
+    }
+  })();
+}
+
+/** A generating technique is on: the complex route will add retrievals to the original. */
+const generates = (ctx: PlanContext) =>
+  ctx.techniques.rewrite ||
+  ctx.techniques.hyde ||
+  ctx.techniques.fusion ||
+  ctx.techniques.keyphrases;
+
+/**
+ * Step 1b (complex route, a generating technique on, not keyword mode): the original query's
+ * vector is started before the LLM steps. It is needed whatever they generate, and the embed
+ * worker would otherwise idle while the model writes the variants; on a device with two embed
+ * workers the variants' batch then runs beside it. Not on the moderate route, where HyDE's vector
+ * replaces the query's.
+ */
+export function embedOriginalEarlyStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
+  if (!embedQueries || ctx.scope.mode === 'lexical') return;
+  if (ctx.complexity !== 'complex' || !generates(ctx)) return;
+  ctx.originalVector = startEmbedding(
+    ctx,
+    embedQueries,
+    [ctx.q],
+    'embed:original',
+    'Original query embedding',
+    'started before the generating steps',
+  ).then(([v]) => v ?? null);
+}
+
+/**
+ * Step 6a: one embedder call for every retrieval that still needs a query vector (the rewrite,
+ * generated and keyphrase variants; the original too unless step 1b started it) instead of one
+ * call each. Not for a lone retrieval: it embeds exactly as a plain search does. The call is
+ * started, not awaited: each retrieval gets its vector as `pendingVector`, so the retrievals rank
+ * their keyword sides (FTS5, in this thread) while the embed worker computes the vectors, and
+ * only their semantic sides wait for them.
+ */
+export function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
+  if (!embedQueries || ctx.scope.mode === 'lexical') return;
+  let need = ctx.retrievals.filter((r) => !r.request.vector);
+  const original = ctx.retrievals.find((r) => r.id === 'retrieve:original');
+  const early = ctx.originalVector;
+  if (early && original && need.includes(original)) {
+    original.request = { ...original.request, pendingVector: early };
+    need = need.filter((r) => r !== original);
   }
+  if (need.length === 0 || (need.length < 2 && !early)) return;
+  const batch = startEmbedding(
+    ctx,
+    embedQueries,
+    need.map((r) => r.request.text),
+    'embed',
+    'Query embeddings (one batch)',
+    `${need.length} queries embedded in one call, keyword rankings run meanwhile`,
+  );
+  need.forEach((r, i) => {
+    r.request = { ...r.request, pendingVector: batch.then((vs) => vs[i] ?? null) };
+  });
 }
 
 /**
@@ -55,6 +113,7 @@ export async function retrieveStep<H extends RankedHit>(
   ctx: PlanContext,
   search: SearchFn<H>,
   perQuery: number,
+  documents?: number,
 ): Promise<Array<RetrievedList<H>>> {
   const settled = await Promise.allSettled(
     ctx.retrievals.map(async (r) => {
@@ -64,6 +123,7 @@ export async function retrieveStep<H extends RankedHit>(
         ...(ctx.scope.mode ? { mode: ctx.scope.mode } : {}),
         ...(ctx.scope.filters ? { filters: ctx.scope.filters } : {}),
         limit: perQuery,
+        ...(documents !== undefined ? { documents } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       return { hits, start: s, end: ctx.clock.now() };
@@ -120,28 +180,38 @@ function retrievalStep(
   };
 }
 
-/** Step 7: RRF over the lists (k = 60); a single list is passed through. */
+/**
+ * Step 7: RRF over the lists (k = 60); a single list is passed through. Then the first `limit`
+ * results, or with `documents` the first that many documents (grouped in fused order by
+ * `group`, at most 1 + MORE_PASSAGES results each): a page of a plan always shows as many
+ * documents as a plain search's page when the lists hold them.
+ */
 export function fuseStep<H extends RankedHit>(
   ctx: PlanContext,
   lists: Array<RetrievedList<H>>,
   fuse: FuseFn,
   limit: number,
+  documents?: number,
 ): Array<{ id: string; score: number; hit: H }> {
+  const cut = (all: Array<{ id: string; score: number; hit: H }>) =>
+    documents === undefined
+      ? all.slice(0, limit)
+      : groupInOrder(all, (f) => f.hit.group ?? f.id, documents, 1 + MORE_PASSAGES).flat();
   if (lists.length > 1) {
     const start = ctx.clock.now();
-    const fused = fuse(
-      lists.map((l) => l.hits),
-      60,
-    ).slice(0, limit);
+    const fused = cut(
+      fuse(
+        lists.map((l) => l.hits),
+        60,
+      ),
+    );
     record(ctx, 'fuse', 'fuse', `RRF over ${lists.length} lists (k = 60)`, start, {
       resultIds: fused.map((h) => h.id),
     });
     return fused;
   }
   skip(ctx, 'fuse', 'fuse', 'RRF fusion', 'a single retrieval: nothing to fuse');
-  return (lists[0]?.hits ?? [])
-    .slice(0, limit)
-    .map((hit) => ({ id: hit.id, score: hit.score, hit }));
+  return cut((lists[0]?.hits ?? []).map((hit) => ({ id: hit.id, score: hit.score, hit })));
 }
 
 /** The QueryPlan: route, switches, steps, and which retrievals found each final result. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedGenerator } from '../llm/scripted';
+import { createError } from '../shared/errors';
 import { createQueryPlanner } from './planner';
 import { rrf } from './rrf';
 import { createBowEmbed, createToySearch, manualClock } from './test-helpers';
@@ -294,26 +295,91 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     expect(feedback).toEqual([filters]);
   });
 
-  it('embeds every variant query in one call before retrieving; none in keyword mode', async () => {
+  it('embeds the original before generating and the variants in one call; none in keyword mode', async () => {
     const batches: string[][] = [];
     const searches: RetrievalRequest[] = [];
+    const order: string[] = [];
+    const bow = createBowEmbed(batches);
+    const generate = createScriptedGenerator().generate;
     const planner = createQueryPlanner({
       search: createToySearch(searches),
       embed: createBowEmbed(),
-      embedQueries: createBowEmbed(batches),
-      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      embedQueries: (texts, o) => (order.push('embed'), bow(texts, o)),
+      llm: { kind: 'scripted', generate: (r, o) => (order.push('generate'), generate(r, o)) },
       clock: manualClock(),
     });
     const opts = { techniques: { fusion: true, routing: false } };
     const { plan } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', opts);
-    expect(batches).toHaveLength(1);
-    expect(batches[0]).toEqual(searches.map((r) => r.text));
-    expect(searches.every((r) => r.vector instanceof Int16Array)).toBe(true);
-    expect(plan.steps.find((s) => s.id === 'embed')?.note).toBe('5 queries embedded in one call');
+    // The original query's vector is started before the model writes the variants.
+    expect(order.slice(0, 2)).toEqual(['embed', 'generate']);
+    expect(batches).toEqual([[searches[0]!.text], searches.slice(1).map((r) => r.text)]);
+    expect(searches[0]!.text).toBe('Compare RAPTOR and HyDE for multi-hop reasoning');
+    expect(plan.steps.find((s) => s.id === 'embed:original')?.kind).toBe('embed');
+    const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
+    expect(vectors.every((v) => v instanceof Int16Array)).toBe(true);
+    expect(plan.steps.find((s) => s.id === 'embed')?.note).toMatch(
+      /^4 queries embedded in one call/,
+    );
     searches.length = 0;
     await planner.plan({ query: 'Compare RAPTOR and HyDE', mode: 'lexical' }, opts);
-    expect(batches).toHaveLength(1);
-    expect(searches.every((r) => r.vector === undefined)).toBe(true);
+    expect(batches).toHaveLength(2);
+    expect(searches.every((r) => r.vector === undefined && !r.pendingVector)).toBe(true);
+  });
+
+  it('starts every retrieval while the query embedding batch is still running', async () => {
+    const searches: RetrievalRequest[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const bow = createBowEmbed();
+    const planner = createQueryPlanner({
+      search: createToySearch(searches),
+      embed: bow,
+      // The embed worker: answers only when the test lets it.
+      embedQueries: async (texts) => (await held, bow(texts)),
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock: manualClock(),
+    });
+    let done = false;
+    const planned = planner
+      .plan('Compare RAPTOR and HyDE for multi-hop reasoning', {
+        techniques: { fusion: true, routing: false },
+      })
+      .then((out) => ((done = true), out));
+    for (let i = 0; i < 20 && searches.length < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    // All five retrievals were called (their keyword sides can run) before any vector exists.
+    expect(searches).toHaveLength(5);
+    expect(done).toBe(false);
+    release();
+    const { plan } = await planned;
+    const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
+    expect(vectors).toEqual(await bow(searches.map((r) => r.text)));
+    const embedStep = plan.steps.findIndex((s) => s.id === 'embed');
+    expect(embedStep).toBeGreaterThan(-1);
+    expect(embedStep).toBeLessThan(plan.steps.findIndex((s) => s.kind === 'retrieve'));
+  });
+
+  it('a failed embedding batch leaves each retrieval to embed its own query', async () => {
+    const searches: RetrievalRequest[] = [];
+    const planner = createQueryPlanner({
+      search: createToySearch(searches),
+      embed: createBowEmbed(),
+      embedQueries: async () => {
+        throw createError('MODEL_LOAD_FAILED', { reason: 'not yet' });
+      },
+      llm: { kind: 'scripted', generate: createScriptedGenerator().generate },
+      clock: manualClock(),
+    });
+    const { plan, hits } = await planner.plan('Compare RAPTOR and HyDE for multi-hop reasoning', {
+      techniques: { fusion: true, routing: false },
+    });
+    expect(await Promise.all(searches.map(async (r) => r.pendingVector))).toEqual(
+      searches.map(() => null),
+    );
+    expect(plan.steps.find((s) => s.id === 'embed')).toMatchObject({
+      status: 'fallback',
+      errorCode: 'MODEL_LOAD_FAILED',
+    });
+    expect(hits.length).toBeGreaterThan(0);
   });
 });
 

@@ -20,7 +20,13 @@ import { createHyde } from './hyde';
 import { createPlanContext } from './plan-context';
 import { hydeStep, keyphraseStep, multiQueryStep, rewriteStep } from './plan-generate';
 import { rm3Step, routeStep, wordnetStep } from './plan-lexical';
-import { embedVariantsStep, fuseStep, planRecord, retrieveStep } from './plan-retrieve';
+import {
+  embedOriginalEarlyStep,
+  embedVariantsStep,
+  fuseStep,
+  planRecord,
+  retrieveStep,
+} from './plan-retrieve';
 import { createRewriter } from './rewrite';
 import type { Rm3Config } from './rm3';
 import { rrf } from './rrf';
@@ -121,6 +127,7 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
       deps.stepTimeoutMs,
     );
     await routeStep(ctx, llm, timers);
+    embedOriginalEarlyStep(ctx, deps.embedQueries);
     await rm3Step(ctx, deps.lexicalTopK, deps.rm3);
     await wordnetStep(ctx, synonyms);
     ctx.retrievals.push({
@@ -134,9 +141,9 @@ export function createQueryPlanner<H extends RankedHit>(deps: PlannerDeps<H>) {
     await hydeStep(ctx, hyde);
     await multiQueryStep(ctx, multi);
     keyphraseStep(ctx);
-    await embedVariantsStep(ctx, deps.embedQueries);
-    const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10));
-    const finalHits = fuseStep(ctx, lists, fuse, limit);
+    embedVariantsStep(ctx, deps.embedQueries);
+    const lists = await retrieveStep(ctx, deps.search, Math.max(limit, 10), options.documents);
+    const finalHits = fuseStep(ctx, lists, fuse, limit, options.documents);
     const planned: QueryPlan = planRecord(ctx, lists, finalHits, llm?.kind ?? 'none');
     return { plan: planned, hits: finalHits.map((h) => h.hit) };
   }

@@ -72,7 +72,7 @@ export function createToySearch(log?: RetrievalRequest[]): SearchFn<RankedHit & 
   return async (req) => {
     log?.push(req);
     const lexTerms = new Set(contentTokens(req.lexicalQuery ?? req.text));
-    const qv = req.vector ?? bowVector(req.text);
+    const qv = req.vector ?? (await req.pendingVector) ?? bowVector(req.text);
     return CORPUS.map((d, i) => {
       const toks = contentTokens(d.text);
       const lex = toks.filter((t) => lexTerms.has(t)).length / Math.max(1, lexTerms.size);

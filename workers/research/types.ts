@@ -25,6 +25,8 @@ export interface RankedHit {
   /** Stable id of a result (a chunk id as string). */
   id: string;
   score: number;
+  /** The document the result belongs to (plans of documents group the fused list by it). */
+  group?: string;
 }
 
 export interface RetrievalRequest {
@@ -32,12 +34,20 @@ export interface RetrievalRequest {
   text: string;
   /** Replaces the query embedding on the semantic side (HyDE). */
   vector?: Int16Array;
+  /**
+   * The query vector still being computed by the plan's embedding batch (no `vector`): the search
+   * may rank its lexical side while it is in flight and await it only for the semantic side.
+   * Resolves to null when the batch failed: the search then embeds `text` itself. Never rejects.
+   */
+  pendingVector?: Promise<Int16Array | null>;
   /** Replaces the text on the lexical side (RM3 / WordNet expansion). */
   lexicalQuery?: string;
   /** The user's mode and filters: every retrieval of a plan honours them (issue 15). */
   mode?: SearchMode;
   filters?: SearchFilters;
   limit: number;
+  /** A page of this many documents (see PlanOptions.documents) instead of `limit` chunks. */
+  documents?: number;
   signal?: AbortSignal;
 }
 

@@ -172,6 +172,47 @@ describe('semantic index and hybrid search', () => {
     expect(differs).toBe(true);
   });
 
+  it('ranks the keyword side while a pending query vector is computed, same ranking as given', async () => {
+    const { store, semantic, hybrid } = await setup(model);
+    for (const [path, title, text] of DOCS) await put(store, path, title, text);
+    await semantic.start();
+    const lookup = createChunkLookup(store.sql);
+    const lexical = await createLexicalSearch(store.sql);
+    const order: string[] = [];
+    const spy = createHybridSearch({
+      lexical: {
+        search: (r) => lexical.search(r),
+        rank: async (q, o) => (order.push('lexical'), lexical.rank(q, o)),
+      },
+      semantic: {
+        embedQuery: async (t) => (order.push('embedQuery'), semantic.embedQuery(t)),
+        search: (q, k, f) => semantic.search(q, k, f),
+      },
+      allowedChunkIds: lookup.allowedChunkIds,
+      chunkKeys: lookup.chunkKeys,
+      buildHits: lexical.buildHits,
+      version: () => 0,
+    });
+    const query = 'pelican nests on the cliffs';
+    const vector = await semantic.embedQuery(query);
+    let release: (v: Int16Array | null) => void = () => undefined;
+    const pendingVector = new Promise<Int16Array | null>((r) => (release = r));
+    const ranked = spy.rank({ query, mode: 'hybrid', limit: 10 }, { pendingVector });
+    for (let i = 0; i < 20 && !order.length; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(order).toEqual(['lexical']); // read before the vector exists
+    release(vector);
+    const given = await hybrid.rank({ query, mode: 'hybrid', limit: 10 }, { vector });
+    expect(await ranked).toEqual(given);
+    expect(order).toEqual(['lexical']); // the pending vector was used, nothing embedded here
+    // A failed batch (null): the search embeds the query itself, same ranking.
+    const fallback = await spy.rank(
+      { query, mode: 'hybrid', limit: 10 },
+      { pendingVector: Promise.resolve(null) },
+    );
+    expect(fallback).toEqual(given);
+    expect(order).toContain('embedQuery');
+  });
+
   it('applies filters before semantic retrieval', async () => {
     const { store, semantic, hybrid } = await setup(model);
     for (const [path, title, text] of DOCS) await put(store, path, title, text);

@@ -26,6 +26,8 @@ export interface RankedChunk {
   ranks: SearchHit['ranks'];
   /** The relevance band of the retrievers' raw scores (workers/shared/relevance.ts). */
   relevance?: Relevance | null;
+  /** The document's path: set when ranked as a page of documents (`rank` with `documents`). */
+  path?: string;
 }
 
 /** A ranked chunk with its document's path (the key of one entry per document). */
@@ -99,7 +101,9 @@ export interface HybridSearch {
   fusedLists(request: SearchRequest, override?: RetrievalOverride): Promise<FusedLists>;
   /**
    * The ranking of `retrieve` without building hits (no snippets): a query plan ranks each of its
-   * retrievals this way and builds hits once, for the fused list only (`present`).
+   * retrievals this way and builds hits once, for the fused list only (`present`). With
+   * `request.documents`: the chunks of that page of documents (read as deep as `search` reads
+   * it, at most 1 + MORE_PASSAGES per document, each with its `path`).
    */
   rank(request: SearchRequest, override?: RetrievalOverride): Promise<RankedChunk[]>;
   /** Full hits (title, snippet with `query`'s terms highlighted) for ranked chunks, in order. */
@@ -119,6 +123,11 @@ export interface FusedLists {
 export interface RetrievalOverride {
   /** Replaces the query embedding on the semantic side. */
   vector?: Int16Array;
+  /**
+   * `rank` only: the query vector still being computed (a plan's embedding batch, in an embed
+   * worker). The lexical list is read while it is in flight; null = embed the query here.
+   */
+  pendingVector?: Promise<Int16Array | null>;
   /** Replaces the query text on the lexical side. */
   lexicalQuery?: string;
   /**
@@ -190,7 +199,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     query: string,
     filters: SearchFilters | undefined,
     k: number,
-    queryVector?: Int16Array,
+    queryVector?: Int16Array | Promise<Int16Array | null>,
     exclude?: ReadonlySet<number>,
   ) {
     if (!deps.semantic) {
@@ -199,7 +208,8 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       });
     }
     const allowed = filters ? await deps.allowedChunkIds(filters) : null;
-    const vector = queryVector ?? (await deps.semantic.embedQuery(query));
+    // A pending vector is awaited here, after the caller started the lexical side (rankDense).
+    const vector = (await queryVector) ?? (await deps.semantic.embedQuery(query));
     // Read deeper by the excluded count, keeping every chunk tied with the k-th (tiesAtTheCut).
     const want = k + (exclude?.size ?? 0);
     const hits = tiesAtTheCut(deps.semantic, vector, want, allowed ?? undefined);
@@ -268,9 +278,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     override: RetrievalOverride,
   ): Promise<{ ranked: RankedChunk[]; notice: QueryNotice | null }> {
     const exclude = override.excludeChunkIds;
+    const vector = override.vector ?? override.pendingVector;
     if (mode === 'semantic') {
       const k = Math.max(topK, semanticK);
-      const list = await semanticList(query, request.filters, k, override.vector, exclude);
+      const list = await semanticList(query, request.filters, k, vector, exclude);
       const ranked = list.slice(0, topK).map((c, i) => ({
         chunkId: c.chunkId,
         score: Math.max(0, Math.min(1, c.score)),
@@ -279,8 +290,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
       return { ranked, notice: null };
     }
+    // The semantic side first: it yields at once (the embedder's call, or a pending vector), so
+    // the lexical list is read while the query vector is computed elsewhere.
     const [semantic, lexical] = await Promise.all([
-      semanticList(query, request.filters, semanticK, override.vector, exclude),
+      semanticList(query, request.filters, semanticK, vector, exclude),
       lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
@@ -304,6 +317,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     override: RetrievalOverride,
   ): Promise<{ ranked: PageItem[]; full: boolean; notice: QueryNotice | null }> {
     const exclude = override.excludeChunkIds;
+    const vector = override.vector ?? override.pendingVector;
     const lexicalText = override.lexicalQuery ?? query;
     const [sk, lk] = [semanticK * depth, lexicalK * depth];
     if (mode === 'lexical' || !deps.semantic) {
@@ -319,7 +333,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       return { ranked, full: lexical.chunks.length >= lk, notice: lexical.notice };
     }
     if (mode === 'semantic') {
-      const list = await semanticList(query, request.filters, sk, override.vector, exclude);
+      const list = await semanticList(query, request.filters, sk, vector, exclude);
       const ranked = list.map((c, i) => ({
         chunkId: c.chunkId,
         path: c.path,
@@ -330,7 +344,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       return { ranked, full: list.length >= sk, notice: null };
     }
     const [semantic, lexical] = await Promise.all([
-      semanticList(query, request.filters, sk, override.vector, exclude),
+      semanticList(query, request.filters, sk, vector, exclude),
       lexicalList(lexicalText, request.filters, lk, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items;
@@ -357,6 +371,26 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     const shown: SearchMode = deps.semantic ? mode : 'lexical';
     const query = request.query.trim();
     if (!query) return { hits: [], documents: [], mode: shown, tookMs: 0, terms: [] };
+    const { ranked, notice } = await pageChunks(query, request, mode, override);
+    const chunks = ranked.map(({ path: _path, ...r }) => r);
+    const documents = documentResults(await deps.buildHits(query, chunks));
+    return {
+      hits: documents.flatMap((d) => d.passages),
+      documents,
+      mode: shown,
+      tookMs: now() - started,
+      terms: query.split(/\s+/).filter(Boolean),
+      ...(notice ? { notice } : {}),
+    };
+  }
+
+  /** The chunks of a page of documents (see `page`), in page order, before hits are built. */
+  async function pageChunks(
+    query: string,
+    request: SearchRequest,
+    mode: SearchMode,
+    override: RetrievalOverride,
+  ): Promise<{ ranked: PageItem[]; notice: QueryNotice | null }> {
     const want = Math.max(1, Math.floor(request.documents ?? 10));
     const groups = new Map<string, PageItem[]>();
     let notice: QueryNotice | null;
@@ -381,16 +415,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       if (groups.size >= want || !reading.full || depth >= MAX_PAGE_DEPTH) break;
       depth = Math.min(depth * PAGE_GROWTH, MAX_PAGE_DEPTH);
     }
-    const ranked = [...groups.values()].flat().map(({ path: _path, ...r }) => r);
-    const documents = documentResults(await deps.buildHits(query, ranked));
-    return {
-      hits: documents.flatMap((d) => d.passages),
-      documents,
-      mode: shown,
-      tookMs: now() - started,
-      terms: query.split(/\s+/).filter(Boolean),
-      ...(notice ? { notice } : {}),
-    };
+    return { ranked: [...groups.values()].flat(), notice };
   }
 
   async function fuse(
@@ -456,6 +481,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     override: RetrievalOverride = {},
   ): Promise<RankedChunk[]> {
     const mode: SearchMode = request.mode ?? (deps.semantic ? 'hybrid' : 'lexical');
+    if (request.documents !== undefined) {
+      // A page of documents, as `search` reads it: deep enough for that many documents.
+      const query = request.query.trim();
+      return query ? (await pageChunks(query, request, mode, override)).ranked : [];
+    }
     const topK = request.limit ?? options.topK ?? 10;
     if (mode === 'lexical' || !deps.semantic) {
       const lexical = await lexicalList(

@@ -103,6 +103,12 @@ export interface PlanOptions {
   complexity?: Complexity;
   /** Final number of results. Default 10. */
   limit?: number;
+  /**
+   * A page of this many documents instead of `limit` chunks: every retrieval reads as deep as a
+   * plain search's page of documents, and the fused list keeps at most 1 + MORE_PASSAGES chunks
+   * per document for that many documents (the app's optimised search: its results page).
+   */
+  documents?: number;
   /** HyDE samples averaged (paper: several samples + the query vector). Default 1. */
   hydeSamples?: number;
   hydeIncludeQuery?: boolean;

@@ -1,0 +1,36 @@
+import { loadCorpus, loadQueries } from '../eval/beir';
+import { createHybridCore } from '../eval/hybrid-mode';
+const med = (a: number[]) => {
+  const s = [...a].sort((x, y) => x - y);
+  return Math.round(s[Math.floor(s.length / 2)]! * 100) / 100;
+};
+const ds = '/work/shared/datasets/scifact';
+const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
+const core = await createHybridCore({ model: 'use-lite' });
+await core.index(corpus.slice(0, 700));
+const { embedFresh, embedFreshBatch } = core.parts();
+const qs = [...queries.values()].slice(0, 30);
+const t: Record<string, number[]> = {};
+const time = (k: string, f: () => unknown) => {
+  const a = performance.now();
+  f();
+  (t[k] ??= []).push(performance.now() - a);
+};
+for (const q of qs) {
+  const vs = [
+    'definition and background of',
+    'evidence and studies about',
+    'mechanisms behind',
+    'recent findings on',
+  ].map((p) => `${p} ${q.split(' ').slice(-3).join(' ')}`);
+  time('claim', () => embedFresh(q));
+  time('variant', () => embedFresh(vs[0]!));
+  time('empty-ish "a"', () => embedFresh('a'));
+  time('batch 4 variants', () => embedFreshBatch(vs));
+  time('batch claim+4 variants', () => embedFreshBatch([q, ...vs]));
+  time('claim words', () => 0);
+  (t['claim words'] as number[]).pop();
+  (t['claim words'] ??= []).push(q.split(' ').length);
+}
+for (const [k, v] of Object.entries(t)) console.log(k.padEnd(30), med(v));
+await core.close();
