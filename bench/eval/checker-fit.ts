@@ -20,7 +20,10 @@ import { round4 } from './logistic';
 const BOOST = { trees: 150, depth: 3, rate: 0.05, minLeaf: 15 };
 
 /** The cut-off maximising right-supported + hard-flagged with random-flagged >= 0.98 on `scores`. */
-export function checkerCut(scores: number[], pairs: Pair[]): { t: number; figures: string } {
+export function checkerCut(
+  scores: number[],
+  pairs: Pair[],
+): { t: number; figures: string; v: number } {
   const share = (kind: string, pred: (s: number) => boolean) => {
     const s = scores.filter((_, i) => pairs[i]!.kind === kind);
     return s.length ? s.filter(pred).length / s.length : 1;
@@ -39,7 +42,7 @@ export function checkerCut(scores: number[], pairs: Pair[]): { t: number; figure
         figures: `right ${right.toFixed(3)} hard ${hard.toFixed(3)} random ${random.toFixed(3)}`,
       };
   }
-  return { t: round4(best.t), figures: best.figures };
+  return { t: round4(best.t), figures: best.figures, v: best.v };
 }
 
 export async function fitChecker(
@@ -57,30 +60,52 @@ export async function fitChecker(
   );
   const rows = (await checker.features(pairs)).map((f) => f ?? {});
   const labels = pairs.map((p) => p.kind === 'right');
+  // Candidate feature sets: the checker's own, and + the stance model's cue features
+  // (workers/projects/stance-features.ts; its dense embedding block is computed too but a
+  // 768-feature Newton fit did not fit the time here). Chosen on out-of-fold train.
+  const stanceNames = Object.keys(rows.find((r) => 'st_cosine' in r) ?? {}).filter((k) =>
+    k.startsWith('st_'),
+  );
+  const cues = stanceNames.filter((k) => !/^st_d\d+$/.test(k) && k !== 'st_cosine');
+  const sets: Array<{ name: string; features: string[]; boost: typeof BOOST }> = [
+    { name: 'checker', features: [...CHECKER_FEATURES], boost: BOOST },
+    { name: 'checker+cues', features: [...CHECKER_FEATURES, ...cues], boost: BOOST },
+  ];
   // Out-of-fold scores (folds by claim, so a claim's pairs never score with its own fit).
   const claimIds = [...new Set(pairs.map((p) => p.sentence))].sort();
   const fold = new Map(claimIds.map((c, i) => [c, (i * 7) % 5]));
-  const oof = new Array<number>(pairs.length).fill(0);
-  for (let k = 0; k < 5; k++) {
-    const tr = pairs.map((_, i) => i).filter((i) => fold.get(pairs[i]!.sentence) !== k);
-    const m = fitBoosted(
-      CHECKER_FEATURES,
-      tr.map((i) => rows[i]!),
-      tr.map((i) => labels[i]!),
-      BOOST,
+  let chosen = { set: sets[0]!, cut: { t: 0.5, figures: '' }, v: -Infinity };
+  for (const set of sets) {
+    const oof = new Array<number>(pairs.length).fill(0);
+    for (let k = 0; k < 5; k++) {
+      const tr = pairs.map((_, i) => i).filter((i) => fold.get(pairs[i]!.sentence) !== k);
+      const m = fitBoosted(
+        set.features,
+        tr.map((i) => rows[i]!),
+        tr.map((i) => labels[i]!),
+        set.boost,
+      );
+      pairs.forEach((p, i) => {
+        if (fold.get(p.sentence) === k) oof[i] = logisticScore(m, rows[i]!);
+      });
+    }
+    const cut = checkerCut(oof, pairs);
+    log(
+      `[checker-fit] ${set.name}: out-of-fold at ${cut.t}: ${cut.figures} (value ${cut.v.toFixed(4)})`,
     );
-    pairs.forEach((p, i) => {
-      if (fold.get(p.sentence) === k) oof[i] = logisticScore(m, rows[i]!);
-    });
+    if (cut.v > chosen.v) chosen = { set, cut, v: cut.v };
   }
-  const cut = checkerCut(oof, pairs);
-  log(`[checker-fit] ${pairs.length} train pairs; out-of-fold at ${cut.t}: ${cut.figures}`);
-  const model = fitBoosted(CHECKER_FEATURES, rows, labels, BOOST);
+  const cut = chosen.cut;
+  log(
+    `[checker-fit] ${pairs.length} train pairs; chose ${chosen.set.name} at ${cut.t}: ${cut.figures}`,
+  );
+  const model = fitBoosted(chosen.set.features, rows, labels, chosen.set.boost);
   const out = {
     modelId: harness.modelId,
     command: meta.command,
     date: new Date().toISOString(),
     fittedOn: meta.fittedOn,
+    featureSet: chosen.set.name,
     outOfFoldTrain: cut.figures,
     ...model,
     supported: cut.t,

@@ -14,7 +14,7 @@ export type CheckerModel = FittedModel['checker'] & {
 };
 
 const CHECKERS: Record<string, CheckerModel> = {
-  'all-MiniLM-L6-v2': miniLm as CheckerModel,
+  'all-MiniLM-L6-v2': miniLm,
 };
 
 /** The checker model for a fitted file: its own checker file if one was fitted, else `fitted.checker`. */

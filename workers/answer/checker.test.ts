@@ -1,4 +1,5 @@
-// The fitted sentence checker (checker-model.ts, fitted on SciFact train claim pairs): the model
+// The fitted sentence checker (checker-model.ts, fitted on SciFact train claim pairs; its
+// features include the stance model's claim/sentence cues from workers/projects): the model
 // lookup, the features' ranges, and that the MiniLM fit separates a supporting sentence from a
 // same-topic sentence lacking the claim's rarest terms, with bag-of-words vectors standing in for
 // the encoder (the features are what is under test, not the encoder).
@@ -29,7 +30,8 @@ const stats: LexicalStats = {
 describe('checker model', () => {
   it('uses the checker file fitted for MiniLM and falls back to the evaluator fit elsewhere', () => {
     const mini = checkerModelFor(fittedModelFor('all-MiniLM-L6-v2'));
-    expect(mini.features).toEqual([...CHECKER_FEATURES]);
+    expect(mini.features.slice(0, CHECKER_FEATURES.length)).toEqual([...CHECKER_FEATURES]);
+    expect(mini.features.filter((f) => f.startsWith('st_')).length).toBeGreaterThan(0);
     expect(mini.fittedOn).toMatch(/train/);
     expect(mini.supported).toBeGreaterThan(0);
     expect(mini.unsupported).toBeLessThanOrEqual(mini.supported);
@@ -48,8 +50,18 @@ describe('fitted checker', () => {
   it('computes every feature, shares within [0, 1]', async () => {
     const [f] = await checker.features([{ sentence: claim, evidence: CORPUS.slice(0, 2) }]);
     for (const name of CHECKER_FEATURES) expect(Number.isFinite(f![name])).toBe(true);
-    for (const name of ['covW', 'covP', 'covBest', 'pairsBest', 'missMax', 'precBest'])
-      expect(f![name]).toBeGreaterThanOrEqual(0), expect(f![name]).toBeLessThanOrEqual(1);
+    for (const name of [
+      'covW',
+      'covP',
+      'covBest',
+      'covPBest',
+      'pairsBest',
+      'missMax',
+      'precBest',
+    ]) {
+      expect(f![name]).toBeGreaterThanOrEqual(0);
+      expect(f![name]).toBeLessThanOrEqual(1);
+    }
   });
 
   it('scores supporting evidence above same-topic evidence without the rare terms', async () => {

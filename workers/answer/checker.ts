@@ -7,29 +7,32 @@
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
 import { cosine } from '../research/vectors';
+import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
 import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';
 import { contentStems, coverage, idf, numbersOf, pairCoverage } from './text';
 import type { AnswerEmbedFn, LexicalStats } from './types';
 
+/**
+ * The fitted model's features. All are taken on the best single cited strip (the one covering most
+ * of the sentence's term weight), never on the union of the cited strips: in the train pairs a
+ * right pair cites one or two rationale sentences and a negative two strips, so any feature that
+ * moves with the number or length of cited strips (union against best coverage, mean against max
+ * cosine, evidence length) lets the fit tell the pair kinds apart by construction, not by support.
+ * The union features (`covW`, `covP`, `pairs`, `numbers`) are still computed for older fits.
+ */
 export const CHECKER_FEATURES = [
-  'covW',
-  'covP',
-  'pairs',
-  'numbers',
   'cos',
-  'exact',
-  // sentence level (the best single cited strip) against strip level (all of them together)
-  'cosMean',
   'covBest',
+  'covPBest',
   'pairsBest',
-  // the rarest claim term the evidence lacks (its IDF over the claim's rarest), and how many
+  'numbersBest',
+  // the rarest sentence term the strip lacks (its IDF over the sentence's rarest), and how many
+  // of the sentence's three rarest terms it lacks
   'missMax',
   'missRare',
-  // how much of the best strip is about the claim at all, and lengths
+  // how much of the strip's own vocabulary is about the sentence at all
   'precBest',
-  'sWords',
-  'evWords',
 ] as const;
 
 export interface CheckInput {
@@ -50,11 +53,7 @@ export function createSentenceChecker(
 ): SentenceChecker {
   const model = checkerModelFor(fitted);
   const label = (score: number): SupportLabel =>
-    score >= model.supported
-      ? 'supported'
-      : score < model.unsupported
-        ? 'unsupported'
-        : 'partly';
+    score >= model.supported ? 'supported' : score < model.unsupported ? 'unsupported' : 'partly';
 
   async function features(inputs: CheckInput[]) {
     const stems = [...new Set(inputs.flatMap((i) => contentStems(i.sentence)))];
@@ -79,19 +78,42 @@ export function createSentenceChecker(
       const nums = numbersOf(i.sentence);
       const evNums = new Set(i.evidence.flatMap(numbersOf));
       let cos = 1;
-      let cosMean = 1;
+      const stance: Record<string, number> = {};
       if (!exact) {
         const sv = vectors[texts.get(i.sentence)!]!;
-        const cs = i.evidence.map((e) => cosine(sv, vectors[texts.get(e)!]!));
-        cos = Math.max(...cs);
-        cosMean = cs.reduce((a, b) => a + b, 0) / cs.length;
+        let near = i.evidence[0]!;
+        cos = -2;
+        for (const e of i.evidence) {
+          const c = cosine(sv, vectors[texts.get(e)!]!);
+          if (c > cos) [cos, near] = [c, e];
+        }
+        // The claim/sentence pair features of the stance model (workers/projects), on the
+        // nearest cited strip: cues, then the embeddings' interaction (u*v, |u-v|).
+        const st = stanceFeatures(
+          textView(i.sentence, sv),
+          textView(near, vectors[texts.get(near)!]!),
+          true,
+        );
+        st.forEach((v, k) => {
+          stance[
+            k < CUE_FEATURES.length ? `st_${CUE_FEATURES[k]}` : `st_d${k - CUE_FEATURES.length}`
+          ] = v;
+        });
       }
-      const perStrip = i.evidence.map((e) => contentStems(e));
-      const evSet = new Set(evStems);
+      // The best single strip: most sentence term weight covered (ties: the first cited).
+      let best = { set: new Set<string>(), stems: [] as string[], text: '', w: -1 };
+      for (const e of i.evidence) {
+        const stems = contentStems(e);
+        const set = new Set(stems);
+        const w = coverage(terms, set).weighted;
+        if (w > best.w) best = { set, stems, text: e, w };
+      }
+      const bestCov = coverage(terms, best.set);
       const maxW = Math.max(0, ...ws);
-      const missing = ws.filter((_, k) => !evSet.has(distinct[k]!));
-      const rareCut = [...ws].sort((a, b) => b - a)[Math.min(2, ws.length - 1)] ?? 0;
+      const missing = ws.filter((_, k) => !best.set.has(distinct[k]!));
+      const rareCut = [...ws].sort((x, y) => y - x)[Math.min(2, ws.length - 1)] ?? 0;
       const claimSet = new Set(distinct);
+      const bestNums = new Set(numbersOf(best.text));
       return {
         covW: exact ? 1 : cov.weighted,
         covP: exact ? 1 : cov.plain,
@@ -99,19 +121,16 @@ export function createSentenceChecker(
         numbers: nums.length ? nums.filter((n) => evNums.has(n)).length / nums.length : 1,
         cos,
         exact,
-        cosMean,
-        covBest: Math.max(...perStrip.map((p) => coverage(terms, new Set(p)).weighted)),
-        pairsBest: Math.max(...perStrip.map((p) => pairCoverage(sStems, p))),
+        covBest: exact ? 1 : bestCov.weighted,
+        covPBest: exact ? 1 : bestCov.plain,
+        pairsBest: exact ? 1 : pairCoverage(sStems, best.stems),
+        numbersBest: nums.length ? nums.filter((n) => bestNums.has(n)).length / nums.length : 1,
         missMax: maxW > 0 && missing.length ? Math.max(...missing) / maxW : 0,
         missRare: missing.filter((w) => w >= rareCut && w > 0).length,
-        precBest: Math.max(
-          ...perStrip.map((p) => {
-            const d = new Set(p);
-            return d.size ? [...d].filter((x) => claimSet.has(x)).length / d.size : 0;
-          }),
-        ),
-        sWords: Math.log1p(distinct.length),
-        evWords: Math.log1p(evStems.length),
+        ...stance,
+        precBest: best.set.size
+          ? [...best.set].filter((x) => claimSet.has(x)).length / best.set.size
+          : 0,
       };
     });
   }
