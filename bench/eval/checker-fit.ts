@@ -70,6 +70,16 @@ export async function fitChecker(
   const sets: Array<{ name: string; features: string[]; boost: typeof BOOST }> = [
     { name: 'checker', features: [...CHECKER_FEATURES], boost: BOOST },
     { name: 'checker+cues', features: [...CHECKER_FEATURES, ...cues], boost: BOOST },
+    {
+      name: 'checker+cues, 300 depth-4 trees',
+      features: [...CHECKER_FEATURES, ...cues],
+      boost: { ...BOOST, trees: 300, depth: 4, minLeaf: 20 },
+    },
+    {
+      name: 'checker+cues, logistic',
+      features: [...CHECKER_FEATURES, ...cues],
+      boost: { ...BOOST, trees: 0 },
+    },
   ];
   // Out-of-fold scores (folds by claim, so a claim's pairs never score with its own fit).
   const claimIds = [...new Set(pairs.map((p) => p.sentence))].sort();
