@@ -2,7 +2,7 @@
 // SUPPORT rationale sentences), contradict (its CONTRADICT rationale), hard negative (the best
 // strips of the top-ranked retrieved document that is not relevant) and random (the best
 // sentences of a seeded random other document). Embeddings through the eval encoder, cached
-// in .cache/embed/<model>@<version>+crag.bin (not the corpus cache).
+// in .cache/embed/<model>@<version>+checker.bin (not the corpus cache, nor the evaluator fit's).
 import { createSentenceChecker, type CheckInput } from '../../workers/answer/checker';
 import type { FittedModel } from '../../workers/answer/fitted';
 import { mulberry32 } from '../../workers/embed/test-rng';
@@ -64,7 +64,7 @@ export function buildPairs(
 /** A checker whose embeddings come from the eval's Node encoder (cached on disk). */
 export async function evalChecker(harness: CragHarness, fitted: FittedModel) {
   const encoder = await loadNodeEncoder(harness.modelId);
-  const cache = openEmbedCache(encoder.id, `${encoder.version}+crag`, encoder.dim);
+  const cache = openEmbedCache(encoder.id, `${encoder.version}+checker`, encoder.dim);
   const embed = async (texts: string[]) =>
     texts.map((t) => {
       const input = encoder.passageText(t);

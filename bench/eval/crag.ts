@@ -27,12 +27,13 @@ import {
   scoreWith,
   type QueryRecord,
 } from './crag-collect';
+import { fitChecker } from './checker-fit';
 import { fitCrag, unfitted, writeFitted } from './crag-fit';
 import { createCragHarness, type CragHarness } from './crag-harness';
 import { auroc, classify, percentile, round4 } from './logistic';
 import type { Qrels } from './metrics';
 
-export const CRAG_TASKS = ['crag', 'crag-fit'];
+export const CRAG_TASKS = ['crag', 'crag-fit', 'checker-fit'];
 
 interface Loaded {
   corpus: BeirDoc[];
@@ -150,9 +151,10 @@ async function checkTimes(harness: CragHarness, fitted: FittedModel, records: Qu
 
 export async function runCragTask(args: Record<string, string>): Promise<void> {
   const task = args.task!;
-  const split = args.split ?? (task === 'crag-fit' ? 'train' : 'test');
-  if (task === 'crag-fit' && split !== 'train')
-    throw new Error('crag-fit fits on the train split only (never tune on test).');
+  const fitting = task === 'crag-fit' || task === 'checker-fit';
+  const split = args.split ?? (fitting ? 'train' : 'test');
+  if (fitting && split !== 'train')
+    throw new Error(`${task} fits on the train split only (never tune on test).`);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const l = await load(args, split);
   const model = args.model ?? 'use-lite';
@@ -180,6 +182,22 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
       });
       log('');
       if (recordsFile) writeFileSync(recordsFile, serialize(records));
+    }
+    if (task === 'checker-fit') {
+      const path = await fitChecker(
+        harness,
+        fitted0,
+        records,
+        l.evidence,
+        l.corpus.length,
+        {
+          command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
+          fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
+        },
+        log,
+      );
+      log(`[checker-fit] wrote ${path}`);
+      return;
     }
     if (task === 'crag-fit') {
       const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`;

@@ -2,14 +2,38 @@
 // (IDF-weighted coverage of its terms, adjacent pairs, its numbers) and canonical cosine, combined
 // by the fitted logistic model; labelled supported / partly / unsupported with the fitted
 // thresholds. A sentence with no (valid) citation is unsupported. An LLM entailment score, when
-// given, is blended in (h16b's tier). Lexical: it cannot see contradiction.
+// given, is blended in (h16b's tier). Lexical: it cannot see contradiction. The model and its
+// thresholds come from checker-model.ts (fitted on train claim pairs, bench/eval/checker-fit.ts);
+// every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
 import { cosine } from '../research/vectors';
+import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
+import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';
 import { contentStems, coverage, idf, numbersOf, pairCoverage } from './text';
 import type { AnswerEmbedFn, LexicalStats } from './types';
 
-export const CHECKER_FEATURES = ['covW', 'covP', 'pairs', 'numbers', 'cos', 'exact'] as const;
+/**
+ * The fitted model's features. All are taken on the best single cited strip (the one covering most
+ * of the sentence's term weight), never on the union of the cited strips: in the train pairs a
+ * right pair cites one or two rationale sentences and a negative two strips, so any feature that
+ * moves with the number or length of cited strips (union against best coverage, mean against max
+ * cosine, evidence length) lets the fit tell the pair kinds apart by construction, not by support.
+ * The union features (`covW`, `covP`, `pairs`, `numbers`) are still computed for older fits.
+ */
+export const CHECKER_FEATURES = [
+  'cos',
+  'covBest',
+  'covPBest',
+  'pairsBest',
+  'numbersBest',
+  // the rarest sentence term the strip lacks (its IDF over the sentence's rarest), and how many
+  // of the sentence's three rarest terms it lacks
+  'missMax',
+  'missRare',
+  // how much of the strip's own vocabulary is about the sentence at all
+  'precBest',
+] as const;
 
 export interface CheckInput {
   sentence: string;
@@ -27,12 +51,9 @@ export function createSentenceChecker(
   deps: { stats: LexicalStats; embed: AnswerEmbedFn },
   fitted: FittedModel,
 ): SentenceChecker {
+  const model = checkerModelFor(fitted);
   const label = (score: number): SupportLabel =>
-    score >= fitted.checker.supported
-      ? 'supported'
-      : score < fitted.checker.unsupported
-        ? 'unsupported'
-        : 'partly';
+    score >= model.supported ? 'supported' : score < model.unsupported ? 'unsupported' : 'partly';
 
   async function features(inputs: CheckInput[]) {
     const stems = [...new Set(inputs.flatMap((i) => contentStems(i.sentence)))];
@@ -57,10 +78,42 @@ export function createSentenceChecker(
       const nums = numbersOf(i.sentence);
       const evNums = new Set(i.evidence.flatMap(numbersOf));
       let cos = 1;
+      const stance: Record<string, number> = {};
       if (!exact) {
         const sv = vectors[texts.get(i.sentence)!]!;
-        cos = Math.max(...i.evidence.map((e) => cosine(sv, vectors[texts.get(e)!]!)));
+        let near = i.evidence[0]!;
+        cos = -2;
+        for (const e of i.evidence) {
+          const c = cosine(sv, vectors[texts.get(e)!]!);
+          if (c > cos) [cos, near] = [c, e];
+        }
+        // The claim/sentence pair features of the stance model (workers/projects), on the
+        // nearest cited strip: cues, then the embeddings' interaction (u*v, |u-v|).
+        const st = stanceFeatures(
+          textView(i.sentence, sv),
+          textView(near, vectors[texts.get(near)!]!),
+          true,
+        );
+        st.forEach((v, k) => {
+          stance[
+            k < CUE_FEATURES.length ? `st_${CUE_FEATURES[k]}` : `st_d${k - CUE_FEATURES.length}`
+          ] = v;
+        });
       }
+      // The best single strip: most sentence term weight covered (ties: the first cited).
+      let best = { set: new Set<string>(), stems: [] as string[], text: '', w: -1 };
+      for (const e of i.evidence) {
+        const stems = contentStems(e);
+        const set = new Set(stems);
+        const w = coverage(terms, set).weighted;
+        if (w > best.w) best = { set, stems, text: e, w };
+      }
+      const bestCov = coverage(terms, best.set);
+      const maxW = Math.max(0, ...ws);
+      const missing = ws.filter((_, k) => !best.set.has(distinct[k]!));
+      const rareCut = [...ws].sort((x, y) => y - x)[Math.min(2, ws.length - 1)] ?? 0;
+      const claimSet = new Set(distinct);
+      const bestNums = new Set(numbersOf(best.text));
       return {
         covW: exact ? 1 : cov.weighted,
         covP: exact ? 1 : cov.plain,
@@ -68,6 +121,16 @@ export function createSentenceChecker(
         numbers: nums.length ? nums.filter((n) => evNums.has(n)).length / nums.length : 1,
         cos,
         exact,
+        covBest: exact ? 1 : bestCov.weighted,
+        covPBest: exact ? 1 : bestCov.plain,
+        pairsBest: exact ? 1 : pairCoverage(sStems, best.stems),
+        numbersBest: nums.length ? nums.filter((n) => bestNums.has(n)).length / nums.length : 1,
+        missMax: maxW > 0 && missing.length ? Math.max(...missing) / maxW : 0,
+        missRare: missing.filter((w) => w >= rareCut && w > 0).length,
+        ...stance,
+        precBest: best.set.size
+          ? [...best.set].filter((x) => claimSet.has(x)).length / best.set.size
+          : 0,
       };
     });
   }
@@ -80,7 +143,9 @@ export function createSentenceChecker(
       return f.map((values, k) => {
         if (!values)
           return { label: 'unsupported', score: 0, components: {}, reason: 'no citation' };
-        const lexical = logisticScore(fitted.checker, values);
+        // A sentence copied verbatim from the strip it cites is supported by construction (the
+        // extractive answer); the fitted model never saw such pairs.
+        const lexical = values.exact ? 1 : logisticScore(model, values);
         const g = llm?.[k];
         const score = g === null || g === undefined ? lexical : 0.5 * lexical + 0.5 * g;
         return {

@@ -1,0 +1,24 @@
+// The sentence checker's own fitted model per embedding model (fitted/checker-<model>.json,
+// written by `npm run eval -- --task checker-fit --split train`, bench/eval/checker-fit.ts, on
+// SciFact claims_train pairs only). Kept apart from the evaluator's fitted/<model>.json (another
+// fit, another owner); a model with no checker file falls back to that file's `checker` entry.
+// Imports only ./fitted (types) and the JSON data.
+import type { FittedModel } from './fitted';
+import miniLm from './fitted/checker-all-MiniLM-L6-v2.json';
+
+export type CheckerModel = FittedModel['checker'] & {
+  modelId?: string;
+  command?: string;
+  date?: string;
+  fittedOn?: string;
+};
+
+const CHECKERS: Record<string, CheckerModel> = {
+  'all-MiniLM-L6-v2': miniLm,
+};
+
+/** The checker model for a fitted file: its own checker file if one was fitted, else `fitted.checker`. */
+export function checkerModelFor(fitted: FittedModel): CheckerModel {
+  const key = fitted.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? fitted.modelId;
+  return CHECKERS[key] ?? CHECKERS[fitted.modelId.split('/').pop() ?? ''] ?? fitted.checker;
+}

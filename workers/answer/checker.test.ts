@@ -1,0 +1,79 @@
+// The fitted sentence checker (checker-model.ts, fitted on SciFact train claim pairs; its
+// features include the stance model's claim/sentence cues from workers/projects): the model
+// lookup, the features' ranges, and that the MiniLM fit separates a supporting sentence from a
+// same-topic sentence lacking the claim's rarest terms, with bag-of-words vectors standing in for
+// the encoder (the features are what is under test, not the encoder).
+import { describe, expect, it } from 'vitest';
+import { bowVector } from '../research/test-helpers';
+import { CHECKER_FEATURES, createSentenceChecker } from './checker';
+import { checkerModelFor } from './checker-model';
+import { loadFittedModel } from './fitted';
+import { contentStems } from './text';
+import type { LexicalStats } from './types';
+
+const CORPUS = [
+  'Vitamin D supplementation reduced fracture risk in elderly women over five years.',
+  'Calcium intake was measured in elderly women and men across five countries.',
+  'Statins lowered cholesterol in middle-aged men with diabetes.',
+  'The trial of vitamin C found no change in cold duration among students.',
+];
+const stats: LexicalStats = {
+  async docFreq(words) {
+    const sets = CORPUS.map((t) => new Set(contentStems(t)));
+    return {
+      total: CORPUS.length,
+      df: words.map((w) => sets.filter((s) => s.has(contentStems(w)[0] ?? w)).length),
+    };
+  },
+};
+
+describe('checker model', () => {
+  it('uses the checker file fitted for MiniLM and falls back to the evaluator fit elsewhere', async () => {
+    const mini = checkerModelFor(await loadFittedModel('all-MiniLM-L6-v2'));
+    expect(mini.features.slice(0, CHECKER_FEATURES.length)).toEqual([...CHECKER_FEATURES]);
+    expect(mini.features.filter((f) => f.startsWith('st_')).length).toBeGreaterThan(0);
+    expect(mini.fittedOn).toMatch(/train/);
+    expect(mini.supported).toBeGreaterThan(0);
+    expect(mini.unsupported).toBeLessThanOrEqual(mini.supported);
+    const use = await loadFittedModel('use-lite');
+    expect(checkerModelFor(use)).toBe(use.checker);
+  });
+});
+
+describe('fitted checker', async () => {
+  const checker = createSentenceChecker(
+    { stats, embed: async (texts) => texts.map(bowVector) },
+    await loadFittedModel('all-MiniLM-L6-v2'),
+  );
+  const claim = 'Vitamin D supplementation reduces fracture risk in elderly women.';
+
+  it('computes every feature, shares within [0, 1]', async () => {
+    const [f] = await checker.features([{ sentence: claim, evidence: CORPUS.slice(0, 2) }]);
+    for (const name of CHECKER_FEATURES) expect(Number.isFinite(f![name])).toBe(true);
+    for (const name of [
+      'covW',
+      'covP',
+      'covBest',
+      'covPBest',
+      'pairsBest',
+      'missMax',
+      'precBest',
+    ]) {
+      expect(f![name]).toBeGreaterThanOrEqual(0);
+      expect(f![name]).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('scores supporting evidence above same-topic evidence without the rare terms', async () => {
+    const [right, hard, random, copied] = await checker.check([
+      { sentence: claim, evidence: [CORPUS[0]!] },
+      { sentence: claim, evidence: [CORPUS[1]!] },
+      { sentence: claim, evidence: [CORPUS[2]!] },
+      { sentence: CORPUS[0]!, evidence: [CORPUS[0]!] },
+    ]);
+    expect(right!.score).toBeGreaterThan(hard!.score);
+    expect(right!.score).toBeGreaterThan(random!.score);
+    expect(random!.label).toBe('unsupported');
+    expect(copied!.label).toBe('supported');
+  });
+});
