@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
+import { auditScore } from './audit';
 import { textView } from './stance-features';
 import { combineStances, createStanceModel, type FittedStanceModel } from './stance-model';
 
@@ -31,6 +32,13 @@ describe('MiniLM stance model file', () => {
         expect(Math.abs(w)).toBeLessThanOrEqual(32767);
       }
     }
+  });
+
+  it("carries a train-fitted audit calibration that reproduces the script's probabilities", () => {
+    expect(fitted.audit).toBeDefined();
+    expect(fitted.auditCheck?.length).toBe(3);
+    for (const { x, p } of fitted.auditCheck!)
+      expect(auditScore(fitted.audit!, x)).toBeCloseTo(p, 12);
   });
 
   it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
