@@ -7,12 +7,38 @@
    the judge's max 1-P(NEUTRAL), max cosine, max claim-word overlap)
 2. python3 scripts/fit-audit.py /tmp/audit-train.jsonl workers/projects/fitted/stance-use-lite.json
 
-Logistic regression (scikit-learn, C=1, lbfgs): deterministic for the same input. The product
+Logistic regression (scikit-learn, C=1, lbfgs; without scikit-learn, Newton's method on the same
+objective): deterministic for the same input. The product
 evaluates sigmoid(w.x + b) in TypeScript (workers/projects/audit.ts) from the stored numbers.
 """
 import json, sys
 import numpy as np
-from sklearn.linear_model import LogisticRegression
+try:
+    from sklearn.linear_model import LogisticRegression
+except ImportError:  # numpy only: the same objective (L2, C=1, unpenalised intercept) by Newton
+    class LogisticRegression:
+        def __init__(self, C=1.0):
+            self.C = C
+
+        def fit(self, X, y):
+            A = np.hstack([X, np.ones((len(X), 1))])
+            w = np.zeros(A.shape[1])
+            reg = np.eye(A.shape[1]) / self.C
+            reg[-1, -1] = 0
+            for _ in range(100):
+                p = 1 / (1 + np.exp(-A @ w))
+                g = A.T @ (p - y) + reg @ w
+                H = A.T @ (A * (p * (1 - p))[:, None]) + reg
+                step = np.linalg.solve(H, g)
+                w -= step
+                if np.abs(step).max() < 1e-12:
+                    break
+            self.coef_, self.intercept_ = w[None, :-1], w[-1:]
+            return self
+
+        def predict_proba(self, X):
+            p = 1 / (1 + np.exp(-(X @ self.coef_[0] + self.intercept_[0])))
+            return np.stack([1 - p, p], axis=1)
 
 dump, model_path = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(dump) if l.strip()]
