@@ -1,8 +1,14 @@
 // Claim checks, citation audits and exports through the library's projects link, on a real
 // in-memory library with the shipped stance model on real USE-lite and the e2e claim fixtures.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
+import {
+  createNodeKernel,
+  loadBertFolder,
+  MINILM_DIR,
+  readUseLiteFile,
+} from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
 import { replaceCitation } from '../projects/draft-references';
@@ -93,6 +99,25 @@ describe('projects link: claim checks', () => {
     expect((await projects.claims(p.id)).every((c) => c.checkedAt !== null)).toBe(true);
   });
 
+  it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
+    'checks claims with the stance model fitted for MiniLM when the library runs MiniLM',
+    async () => {
+      const bert = loadBertFolder(await createNodeKernel(), MINILM_DIR);
+      const useLite = embed;
+      embed = async (t) => t.map((x) => bert.embedInt16(x));
+      status = { ...READY, model: { id: 'all-MiniLM-L6-v2', version: 'test', dim: 384 } };
+      try {
+        const { p, claims } = await project();
+        const a = (await link.checkProjectClaim(p.id, claims[0]!.id)).result as ClaimCheckView;
+        expect(a.evidence.find((e) => e.role === 'supporting')?.documentId).toBe(ids[0]);
+        expect(a.evidence.some((e) => e.documentId === ids[2] && e.role !== 'neutral')).toBe(false);
+      } finally {
+        embed = useLite;
+        status = READY;
+      }
+    },
+  );
+
   it('says NOT_FOUND for a deleted project, ABORTED when cancelled, and needs a fitted model', async () => {
     const { p, claims } = await project();
     const slow = embed;
@@ -104,7 +129,7 @@ describe('projects link: claim checks', () => {
       code: 'ABORTED',
     });
     embed = slow;
-    status = { ...READY, model: { id: 'all-MiniLM-L6-v2', version: 'x', dim: 384 } };
+    status = { ...READY, model: { id: 'bge-small-en-v1.5', version: 'x', dim: 384 } };
     await expect(link.checkProjectClaim(p.id, claims[0]!.id)).rejects.toMatchObject({
       code: 'MODEL_LOAD_FAILED',
     });

@@ -27,6 +27,7 @@ import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../projects/stance-model';
+import miniLmStance from '../projects/fitted/stance-all-MiniLM-L6-v2.json';
 import useLiteStance from '../projects/fitted/stance-use-lite.json';
 import type { Store } from '../store/store';
 import type { HybridSearch } from '../search/hybrid';
@@ -34,7 +35,10 @@ import type { SemanticSync } from './semantic-sync';
 import { buildExports, provenanceOfDocument, toClaimView } from './projects-exports';
 
 /** The stance models shipped, by the embedding model they were fitted on. */
-const FITTED: FittedStanceModel[] = [useLiteStance as unknown as FittedStanceModel];
+export const FITTED_STANCE: FittedStanceModel[] = [
+  useLiteStance as unknown as FittedStanceModel,
+  miniLmStance as unknown as FittedStanceModel,
+];
 
 export interface ProjectsLinkDeps {
   parts(): Promise<{ store: Store; hybrid: HybridSearch; projects: ProjectStore }>;
@@ -71,10 +75,10 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
     }
     const key = `${model.id}@${model.version}`;
     if (judgeFor?.key === key) return judgeFor.judge;
-    const fitted = FITTED.find((f) => f.model === model.id && f.dim === model.dim);
+    const fitted = FITTED_STANCE.find((f) => f.model === model.id && f.dim === model.dim);
     if (!fitted) {
       throw createError('MODEL_LOAD_FAILED', {
-        reason: `No stance model is fitted for ${model.id}; activate USE-lite in Settings to check claims.`,
+        reason: `No stance model is fitted for ${model.id}; activate USE-lite or all-MiniLM-L6-v2 in Settings to check claims.`,
       });
     }
     const j = createEvidenceJudge({
