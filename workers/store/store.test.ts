@@ -348,6 +348,18 @@ describe('export and import', () => {
     await other.close();
   });
 
+  it('round-trips the saved vector index (stored in parts, its row an empty blob)', async () => {
+    await put(lib.store, doc('a.txt', 'alpha'));
+    const model = { id: 'm', version: '1', dim: 4 };
+    const index = new Uint8Array(3000).map((_, i) => (i * 13) % 251);
+    await createVectorStore(lib.store.sql).saveIndex(model, index);
+    const bytes = await lib.store.exportDatabase();
+    const other = await openTestLibrary();
+    await other.store.importDatabase(bytes);
+    expect(await createVectorStore(other.store.sql).loadIndex(model)).toEqual(index);
+    await other.close();
+  });
+
   it('waits for a write in flight instead of failing (VACUUM cannot run inside a transaction)', async () => {
     const writing = put(lib.store, doc('a.txt', 'alpha'));
     const bytes = await lib.store.exportDatabase();

@@ -438,11 +438,14 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
               await sql.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])
             ).map((c) => c.name);
             const list = cols.map((c) => `"${c}"`).join(', ');
-            const insert = `INSERT INTO "${table}" (${list}) VALUES (${cols.map(() => '?').join(', ')})`;
             await source.each(`SELECT ${list} FROM "${table}"`, [], async (row: Row) => {
+              // wa-sqlite binds an empty Uint8Array as NULL: a zero-length blob (vector_index's
+              // marker since migration 10) is written as the literal X'' instead.
+              const empty = cols.map((c) => isEmptyBlob(row[c]));
+              const values = cols.map((c, i) => (empty[i] ? "X''" : '?')).join(', ');
               await sql.run(
-                insert,
-                cols.map((c) => row[c] ?? null),
+                `INSERT INTO "${table}" (${list}) VALUES (${values})`,
+                cols.filter((_, i) => !empty[i]).map((c) => row[c] ?? null),
               );
             });
           }
@@ -463,6 +466,10 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     },
   };
   return store;
+}
+
+function isEmptyBlob(value: unknown): boolean {
+  return value instanceof Uint8Array && value.length === 0;
 }
 
 export { SCHEMA_VERSION };
