@@ -6,7 +6,8 @@
 // (our WordPiece, identical to the hub tokenizer) and the same SciFact chunks (the app's chunker,
 // model input `title\nchunk` as the eval). One text per call on both sides, interleaved in rounds
 // in one process and thread so machine load hits both alike. `--profile` times every runtime
-// call of the canonical forward pass by op (a wrapped Kernel) instead. `--queries N` (default 300,
+// call of the canonical forward pass by op (a wrapped Kernel) instead, on the chunks and on
+// `--queries` single claims. `--queries N` (default 300,
 // 0 skips) times single short queries (SciFact test claims, tokenizer included) on both sides;
 // `--worker-memory N` (default 200, 0 skips) embeds N chunks in an embedding worker thread (the
 // eval pool's bench/embed-thread.ts) first and reports its memory. Never gates.
@@ -311,6 +312,12 @@ async function run(argv: string[]): Promise<void> {
       model: model.id,
       version: model.version,
       ...(await profile(dir, texts, model)),
+      // The same per-op split for single queries (one SciFact test claim per forward pass).
+      queries: await profile(
+        dir,
+        (await testQueries(dataset, Number(args.queries ?? 300))).map((q) => model.queryPrefix + q),
+        model,
+      ),
     };
     console.log(JSON.stringify(report, null, 2));
     if (args.out) writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);

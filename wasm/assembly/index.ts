@@ -444,6 +444,87 @@ function matmulPackedAct(
       v128.store(cp + 3 * rowC, c31, 16);
       if (act) geluTile(cp, rowC, 4);
     }
+    // Tail rows (m % 4 of them) as one 3- or 2-row tile: 6 or 4 independent accumulator chains
+    // instead of 2 per row (a lone row is add-latency bound, and a 23-token query is 3 of them).
+    // Same per-element order k = 0..K-1, so the same bits as one row at a time.
+    const tail = m - m4;
+    if (tail == 3) {
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let c20 = f32x4.splat(0),
+        c21 = f32x4.splat(0);
+      let p = panel;
+      let ap = a + <usize>m4 * rowA;
+      const end = ap + rowA;
+      while (ap < end) {
+        const b0 = v128.load(p);
+        const b1 = v128.load(p, 16);
+        let x = v128.load32_splat(ap);
+        c00 = f32x4.add(c00, f32x4.mul(x, b0));
+        c01 = f32x4.add(c01, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + rowA);
+        c10 = f32x4.add(c10, f32x4.mul(x, b0));
+        c11 = f32x4.add(c11, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + 2 * rowA);
+        c20 = f32x4.add(c20, f32x4.mul(x, b0));
+        c21 = f32x4.add(c21, f32x4.mul(x, b1));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c00 = f32x4.add(c00, bb0);
+        c01 = f32x4.add(c01, bb1);
+        c10 = f32x4.add(c10, bb0);
+        c11 = f32x4.add(c11, bb1);
+        c20 = f32x4.add(c20, bb0);
+        c21 = f32x4.add(c21, bb1);
+      }
+      const cp = c + <usize>m4 * rowC + ((<usize>j) << 2);
+      v128.store(cp, c00);
+      v128.store(cp, c01, 16);
+      v128.store(cp + rowC, c10);
+      v128.store(cp + rowC, c11, 16);
+      v128.store(cp + 2 * rowC, c20);
+      v128.store(cp + 2 * rowC, c21, 16);
+      if (act) geluTile(cp, rowC, 3);
+      continue;
+    }
+    if (tail == 2) {
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let p = panel;
+      let ap = a + <usize>m4 * rowA;
+      const end = ap + rowA;
+      while (ap < end) {
+        const b0 = v128.load(p);
+        const b1 = v128.load(p, 16);
+        let x = v128.load32_splat(ap);
+        c00 = f32x4.add(c00, f32x4.mul(x, b0));
+        c01 = f32x4.add(c01, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + rowA);
+        c10 = f32x4.add(c10, f32x4.mul(x, b0));
+        c11 = f32x4.add(c11, f32x4.mul(x, b1));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c00 = f32x4.add(c00, bb0);
+        c01 = f32x4.add(c01, bb1);
+        c10 = f32x4.add(c10, bb0);
+        c11 = f32x4.add(c11, bb1);
+      }
+      const cp = c + <usize>m4 * rowC + ((<usize>j) << 2);
+      v128.store(cp, c00);
+      v128.store(cp, c01, 16);
+      v128.store(cp + rowC, c10);
+      v128.store(cp + rowC, c11, 16);
+      if (act) geluTile(cp, rowC, 2);
+      continue;
+    }
     for (let i = m4; i < m; i++) {
       let c0 = f32x4.splat(0);
       let c1 = f32x4.splat(0);
