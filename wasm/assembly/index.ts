@@ -781,25 +781,53 @@ export function packWeightsI16(b: usize, k: i32, n: i32, out: usize, scale: usiz
   return STATUS_OK;
 }
 
-/** Rows of A[M,K] to int16 with a per-row scale max|row| / 32767 (round to nearest even). */
-export function quantizeRowsI16(a: usize, m: i32, k: i32, out: usize, scale: usize): void {
+/**
+ * Rows of A[M,K] (K % 32 == 0) to int16 with a per-row scale max|row| / 32767: q = nearest-even of
+ * x * (1 / scale), clamped to +-32767, in f32x4 lanes (same bits as one element at a time).
+ */
+export function quantizeRowsI16(a: usize, m: i32, k: i32, out: usize, scale: usize): i32 {
+  if (k % I16_BLOCK != 0 || m < 0) return STATUS_BAD_ARG;
   const qmax = <f32>I16_ACT_QMAX;
+  const hi = i32x4.splat(I16_ACT_QMAX);
+  const lo = i32x4.splat(-I16_ACT_QMAX);
+  const rowBytes = (<usize>k) << 2;
   for (let i = 0; i < m; i++) {
-    const row = a + ((<usize>i * <usize>k) << 2);
-    let mx: f32 = 0;
-    for (let kk = 0; kk < k; kk++) {
-      const v = abs<f32>(load<f32>(row + ((<usize>kk) << 2)));
-      if (v > mx) mx = v;
-    }
+    const row = a + <usize>i * rowBytes;
+    const rowEnd = row + rowBytes;
+    let mv = f32x4.splat(0);
+    for (let p = row; p < rowEnd; p += 16) mv = f32x4.max(mv, f32x4.abs(v128.load(p)));
+    const mx = max<f32>(
+      max<f32>(f32x4.extract_lane(mv, 0), f32x4.extract_lane(mv, 1)),
+      max<f32>(f32x4.extract_lane(mv, 2), f32x4.extract_lane(mv, 3)),
+    );
     const s: f32 = mx > 0 ? mx / qmax : <f32>1;
     store<f32>(scale + ((<usize>i) << 2), s);
-    const inv: f32 = <f32>1 / s;
-    const orow = out + ((<usize>i * <usize>k) << 1);
-    for (let kk = 0; kk < k; kk++) {
-      let q = <i32>nearest<f32>(load<f32>(row + ((<usize>kk) << 2)) * inv);
-      if (q > I16_ACT_QMAX) q = I16_ACT_QMAX;
-      if (q < -I16_ACT_QMAX) q = -I16_ACT_QMAX;
-      store<i16>(orow + ((<usize>kk) << 1), <i16>q);
+    const inv = f32x4.splat(<f32>1 / s);
+    let o = out + ((<usize>i * <usize>k) << 1);
+    for (let p = row; p < rowEnd; p += 32) {
+      let q0 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p), inv)));
+      let q1 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p, 16), inv)));
+      q0 = i32x4.max_s(i32x4.min_s(q0, hi), lo);
+      q1 = i32x4.max_s(i32x4.min_s(q1, hi), lo);
+      v128.store(o, i16x8.narrow_i32x4_s(q0, q1));
+      o += 16;
+    }
+  }
+  return STATUS_OK;
+}
+
+/** qa4[(i / 4) * 4k + pair * 8 + (i % 4) * 2] = the k pair of row i, for rows below m4. */
+function interleaveRows4I16(qa: usize, qa4: usize, m4: i32, k: i32): void {
+  const rowA = (<usize>k) << 1;
+  for (let i = 0; i < m4; i += 4) {
+    const r0 = qa + <usize>i * rowA;
+    let o = qa4 + <usize>i * rowA;
+    for (let off: usize = 0; off < rowA; off += 4) {
+      store<i32>(o, load<i32>(r0 + off));
+      store<i32>(o, load<i32>(r0 + rowA + off), 4);
+      store<i32>(o, load<i32>(r0 + 2 * rowA + off), 8);
+      store<i32>(o, load<i32>(r0 + 3 * rowA + off), 12);
+      o += 16;
     }
   }
 }
@@ -839,10 +867,15 @@ export function matmulI16(
   const groupBytes = (<usize>k) << 3;
   const blockBytes = (<usize>I16_BLOCK) << 1; // bytes of one row's block in qa
   const m4 = m & ~3;
+  // 4-row blocks interleaved by k pair (constant load offsets, as matmulPacked); freed on return.
+  const arena = top;
+  const qa4 = alloc(<usize>m4 * rowA);
+  if (m4 > 0 && qa4 == 0) return STATUS_OOM;
+  interleaveRows4I16(qa, qa4, m4, k);
   for (let j = 0; j < n; j += 8) {
     const g0 = qw + <usize>(j >> 2) * groupBytes;
     for (let i = 0; i < m4; i += 4) {
-      const a0 = qa + <usize>i * rowA;
+      const a0 = qa4 + <usize>i * rowA;
       const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       let p0 = g0;
       for (let kb: usize = 0; kb < rowA; kb += blockBytes) {
@@ -854,25 +887,25 @@ export function matmulI16(
           c21 = i32x4.splat(0);
         let c30 = i32x4.splat(0),
           c31 = i32x4.splat(0);
-        let ap = a0 + kb;
-        const end = ap + blockBytes;
+        let ap = a0 + (kb << 2);
+        const end = ap + (blockBytes << 2);
         while (ap < end) {
           const b0 = v128.load(p0);
           const b1 = v128.load(p0 + groupBytes);
           let x = v128.load32_splat(ap);
           c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
           c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
-          x = v128.load32_splat(ap + rowA);
+          x = v128.load32_splat(ap, 4);
           c10 = i32x4.add(c10, i32x4.dot_i16x8_s(x, b0));
           c11 = i32x4.add(c11, i32x4.dot_i16x8_s(x, b1));
-          x = v128.load32_splat(ap + 2 * rowA);
+          x = v128.load32_splat(ap, 8);
           c20 = i32x4.add(c20, i32x4.dot_i16x8_s(x, b0));
           c21 = i32x4.add(c21, i32x4.dot_i16x8_s(x, b1));
-          x = v128.load32_splat(ap + 3 * rowA);
+          x = v128.load32_splat(ap, 12);
           c30 = i32x4.add(c30, i32x4.dot_i16x8_s(x, b0));
           c31 = i32x4.add(c31, i32x4.dot_i16x8_s(x, b1));
           p0 += 16;
-          ap += 4;
+          ap += 16;
         }
         const first = kb == 0;
         flushI16(cp, c00, c01, first);
@@ -903,6 +936,7 @@ export function matmulI16(
       finishI16(cp, sa, i, sw, bias, j, act);
     }
   }
+  top = arena;
   return STATUS_OK;
 }
 

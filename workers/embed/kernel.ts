@@ -23,7 +23,7 @@ interface KernelExports {
   packWeightsI8(b: number, k: number, n: number, out: number, scale: number): number;
   quantizeRows(a: number, m: number, k: number, out: number, scale: number): void;
   packWeightsI16(b: number, k: number, n: number, out: number, scale: number): number;
-  quantizeRowsI16(a: number, m: number, k: number, out: number, scale: number): void;
+  quantizeRowsI16(a: number, m: number, k: number, out: number, scale: number): number;
   matmulI16(
     qa: number,
     sa: number,
@@ -408,8 +408,8 @@ function wrap(ex: KernelExports): Kernel {
       const mk = ex.mark();
       const qa = alloc(m * k * 2);
       const sa = alloc(m * 4);
-      ex.quantizeRowsI16(a, m, k, qa, sa);
-      const status = ex.matmulI16(qa, sa, w.q, w.scale, bias, c, m, k, n, gelu ? 1 : 0);
+      let status = ex.quantizeRowsI16(a, m, k, qa, sa);
+      if (status === 0) status = ex.matmulI16(qa, sa, w.q, w.scale, bias, c, m, k, n, gelu ? 1 : 0);
       ex.release(mk);
       check(status, 'matmulI16');
     },
