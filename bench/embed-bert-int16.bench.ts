@@ -101,7 +101,7 @@ async function run(argv: string[]): Promise<void> {
     model: models.f32.id,
     versions: { f32: models.f32.version, int16: models.int16.version },
     golden_texts: ref.texts.length,
-    min_cosine: Object.fromEntries(Object.entries(minCos).map(([k, v]) => [k, round(v, 9)])),
+    min_cosine: Object.fromEntries(Object.entries(minCos).map(([k, v]) => [k, round(v, 12)])),
     worst_int16_text: worst,
     claims: { count: claims.length, ...time(claims) },
     chunks: { count: chunks.length, ...time(chunks) },
