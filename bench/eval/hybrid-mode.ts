@@ -40,7 +40,7 @@ import {
   type VectorIndex,
 } from '../../workers/vector/index';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
-import { loadNodeEncoder } from '../embed-models';
+import { loadNodeEncoder, parseModelSpec } from '../embed-models';
 import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
@@ -177,7 +177,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
     },
     embedFresh: (text) => encoder.embed(encoder.queryText(text)),
     embedFreshBatch: (texts) => encoder.embedBatch(texts.map((t) => encoder.queryText(t))),
-    modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
+    modelId: parseModelSpec(modelSpec).name.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
   });
 
   return {
@@ -289,7 +289,12 @@ export function fusionFromOptions(options: Record<string, string>): FusionMethod
   // Without --fusion: the app's choice for the model (workers/search/model-fusion.ts), so eval
   // measures what users get.
   if (options.fusion === undefined) {
-    return fusionForModel(options.model?.split(/[\\/]/).filter(Boolean).pop() ?? 'use-lite');
+    return fusionForModel(
+      parseModelSpec(options.model ?? 'use-lite')
+        .name.split(/[\\/]/)
+        .filter(Boolean)
+        .pop() ?? 'use-lite',
+    );
   }
   const kind = options.fusion;
   const k = options.rrfK !== undefined ? Number(options.rrfK) : undefined;

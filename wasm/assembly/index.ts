@@ -444,6 +444,87 @@ function matmulPackedAct(
       v128.store(cp + 3 * rowC, c31, 16);
       if (act) geluTile(cp, rowC, 4);
     }
+    // Tail rows (m % 4 of them) as one 3- or 2-row tile: 6 or 4 independent accumulator chains
+    // instead of 2 per row (a lone row is add-latency bound, and a 23-token query is 3 of them).
+    // Same per-element order k = 0..K-1, so the same bits as one row at a time.
+    const tail = m - m4;
+    if (tail == 3) {
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let c20 = f32x4.splat(0),
+        c21 = f32x4.splat(0);
+      let p = panel;
+      let ap = a + <usize>m4 * rowA;
+      const end = ap + rowA;
+      while (ap < end) {
+        const b0 = v128.load(p);
+        const b1 = v128.load(p, 16);
+        let x = v128.load32_splat(ap);
+        c00 = f32x4.add(c00, f32x4.mul(x, b0));
+        c01 = f32x4.add(c01, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + rowA);
+        c10 = f32x4.add(c10, f32x4.mul(x, b0));
+        c11 = f32x4.add(c11, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + 2 * rowA);
+        c20 = f32x4.add(c20, f32x4.mul(x, b0));
+        c21 = f32x4.add(c21, f32x4.mul(x, b1));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c00 = f32x4.add(c00, bb0);
+        c01 = f32x4.add(c01, bb1);
+        c10 = f32x4.add(c10, bb0);
+        c11 = f32x4.add(c11, bb1);
+        c20 = f32x4.add(c20, bb0);
+        c21 = f32x4.add(c21, bb1);
+      }
+      const cp = c + <usize>m4 * rowC + ((<usize>j) << 2);
+      v128.store(cp, c00);
+      v128.store(cp, c01, 16);
+      v128.store(cp + rowC, c10);
+      v128.store(cp + rowC, c11, 16);
+      v128.store(cp + 2 * rowC, c20);
+      v128.store(cp + 2 * rowC, c21, 16);
+      if (act) geluTile(cp, rowC, 3);
+      continue;
+    }
+    if (tail == 2) {
+      let c00 = f32x4.splat(0),
+        c01 = f32x4.splat(0);
+      let c10 = f32x4.splat(0),
+        c11 = f32x4.splat(0);
+      let p = panel;
+      let ap = a + <usize>m4 * rowA;
+      const end = ap + rowA;
+      while (ap < end) {
+        const b0 = v128.load(p);
+        const b1 = v128.load(p, 16);
+        let x = v128.load32_splat(ap);
+        c00 = f32x4.add(c00, f32x4.mul(x, b0));
+        c01 = f32x4.add(c01, f32x4.mul(x, b1));
+        x = v128.load32_splat(ap + rowA);
+        c10 = f32x4.add(c10, f32x4.mul(x, b0));
+        c11 = f32x4.add(c11, f32x4.mul(x, b1));
+        p += 32;
+        ap += 4;
+      }
+      if (bias != 0) {
+        c00 = f32x4.add(c00, bb0);
+        c01 = f32x4.add(c01, bb1);
+        c10 = f32x4.add(c10, bb0);
+        c11 = f32x4.add(c11, bb1);
+      }
+      const cp = c + <usize>m4 * rowC + ((<usize>j) << 2);
+      v128.store(cp, c00);
+      v128.store(cp, c01, 16);
+      v128.store(cp + rowC, c10);
+      v128.store(cp + rowC, c11, 16);
+      if (act) geluTile(cp, rowC, 2);
+      continue;
+    }
     for (let i = m4; i < m; i++) {
       let c0 = f32x4.splat(0);
       let c1 = f32x4.splat(0);
@@ -651,6 +732,227 @@ function storeI8Block(
     if (bias != 0) r1 = f32x4.add(r1, v128.load(bias + ((<usize>(j + 4)) << 2)));
     v128.store(cp, r1, 16);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// int16 GEMM (issue 13 experiment, not canonical): weights quantised to |q| <= 2047 with a scale per
+// output column, activations to |q| <= 32767 with a scale per row (dynamic), i32x4.dot_i16x8_s
+// summed exactly in int32 over blocks of 32 k (32 * 2047 * 32767 < 2^31: no overflow by
+// construction), each block's sum converted to f32 and added to the output in block order, then
+// scaled and biased. Integer sums are order-free and the f32 steps have a fixed order, so the bits
+// do not depend on the engine; no relaxed SIMD.
+// ---------------------------------------------------------------------------------------------
+
+export const I16_WEIGHT_QMAX: i32 = 2047;
+export const I16_ACT_QMAX: i32 = 32767;
+const I16_BLOCK: i32 = 32;
+
+/**
+ * Packs f32 B[K,N] (K % 32 == 0, N % 8 == 0) as int16 in packWeightsI8's layout (per 4-column
+ * group and k pair, 8 lanes) with scale[j] = max|B[:,j]| / 2047.
+ */
+export function packWeightsI16(b: usize, k: i32, n: i32, out: usize, scale: usize): i32 {
+  if (k % I16_BLOCK != 0 || (n & 7) != 0) return STATUS_BAD_ARG;
+  const qmax = <f32>I16_WEIGHT_QMAX;
+  for (let j = 0; j < n; j++) {
+    let mx: f32 = 0;
+    for (let kk = 0; kk < k; kk++) {
+      const v = abs<f32>(load<f32>(b + ((<usize>kk * <usize>n + <usize>j) << 2)));
+      if (v > mx) mx = v;
+    }
+    store<f32>(scale + ((<usize>j) << 2), mx > 0 ? mx / qmax : <f32>1);
+  }
+  let o = out;
+  for (let j = 0; j < n; j += 4) {
+    for (let kk = 0; kk < k; kk += 2) {
+      for (let c = 0; c < 4; c++) {
+        const s = load<f32>(scale + ((<usize>(j + c)) << 2));
+        for (let t = 0; t < 2; t++) {
+          const w = load<f32>(b + ((<usize>(kk + t) * <usize>n + <usize>(j + c)) << 2));
+          let q = <i32>nearest<f32>(w / s);
+          if (q > I16_WEIGHT_QMAX) q = I16_WEIGHT_QMAX;
+          if (q < -I16_WEIGHT_QMAX) q = -I16_WEIGHT_QMAX;
+          store<i16>(o, <i16>q);
+          o += 2;
+        }
+      }
+    }
+  }
+  return STATUS_OK;
+}
+
+/**
+ * Rows of A[M,K] (K % 32 == 0) to int16 with a per-row scale max|row| / 32767: q = nearest-even of
+ * x * (1 / scale), clamped to +-32767, in f32x4 lanes (same bits as one element at a time).
+ */
+export function quantizeRowsI16(a: usize, m: i32, k: i32, out: usize, scale: usize): i32 {
+  if (k % I16_BLOCK != 0 || m < 0) return STATUS_BAD_ARG;
+  const qmax = <f32>I16_ACT_QMAX;
+  const hi = i32x4.splat(I16_ACT_QMAX);
+  const lo = i32x4.splat(-I16_ACT_QMAX);
+  const rowBytes = (<usize>k) << 2;
+  for (let i = 0; i < m; i++) {
+    const row = a + <usize>i * rowBytes;
+    const rowEnd = row + rowBytes;
+    let mv = f32x4.splat(0);
+    for (let p = row; p < rowEnd; p += 16) mv = f32x4.max(mv, f32x4.abs(v128.load(p)));
+    const mx = max<f32>(
+      max<f32>(f32x4.extract_lane(mv, 0), f32x4.extract_lane(mv, 1)),
+      max<f32>(f32x4.extract_lane(mv, 2), f32x4.extract_lane(mv, 3)),
+    );
+    const s: f32 = mx > 0 ? mx / qmax : <f32>1;
+    store<f32>(scale + ((<usize>i) << 2), s);
+    const inv = f32x4.splat(<f32>1 / s);
+    let o = out + ((<usize>i * <usize>k) << 1);
+    for (let p = row; p < rowEnd; p += 32) {
+      let q0 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p), inv)));
+      let q1 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p, 16), inv)));
+      q0 = i32x4.max_s(i32x4.min_s(q0, hi), lo);
+      q1 = i32x4.max_s(i32x4.min_s(q1, hi), lo);
+      v128.store(o, i16x8.narrow_i32x4_s(q0, q1));
+      o += 16;
+    }
+  }
+  return STATUS_OK;
+}
+
+/** qa4[(i / 4) * 4k + pair * 8 + (i % 4) * 2] = the k pair of row i, for rows below m4. */
+function interleaveRows4I16(qa: usize, qa4: usize, m4: i32, k: i32): void {
+  const rowA = (<usize>k) << 1;
+  for (let i = 0; i < m4; i += 4) {
+    const r0 = qa + <usize>i * rowA;
+    let o = qa4 + <usize>i * rowA;
+    for (let off: usize = 0; off < rowA; off += 4) {
+      store<i32>(o, load<i32>(r0 + off));
+      store<i32>(o, load<i32>(r0 + rowA + off), 4);
+      store<i32>(o, load<i32>(r0 + 2 * rowA + off), 8);
+      store<i32>(o, load<i32>(r0 + 3 * rowA + off), 12);
+      o += 16;
+    }
+  }
+}
+
+/** Adds (or, for the first block, stores) one block's int32 sums as f32 to 8 outputs at cp. */
+function flushI16(cp: usize, acc0: v128, acc1: v128, first: bool): void {
+  let f0 = f32x4.convert_i32x4_s(acc0);
+  let f1 = f32x4.convert_i32x4_s(acc1);
+  if (!first) {
+    f0 = f32x4.add(v128.load(cp), f0);
+    f1 = f32x4.add(v128.load(cp, 16), f1);
+  }
+  v128.store(cp, f0);
+  v128.store(cp, f1, 16);
+}
+
+/**
+ * C[M,N] = (sum over 32-k blocks, in order, of f32(int32 block sum)) * (sa[i] * sw[j]) + bias[j],
+ * optionally followed by the canon.2 `gelu`. qa: int16 rows from quantizeRowsI16; qw, sw from
+ * packWeightsI16. Tiles of 4 rows x 8 columns, then single rows.
+ */
+export function matmulI16(
+  qa: usize,
+  sa: usize,
+  qw: usize,
+  sw: usize,
+  bias: usize,
+  c: usize,
+  m: i32,
+  k: i32,
+  n: i32,
+  act: bool,
+): i32 {
+  if (k % I16_BLOCK != 0 || (n & 7) != 0 || m < 0) return STATUS_BAD_ARG;
+  const rowA = (<usize>k) << 1;
+  const rowC = (<usize>n) << 2;
+  const groupBytes = (<usize>k) << 3;
+  const blockBytes = (<usize>I16_BLOCK) << 1; // bytes of one row's block in qa
+  const m4 = m & ~3;
+  // 4-row blocks interleaved by k pair (constant load offsets, as matmulPacked); freed on return.
+  const arena = top;
+  const qa4 = alloc(<usize>m4 * rowA);
+  if (m4 > 0 && qa4 == 0) return STATUS_OOM;
+  interleaveRows4I16(qa, qa4, m4, k);
+  for (let j = 0; j < n; j += 8) {
+    const g0 = qw + <usize>(j >> 2) * groupBytes;
+    for (let i = 0; i < m4; i += 4) {
+      const a0 = qa4 + <usize>i * rowA;
+      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
+      let p0 = g0;
+      for (let kb: usize = 0; kb < rowA; kb += blockBytes) {
+        let c00 = i32x4.splat(0),
+          c01 = i32x4.splat(0);
+        let c10 = i32x4.splat(0),
+          c11 = i32x4.splat(0);
+        let c20 = i32x4.splat(0),
+          c21 = i32x4.splat(0);
+        let c30 = i32x4.splat(0),
+          c31 = i32x4.splat(0);
+        let ap = a0 + (kb << 2);
+        const end = ap + (blockBytes << 2);
+        while (ap < end) {
+          const b0 = v128.load(p0);
+          const b1 = v128.load(p0 + groupBytes);
+          let x = v128.load32_splat(ap);
+          c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
+          c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
+          x = v128.load32_splat(ap, 4);
+          c10 = i32x4.add(c10, i32x4.dot_i16x8_s(x, b0));
+          c11 = i32x4.add(c11, i32x4.dot_i16x8_s(x, b1));
+          x = v128.load32_splat(ap, 8);
+          c20 = i32x4.add(c20, i32x4.dot_i16x8_s(x, b0));
+          c21 = i32x4.add(c21, i32x4.dot_i16x8_s(x, b1));
+          x = v128.load32_splat(ap, 12);
+          c30 = i32x4.add(c30, i32x4.dot_i16x8_s(x, b0));
+          c31 = i32x4.add(c31, i32x4.dot_i16x8_s(x, b1));
+          p0 += 16;
+          ap += 16;
+        }
+        const first = kb == 0;
+        flushI16(cp, c00, c01, first);
+        flushI16(cp + rowC, c10, c11, first);
+        flushI16(cp + 2 * rowC, c20, c21, first);
+        flushI16(cp + 3 * rowC, c30, c31, first);
+      }
+      for (let r = 0; r < 4; r++) finishI16(cp + <usize>r * rowC, sa, i + r, sw, bias, j, act);
+    }
+    for (let i = m4; i < m; i++) {
+      const a0 = qa + <usize>i * rowA;
+      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
+      let p0 = g0;
+      for (let kb: usize = 0; kb < rowA; kb += blockBytes) {
+        let c0 = i32x4.splat(0),
+          c1 = i32x4.splat(0);
+        let ap = a0 + kb;
+        const end = ap + blockBytes;
+        while (ap < end) {
+          const x = v128.load32_splat(ap);
+          c0 = i32x4.add(c0, i32x4.dot_i16x8_s(x, v128.load(p0)));
+          c1 = i32x4.add(c1, i32x4.dot_i16x8_s(x, v128.load(p0 + groupBytes)));
+          p0 += 16;
+          ap += 4;
+        }
+        flushI16(cp, c0, c1, kb == 0);
+      }
+      finishI16(cp, sa, i, sw, bias, j, act);
+    }
+  }
+  top = arena;
+  return STATUS_OK;
+}
+
+/** out = sums * (sa[i] * sw[j..j+8]) (+ bias), then gelu when act, on 8 outputs at cp. */
+function finishI16(cp: usize, sa: usize, i: i32, sw: usize, bias: usize, j: i32, act: bool): void {
+  const s = v128.load32_splat(sa + ((<usize>i) << 2));
+  const wo = sw + ((<usize>j) << 2);
+  let r0 = f32x4.mul(v128.load(cp), f32x4.mul(s, v128.load(wo)));
+  let r1 = f32x4.mul(v128.load(cp, 16), f32x4.mul(s, v128.load(wo, 16)));
+  if (bias != 0) {
+    r0 = f32x4.add(r0, v128.load(bias + ((<usize>j) << 2)));
+    r1 = f32x4.add(r1, v128.load(bias + ((<usize>j) << 2), 16));
+  }
+  v128.store(cp, r0);
+  v128.store(cp, r1, 16);
+  if (act) geluVectors(cp, 2);
 }
 
 /** out[i] = x[i] + y[i] for i < len (out may alias x or y). */

@@ -62,17 +62,28 @@ export interface BertModel {
   embedPassageInt16(text: string): Int16Array;
 }
 
+/** A dense layer's weights: f32 panels for matmulPacked (canonical) or int16 (experiment). */
+type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int16'; w: { q: Ptr; scale: Ptr } };
+
+export interface BertOptions {
+  /**
+   * 'f32' (default: the canonical vectors and the goldens) or 'int16' (issue 13 experiment: the
+   * dense layers on matmulI16; other vectors, reported under version `...+int16`).
+   */
+  weights?: 'f32' | 'int16';
+}
+
 interface Layer {
-  /** Query, key and value weights side by side ([H, 3H], packed) and their biases ([3H]). */
-  qkv: Ptr;
+  /** Query, key and value weights side by side ([H, 3H]) and their biases ([3H]). */
+  qkv: Linear;
   qkvb: Ptr;
-  o: Ptr;
+  o: Linear;
   ob: Ptr;
   ln1g: Ptr;
   ln1b: Ptr;
-  i: Ptr;
+  i: Linear;
   ib: Ptr;
-  out: Ptr;
+  out: Linear;
   outb: Ptr;
   ln2g: Ptr;
   ln2b: Ptr;
@@ -88,7 +99,9 @@ export function loadBert(
   tensors: Map<string, Tensor>,
   tokenizer: WordPieceTokenizer,
   profile: BertProfile,
+  options: BertOptions = {},
 ): BertModel {
+  const int16 = options.weights === 'int16';
   const H = config.hidden_size;
   const I = config.intermediate_size;
   const heads = config.num_attention_heads;
@@ -105,6 +118,7 @@ export function loadBert(
     kernel,
     config,
     tensors,
+    int16,
   );
   const headDim = H / heads;
   const scale = Math.fround(1 / Math.sqrt(headDim));
@@ -126,6 +140,22 @@ export function loadBert(
     const h = k.alloc(n * H * 4);
     k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
     return h;
+  }
+
+  /** out[n, nOut] = x[n, k] @ W + bias, GELU after when `gelu`. */
+  function dense(
+    x: Ptr,
+    w: Linear,
+    bias: Ptr,
+    out: Ptr,
+    n: number,
+    k: number,
+    nOut: number,
+    gelu = false,
+  ) {
+    if (w.kind === 'int16') kernel.matmulI16(x, w.w, bias, out, n, k, nOut, gelu);
+    else if (gelu) kernel.matmulPackedGelu(x, w.p, bias, out, n, k, nOut);
+    else kernel.matmulPacked(x, w.p, bias, out, n, k, nOut);
   }
 
   /** Self-attention of each sequence over its own rows of qkv into ctx. */
@@ -159,13 +189,13 @@ export function loadBert(
       const inter = k.alloc(n * I * 4);
       const tmp = k.alloc(n * H * 4);
       for (const L of layers) {
-        k.matmulPacked(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
+        dense(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
         attend(qkv, ctx, lens);
-        k.matmulPacked(ctx, L.o, L.ob, att, n, H, H);
+        dense(ctx, L.o, L.ob, att, n, H, H);
         k.add(att, h, att, n * H);
         k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
-        k.matmulPackedGelu(tmp, L.i, L.ib, inter, n, H, I);
-        k.matmulPacked(inter, L.out, L.outb, att, n, I, H);
+        dense(tmp, L.i, L.ib, inter, n, H, I, true);
+        dense(inter, L.out, L.outb, att, n, I, H);
         k.add(att, tmp, att, n * H);
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
       }
@@ -190,7 +220,7 @@ export function loadBert(
   const tokenize = (text: string) => tokenizer.encode(text, maxTokens).ids;
   return {
     id: profile.id,
-    version: profile.version,
+    version: int16 ? `${profile.version}+int16` : profile.version,
     dim: H,
     queryPrefix: profile.queryPrefix ?? '',
     passagePrefix: profile.passagePrefix ?? '',
@@ -220,7 +250,12 @@ interface Weights {
  * as soon as it drops the map.
  * @throws AppError MODEL_LOAD_FAILED when a tensor is missing or has the wrong shape.
  */
-function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, Tensor>): Weights {
+function uploadWeights(
+  kernel: Kernel,
+  config: BertConfig,
+  tensors: Map<string, Tensor>,
+  int16: boolean,
+): Weights {
   const H = config.hidden_size;
   const I = config.intermediate_size;
   // sentence-transformers files name tensors without a prefix; transformers' BertModel may use "bert.".
@@ -239,7 +274,7 @@ function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, 
    * Linear weights [out, in] with the same input size as one packed [in, sum of outs] matrix
    * (side by side, in order): one matmul computes them all, each output element's sum unchanged.
    */
-  function linear(names: string[], outDim: number, inDim: number): Ptr {
+  function linear(names: string[], outDim: number, inDim: number): Linear {
     const width = outDim * names.length;
     const t = new Float32Array(inDim * width);
     names.forEach((name, s) => {
@@ -247,11 +282,15 @@ function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, 
       for (let o = 0; o < outDim; o++)
         for (let i = 0; i < inDim; i++) t[i * width + s * outDim + o] = w[o * inDim + i]!;
     });
+    if (int16) {
+      // The f32 temporary stays below the int16 copy (experiment only).
+      return { kind: 'int16', w: kernel.packWeightsI16(kernel.putF32(t), inDim, width) };
+    }
     const out = kernel.alloc(t.byteLength);
     const m = kernel.mark();
     kernel.packB(kernel.putF32(t), inDim, width, out);
     kernel.release(m);
-    return out;
+    return { kind: 'f32', p: out };
   }
   const wordEmb = kernel.putF32(
     get('embeddings.word_embeddings.weight', [config.vocab_size, H]).data,

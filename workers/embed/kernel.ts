@@ -22,6 +22,20 @@ interface KernelExports {
   packB(b: number, k: number, n: number, out: number): number;
   packWeightsI8(b: number, k: number, n: number, out: number, scale: number): number;
   quantizeRows(a: number, m: number, k: number, out: number, scale: number): void;
+  packWeightsI16(b: number, k: number, n: number, out: number, scale: number): number;
+  quantizeRowsI16(a: number, m: number, k: number, out: number, scale: number): number;
+  matmulI16(
+    qa: number,
+    sa: number,
+    qw: number,
+    sw: number,
+    bias: number,
+    c: number,
+    m: number,
+    k: number,
+    n: number,
+    act: number,
+  ): number;
   matmulI8(
     qa: number,
     sa: number,
@@ -197,6 +211,23 @@ export interface Kernel {
     k: number,
     n: number,
   ): void;
+  /**
+   * int16 GEMM (issue 13 experiment, not canonical): `packWeightsI16` once per weight (|q| <= 2047
+   * + per-column scale), then `matmulI16`, which quantises A's rows to int16 (|q| <= 32767, scale
+   * per row) and sums exactly in int32 over 32-k blocks; `gelu` fuses the canon.2 GELU.
+   * @throws AppError WASM_ERROR when k % 32 != 0 or n % 8 != 0
+   */
+  packWeightsI16(b: Ptr, k: number, n: number): { q: Ptr; scale: Ptr };
+  matmulI16(
+    a: Ptr,
+    w: { q: Ptr; scale: Ptr },
+    bias: Ptr,
+    c: Ptr,
+    m: number,
+    k: number,
+    n: number,
+    gelu?: boolean,
+  ): void;
   /** Same bits as matmul, faster, with B packed by packB. @throws AppError WASM_ERROR */
   matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   /** matmulPacked then gelu on the output, fused (same bits). @throws AppError WASM_ERROR */
@@ -366,6 +397,21 @@ function wrap(ex: KernelExports): Kernel {
       const status = ex.matmulI8(qa, sa, w.q, w.scale, bias, c, m, k, n);
       ex.release(mk);
       check(status, 'matmulI8');
+    },
+    packWeightsI16(b, k, n) {
+      const q = alloc(k * n * 2);
+      const scale = alloc(n * 4);
+      check(ex.packWeightsI16(b, k, n, q, scale), 'packWeightsI16');
+      return { q, scale };
+    },
+    matmulI16(a, w, bias, c, m, k, n, gelu = false) {
+      const mk = ex.mark();
+      const qa = alloc(m * k * 2);
+      const sa = alloc(m * 4);
+      let status = ex.quantizeRowsI16(a, m, k, qa, sa);
+      if (status === 0) status = ex.matmulI16(qa, sa, w.q, w.scale, bias, c, m, k, n, gelu ? 1 : 0);
+      ex.release(mk);
+      check(status, 'matmulI16');
     },
     matmulPacked: (a, bp, bias, c, m, k, n) =>
       check(ex.matmulPacked(a, bp, bias, c, m, k, n), 'matmulPacked'),
