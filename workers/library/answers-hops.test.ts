@@ -3,11 +3,8 @@
 // recorded as a `hop` action with its query, and the hops stop at the bound or at CORRECT.
 import { describe, expect, it } from 'vitest';
 import { bridgeQuery, MAX_HOPS } from '../answer/hops';
-import type { LibraryWorkerApi } from '../shared/library-api';
-import { openNodeDatabase } from '../store/open-database-node';
-import { jsDotKernel } from '../vector';
 import { createLlmService } from '../llm/service';
-import { createLibraryService } from './service';
+import { openAnswerLibrary } from './answer-library.testkit';
 
 const DOCS: Array<[string, string]> = [
   ['people/harbour.txt', 'The harbour master of Port Elling is Mara Quist, elected in 2019.'],
@@ -17,29 +14,10 @@ const DOCS: Array<[string, string]> = [
 ];
 const QUESTION = 'Which instrument does the harbour master of Port Elling play on Sundays?';
 
-async function library(): Promise<LibraryWorkerApi> {
-  const db = openNodeDatabase();
-  const lib = createLibraryService({
-    openDatabase: () => db,
-    dotKernel: async () => jsDotKernel,
-    synonyms: async () => new Map(),
-    wrapEmbedder: () => {
-      throw new Error('no embed worker in this test');
-    },
+const library = () =>
+  openAnswerLibrary(DOCS, {
     wrapLlm: () => createLlmService({ env: { wasm: WebAssembly }, fetch }),
   });
-  await lib.init();
-  for (const [path, text] of DOCS)
-    await lib.importText({
-      path,
-      title: path,
-      mime: 'text/plain',
-      size: text.length,
-      modified: 1,
-      text,
-    });
-  return lib;
-}
 
 describe('multi-hop answers', () => {
   it('hops only when asked, never past CORRECT', async () => {

@@ -6,15 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
-import type { LibraryWorkerApi } from '../shared/library-api';
 import type { GenerateRequest } from '../shared/llm-api';
-import { openNodeDatabase } from '../store/open-database-node';
-import { jsDotKernel } from '../vector';
 import { createLlmService } from '../llm/service';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createFakeClock } from '../web/fake-clock.testkit';
 import { createWebService } from '../web/web-service';
-import { createLibraryService, type LibraryServiceDeps, type LlmWorker } from './service';
+import { openAnswerLibrary } from './answer-library.testkit';
+import type { LibraryServiceDeps, LlmWorker } from './service';
 
 const DOCS: Array<[string, string]> = [
   [
@@ -26,30 +24,11 @@ const DOCS: Array<[string, string]> = [
 ];
 const QUESTION = 'Where does the coastal pelican colony nest?';
 
-async function library(extra: Partial<LibraryServiceDeps> = {}): Promise<LibraryWorkerApi> {
-  const db = openNodeDatabase();
-  const lib = createLibraryService({
-    openDatabase: () => db,
-    dotKernel: async () => jsDotKernel,
-    synonyms: async () => new Map(),
-    wrapEmbedder: () => {
-      throw new Error('no embed worker in this test');
-    },
+const library = (extra: Partial<LibraryServiceDeps> = {}) =>
+  openAnswerLibrary(DOCS, {
     wrapLlm: () => createLlmService({ env: { wasm: WebAssembly }, fetch }),
     ...extra,
   });
-  await lib.init();
-  for (const [path, text] of DOCS)
-    await lib.importText({
-      path,
-      title: path,
-      mime: 'text/plain',
-      size: text.length,
-      modified: 1,
-      text,
-    });
-  return lib;
-}
 
 const port = () => ({}) as MessagePort;
 
