@@ -28,6 +28,26 @@ function AnswerPicker() {
   );
 }
 
+/** One labelled group of documents as options (nothing when the group is empty). */
+function DocumentGroup({
+  label,
+  documents,
+}: {
+  label: string;
+  documents: ReadonlyArray<{ id: number; title: string; path: string }>;
+}) {
+  if (documents.length === 0) return null;
+  return (
+    <optgroup label={label}>
+      {documents.map((d) => (
+        <option key={d.id} value={d.id}>
+          {d.title || d.path}
+        </option>
+      ))}
+    </optgroup>
+  );
+}
+
 /** Another source for one citation: the project's documents first, then the library's. */
 function ReplaceCitation({ index, current }: { index: number; current: number | null }) {
   const documents = useAppStore((s) => s.documents);
@@ -47,24 +67,8 @@ function ReplaceCitation({ index, current }: { index: number; current: number | 
       data-testid="audit-replace"
     >
       <option value="">replace with…</option>
-      {inProject.length > 0 && (
-        <optgroup label="In this project">
-          {inProject.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.title || d.path}
-            </option>
-          ))}
-        </optgroup>
-      )}
-      {rest.length > 0 && (
-        <optgroup label="Library">
-          {rest.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.title || d.path}
-            </option>
-          ))}
-        </optgroup>
-      )}
+      <DocumentGroup label="In this project" documents={inProject} />
+      <DocumentGroup label="Library" documents={rest} />
     </select>
   );
 }
