@@ -103,7 +103,7 @@ for (const [k, n] of shapes) {
 }
 
 // layerNorm: row counts with every tail, the model width and small ones.
-for (const n of [4, 8, 12, 384, 100]) {
+for (const n of [4, 8, 12, 384, 100, 6, 387]) {
   for (let rows = 1; rows <= 13; rows++) {
     const x = acts(rows, n);
     const g = Float32Array.from({ length: n }, () => f(rand() + 0.5));

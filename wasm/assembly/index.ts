@@ -931,21 +931,29 @@ export function matmulI16(
       let bp = bs;
       let first = true;
       while (ap < aEnd) {
-        // One 32-k block (16 k pairs: 256 bytes of A, 512 of B), exact in int32.
-        let c00 = i32x4.splat(0),
-          c01 = i32x4.splat(0);
-        let c10 = i32x4.splat(0),
-          c11 = i32x4.splat(0);
-        let c20 = i32x4.splat(0),
-          c21 = i32x4.splat(0);
-        let c30 = i32x4.splat(0),
-          c31 = i32x4.splat(0);
+        // One 32-k block (16 k pairs: 256 bytes of A, 512 of B), exact in int32; the first k
+        // pair starts the sums (no zeroing and adding 0).
+        let b0 = v128.load(bp);
+        let b1 = v128.load(bp, 16);
+        let x = v128.load32_splat(ap);
+        let c00 = i32x4.dot_i16x8_s(x, b0);
+        let c01 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 4);
+        let c10 = i32x4.dot_i16x8_s(x, b0);
+        let c11 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 8);
+        let c20 = i32x4.dot_i16x8_s(x, b0);
+        let c21 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 12);
+        let c30 = i32x4.dot_i16x8_s(x, b0);
+        let c31 = i32x4.dot_i16x8_s(x, b1);
         const blockEnd = ap + 256;
+        ap += 16;
+        bp += 32;
         while (ap < blockEnd) {
-          let b0: v128, b1: v128, x: v128;
-          b0 = v128.load(bp, 0);
+          b0 = v128.load(bp);
           b1 = v128.load(bp, 16);
-          x = v128.load32_splat(ap, 0);
+          x = v128.load32_splat(ap);
           c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
           c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
           x = v128.load32_splat(ap, 4);
@@ -1202,48 +1210,86 @@ function lin4(i: i32, x: v128): v128 {
   return f32x4.add(kf(i), f32x4.mul(kf(i + 1), x));
 }
 
+/** z = |x| / sqrt(2) of 4 lanes (|x| as a bit operation, which is what f32x4.abs is). */
+function geluZ(x: v128): v128 {
+  return f32x4.mul(v128.and(x, v128.load(KI, 32)), kf(11));
+}
+
 /**
- * GELU of 4 f32 lanes (see the section comment); lanes are independent of each other. The
- * polynomials use Estrin's scheme (short dependency chains: the kernel is latency-bound).
- * |x| and -hs are bit operations (what f32x4.abs / neg are), min(z, 9) is pmin: z = |x| / sqrt(2)
- * is never -0, so pmin and min agree on every non-NaN lane.
+ * min(z, 9): pmin, which agrees with min on every non-NaN lane here because z = |x| / sqrt(2) is
+ * never -0.
  */
-function gelu4(x: v128): v128 {
-  const zero = f32x4.splat(0);
-  const half = kf(10);
-  const one = kf(9);
-  const z = f32x4.mul(v128.and(x, v128.load(KI, 32)), kf(11));
-  // Small |z|: Phi = 0.5 +- 0.5 * z * S(z^2), S of degree 6 in u = z^2.
-  const u = f32x4.mul(z, z);
-  const u2 = f32x4.mul(u, u);
-  const u4 = f32x4.mul(u2, u2);
-  const s01 = lin4(14, u);
-  const s23 = lin4(16, u);
-  const s45 = lin4(18, u);
-  const s46 = f32x4.add(s45, f32x4.mul(kf(20), u2));
-  const s = f32x4.add(f32x4.add(s01, f32x4.mul(s23, u2)), f32x4.mul(s46, u4));
-  const hs = f32x4.mul(half, f32x4.mul(z, s));
-  const neg = f32x4.lt(x, zero);
-  const phiSmall = f32x4.add(half, v128.bitselect(v128.xor(hs, v128.load(KI, 16)), hs, neg));
-  // Large |z|: 0.5 * erfc(z) = 0.5 * t * exp(B(t) - z^2), B of degree 9 in t = 1 / (1 + z / 2);
-  // Phi = that (x < 0) or 1 - that.
-  const zb = f32x4.pmin(z, kf(12));
-  const t = f32x4.div(one, f32x4.add(f32x4.mul(zb, half), one));
-  const t2 = f32x4.mul(t, t);
-  const t4 = f32x4.mul(t2, t2);
-  const t8 = f32x4.mul(t4, t4);
-  const b01 = lin4(21, t);
-  const b23 = lin4(23, t);
-  const b45 = lin4(25, t);
-  const b67 = lin4(27, t);
-  const b89 = lin4(29, t);
-  const b03 = f32x4.add(b01, f32x4.mul(b23, t2));
-  const b47 = f32x4.add(b45, f32x4.mul(b67, t2));
-  const b = f32x4.add(f32x4.add(b03, f32x4.mul(b47, t4)), f32x4.mul(b89, t8));
-  const hb = f32x4.mul(half, f32x4.mul(t, expf4(f32x4.sub(b, f32x4.mul(zb, zb)))));
-  const phiLarge = v128.bitselect(f32x4.sub(one, hb), hb, f32x4.ge(x, zero));
-  const phi = v128.bitselect(phiSmall, phiLarge, f32x4.lt(z, kf(13)));
-  return f32x4.mul(x, phi);
+function geluZb(z: v128): v128 {
+  return f32x4.pmin(z, kf(12));
+}
+
+/** Scratch of geluVectors' phases: t, the small-|z| Phi and the exp argument of 64 vectors. */
+const GELU_CHUNK: i32 = 64;
+const GELU_SCRATCH: usize = memory.data(GELU_CHUNK * 16 * 3, 16);
+
+/**
+ * GELU (see the section comment) of `count` vectors at p, in place; lanes are independent of
+ * each other. One vector's chain of dependent operations is about 100 cycles long, longer than
+ * the out-of-order window covers for more than two vectors, so the work runs in three passes
+ * over chunks of 64 vectors (each with short chains and independent iterations), handing t, the
+ * small-|z| Phi and the exp argument over through GELU_SCRATCH: the same f32 operations on the
+ * same values as one pass, so the same bits. Polynomials use Estrin's scheme.
+ */
+function geluVectors(p: usize, count: i32): void {
+  const ts = GELU_SCRATCH;
+  const ps = ts + ((<usize>GELU_CHUNK) << 4);
+  const as = ps + ((<usize>GELU_CHUNK) << 4);
+  for (let done = 0; done < count; done += GELU_CHUNK) {
+    const base = p + ((<usize>done) << 4);
+    const bytes = (<usize>min<i32>(GELU_CHUNK, count - done)) << 4;
+    const end = base + bytes;
+    // Pass 1: small |z|: Phi = 0.5 +- 0.5 * z * S(z^2), S of degree 6 in u = z^2; and for large
+    // |z|, t = 1 / (1 + z / 2) with z clamped to 9.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const x = v128.load(q);
+      const half = kf(10);
+      const z = geluZ(x);
+      const u = f32x4.mul(z, z);
+      const u2 = f32x4.mul(u, u);
+      const u4 = f32x4.mul(u2, u2);
+      const s01 = lin4(14, u);
+      const s23 = lin4(16, u);
+      const s45 = lin4(18, u);
+      const s46 = f32x4.add(s45, f32x4.mul(kf(20), u2));
+      const s = f32x4.add(f32x4.add(s01, f32x4.mul(s23, u2)), f32x4.mul(s46, u4));
+      const hs = f32x4.mul(half, f32x4.mul(z, s));
+      const neg = f32x4.lt(x, f32x4.splat(0));
+      v128.store(ps + o, f32x4.add(half, v128.bitselect(v128.xor(hs, v128.load(KI, 16)), hs, neg)));
+      const one = kf(9);
+      v128.store(ts + o, f32x4.div(one, f32x4.add(f32x4.mul(geluZb(z), half), one)));
+    }
+    // Pass 2: 0.5 * erfc(z) = 0.5 * t * exp(B(t) - z^2), B of degree 9 in t: the argument.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const zb = geluZb(geluZ(v128.load(q)));
+      const t = v128.load(ts + o);
+      const t2 = f32x4.mul(t, t);
+      const t4 = f32x4.mul(t2, t2);
+      const t8 = f32x4.mul(t4, t4);
+      const b01 = lin4(21, t);
+      const b23 = lin4(23, t);
+      const b45 = lin4(25, t);
+      const b67 = lin4(27, t);
+      const b89 = lin4(29, t);
+      const b03 = f32x4.add(b01, f32x4.mul(b23, t2));
+      const b47 = f32x4.add(b45, f32x4.mul(b67, t2));
+      const b = f32x4.add(f32x4.add(b03, f32x4.mul(b47, t4)), f32x4.mul(b89, t8));
+      v128.store(as + o, f32x4.sub(b, f32x4.mul(zb, zb)));
+    }
+    for (let o: usize = 0; o < bytes; o += 16) v128.store(as + o, expf4(v128.load(as + o)));
+    // Pass 3: Phi = that (x < 0) or 1 - that for large |z|, the small-|z| Phi below 0.75; x * Phi.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const x = v128.load(q);
+      const hb = f32x4.mul(kf(10), f32x4.mul(v128.load(ts + o), v128.load(as + o)));
+      const phiLarge = v128.bitselect(f32x4.sub(kf(9), hb), hb, f32x4.ge(x, f32x4.splat(0)));
+      const phi = v128.bitselect(v128.load(ps + o), phiLarge, f32x4.lt(geluZ(x), kf(13)));
+      v128.store(q, f32x4.mul(x, phi));
+    }
+  }
 }
 
 /** 16 bytes for gelu's last 1-3 elements. */
@@ -1266,12 +1312,6 @@ export function gelu(x: usize, len: i32): void {
   memory.copy(p, GELU_TAIL, rest);
 }
 
-/** gelu4 over `count` vectors at p, in place (the only call of gelu4, so the compiler inlines it). */
-function geluVectors(p: usize, count: i32): void {
-  const end = p + ((<usize>count) << 4);
-  for (let q = p; q < end; q += 16) v128.store(q, gelu4(v128.load(q)));
-}
-
 /** In-place tanh. */
 export function tanhInPlace(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
@@ -1288,9 +1328,21 @@ export function scale(x: usize, len: i32, s: f32): void {
   }
 }
 
+/** The 4x4 transpose of f32 lanes: out j = (a[j], b[j], c[j], d[j]). */
+function transposeLane(t0: v128, t1: v128, t2: v128, t3: v128, j: i32): v128 {
+  if (j == 0) return v128.shuffle<i64>(t0, t1, 0, 2);
+  if (j == 1) return v128.shuffle<i64>(t0, t1, 1, 3);
+  if (j == 2) return v128.shuffle<i64>(t2, t3, 0, 2);
+  return v128.shuffle<i64>(t2, t3, 1, 3);
+}
+
 /**
  * LayerNorm over the last axis, TF graph order: mean, var = mean((x - mean)^2),
- * y = (gamma * rsqrt(var + eps)) * (x - mean) + beta. Sums are sequential f32.
+ * y = (gamma * rsqrt(var + eps)) * (x - mean) + beta. Sums are sequential f32 per row. Four rows
+ * run side by side in the lanes of one vector (their sums are chains of dependent adds, so one
+ * row at a time waits on add latency): lane r adds row r's elements in index order, the same
+ * operations in the same order as one row alone, so the same bits. A last group of fewer than 4
+ * rows repeats its last row in the spare lanes and writes only its own rows.
  */
 export function layerNorm(
   x: usize,
@@ -1301,24 +1353,137 @@ export function layerNorm(
   beta: usize,
   eps: f32,
 ): void {
-  const fn = <f32>n;
-  for (let r = 0; r < rows; r++) {
-    const xr = x + ((<usize>r * <usize>n) << 2);
-    const orow = out + ((<usize>r * <usize>n) << 2);
-    let s: f32 = 0;
-    for (let i = 0; i < n; i++) s = s + load<f32>(xr + ((<usize>i) << 2));
-    const mean = s / fn;
-    let v: f32 = 0;
-    for (let i = 0; i < n; i++) {
-      const d = load<f32>(xr + ((<usize>i) << 2)) - mean;
-      v = v + d * d;
-    }
-    const inv: f32 = <f32>1.0 / sqrt<f32>(v / fn + eps);
-    for (let i = 0; i < n; i++) {
+  const fn = f32x4.splat(<f32>n);
+  const rowBytes = (<usize>n) << 2;
+  const n4 = n & ~3;
+  for (let r = 0; r < rows; r += 4) {
+    const x0 = x + <usize>r * rowBytes;
+    const x1 = r + 1 < rows ? x0 + rowBytes : x0;
+    const x2 = r + 2 < rows ? x0 + 2 * rowBytes : x1;
+    const x3 = r + 3 < rows ? x0 + 3 * rowBytes : x2;
+    let s = f32x4.splat(0);
+    for (let i = 0; i < n4; i += 4) {
       const o = (<usize>i) << 2;
-      const g = load<f32>(gamma + o) * inv;
-      store<f32>(orow + o, g * (load<f32>(xr + o) - mean) + load<f32>(beta + o));
+      const a = v128.load(x0 + o);
+      const b = v128.load(x1 + o);
+      const c = v128.load(x2 + o);
+      const d = v128.load(x3 + o);
+      const t0 = v128.shuffle<i32>(a, b, 0, 4, 1, 5);
+      const t1 = v128.shuffle<i32>(c, d, 0, 4, 1, 5);
+      const t2 = v128.shuffle<i32>(a, b, 2, 6, 3, 7);
+      const t3 = v128.shuffle<i32>(c, d, 2, 6, 3, 7);
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 0));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 1));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 2));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 3));
     }
+    for (let i = n4; i < n; i++) s = f32x4.add(s, gather4(x0, x1, x2, x3, i));
+    const mean = f32x4.div(s, fn);
+    let v = f32x4.splat(0);
+    for (let i = 0; i < n4; i += 4) {
+      const o = (<usize>i) << 2;
+      const a = v128.load(x0 + o);
+      const b = v128.load(x1 + o);
+      const c = v128.load(x2 + o);
+      const d = v128.load(x3 + o);
+      const t0 = v128.shuffle<i32>(a, b, 0, 4, 1, 5);
+      const t1 = v128.shuffle<i32>(c, d, 0, 4, 1, 5);
+      const t2 = v128.shuffle<i32>(a, b, 2, 6, 3, 7);
+      const t3 = v128.shuffle<i32>(c, d, 2, 6, 3, 7);
+      const d0 = f32x4.sub(transposeLane(t0, t1, t2, t3, 0), mean);
+      v = f32x4.add(v, f32x4.mul(d0, d0));
+      const d1 = f32x4.sub(transposeLane(t0, t1, t2, t3, 1), mean);
+      v = f32x4.add(v, f32x4.mul(d1, d1));
+      const d2 = f32x4.sub(transposeLane(t0, t1, t2, t3, 2), mean);
+      v = f32x4.add(v, f32x4.mul(d2, d2));
+      const d3 = f32x4.sub(transposeLane(t0, t1, t2, t3, 3), mean);
+      v = f32x4.add(v, f32x4.mul(d3, d3));
+    }
+    for (let i = n4; i < n; i++) {
+      const dd = f32x4.sub(gather4(x0, x1, x2, x3, i), mean);
+      v = f32x4.add(v, f32x4.mul(dd, dd));
+    }
+    const inv = f32x4.div(
+      f32x4.splat(1),
+      f32x4.sqrt(f32x4.add(f32x4.div(v, fn), f32x4.splat(eps))),
+    );
+    const valid = min<i32>(4, rows - r);
+    layerNormRow(
+      x0,
+      out + <usize>r * rowBytes,
+      n,
+      gamma,
+      beta,
+      f32x4.extract_lane(mean, 0),
+      f32x4.extract_lane(inv, 0),
+    );
+    if (valid > 1)
+      layerNormRow(
+        x1,
+        out + <usize>(r + 1) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 1),
+        f32x4.extract_lane(inv, 1),
+      );
+    if (valid > 2)
+      layerNormRow(
+        x2,
+        out + <usize>(r + 2) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 2),
+        f32x4.extract_lane(inv, 2),
+      );
+    if (valid > 3)
+      layerNormRow(
+        x3,
+        out + <usize>(r + 3) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 3),
+        f32x4.extract_lane(inv, 3),
+      );
+  }
+}
+
+/** (x0[i], x1[i], x2[i], x3[i]). */
+function gather4(x0: usize, x1: usize, x2: usize, x3: usize, i: i32): v128 {
+  const o = (<usize>i) << 2;
+  let g = f32x4.splat(load<f32>(x0 + o));
+  g = f32x4.replace_lane(g, 1, load<f32>(x1 + o));
+  g = f32x4.replace_lane(g, 2, load<f32>(x2 + o));
+  return f32x4.replace_lane(g, 3, load<f32>(x3 + o));
+}
+
+/** One row's output: (gamma[i] * inv) * (x[i] - mean) + beta[i], 4 lanes at a time. */
+function layerNormRow(
+  xr: usize,
+  orow: usize,
+  n: i32,
+  gamma: usize,
+  beta: usize,
+  mean: f32,
+  inv: f32,
+): void {
+  const mv = f32x4.splat(mean);
+  const iv = f32x4.splat(inv);
+  const n4 = n & ~3;
+  for (let i = 0; i < n4; i += 4) {
+    const o = (<usize>i) << 2;
+    const g = f32x4.mul(v128.load(gamma + o), iv);
+    v128.store(
+      orow + o,
+      f32x4.add(f32x4.mul(g, f32x4.sub(v128.load(xr + o), mv)), v128.load(beta + o)),
+    );
+  }
+  for (let i = n4; i < n; i++) {
+    const o = (<usize>i) << 2;
+    const g = load<f32>(gamma + o) * inv;
+    store<f32>(orow + o, g * (load<f32>(xr + o) - mean) + load<f32>(beta + o));
   }
 }
 
