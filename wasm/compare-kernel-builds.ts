@@ -2,9 +2,9 @@
 // `npx tsx wasm/compare-kernel-builds.ts --old <old.wasm> [--old-wrapper <kernel.ts>] [--new <new.wasm>]
 //   [--chunks N] [--kernels-only]`
 // (new defaults to wasm/build/sift-kernels.wasm, built when stale). Compares matmulI16 (with
-// quantizeRowsI16 and packWeightsI16), layerNorm and attentionPacked on seeded random shapes with
-// every tail, then all-MiniLM-L6-v2's int16 and float vectors on both weight paths (f32 canonical
-// and int16) for the golden texts, SciFact claims and chunks. Exit code 1 on any difference.
+// packWeightsI16), layerNorm and attentionPacked on seeded random shapes with every tail, then
+// all-MiniLM-L6-v2's int16 and float vectors (BERT canon.3, and canon.2 rebuilt on the f32
+// kernels) for the golden texts, SciFact claims and chunks. Exit code 1 on any difference.
 // Keep a copy of the old build before editing wasm/assembly (`cp wasm/build/sift-kernels.wasm ...`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,7 @@ import {
   readKernelBytes,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
+import { canon2Kernel } from '../workers/embed/test-canon2';
 import { fuzzSeed, mulberry32 } from '../workers/embed/test-rng';
 
 const args = parseArgs(process.argv.slice(2));
@@ -92,7 +93,7 @@ for (const [k, n] of shapes) {
     const a = acts(m, k);
     for (const gelu of [false, true]) {
       const [o, nw] = onBoth((K) => {
-        const w = K.packWeightsI16(K.putF32(b), k, n);
+        const w = K.packWeightsI16(b, k, n);
         const c = K.alloc(m * n * 4);
         K.matmulI16(K.putF32(a), w, K.putF32(bias), c, m, k, n, gelu);
         return K.f32(c, m * n).slice();
@@ -153,10 +154,12 @@ if (args['kernels-only'] === undefined && existsSync(join(MINILM_DIR, 'model.saf
   const claims = [...(await loadQueries(dataset)).values()].slice(0, 300);
   const chunks = await scifactChunks(dataset, Number(args.chunks ?? 100));
   const texts = [...golden.entries.map((e) => e.text), ...claims, ...chunks];
-  for (const weights of ['f32', 'int16'] as const) {
+  // canon.3 (the int16 dense layers) and canon.2 rebuilt on the f32 kernels that remain.
+  for (const weights of ['canon.3', 'canon.2'] as const) {
     const before = failures;
-    const mo = loadBertFolder(kOld, MINILM_DIR, { weights });
-    const mn = loadBertFolder(kNew, MINILM_DIR, { weights });
+    const wrapK = weights === 'canon.2' ? canon2Kernel : (k: Kernel) => k;
+    const mo = loadBertFolder(wrapK(kOld), MINILM_DIR);
+    const mn = loadBertFolder(wrapK(kNew), MINILM_DIR);
     for (const t of texts) {
       const ids = mo.tokenize(t);
       const a = mo.embedIds(ids);
@@ -170,7 +173,7 @@ if (args['kernels-only'] === undefined && existsSync(join(MINILM_DIR, 'model.saf
     const bb = mn.embedIdsBatch(batch);
     ba.forEach((v, i) => same(v.float, bb[i]!.float, `${weights} batch float ${i}`));
     process.stdout.write(
-      `MiniLM ${weights} weights: ${texts.length} texts + a batch of 16, ${failures - before} different\n`,
+      `MiniLM ${weights}: ${texts.length} texts + a batch of 16, ${failures - before} different\n`,
     );
   }
 }
