@@ -892,9 +892,9 @@ function flushI16(cp: usize, acc0: v128, acc1: v128, first: bool): void {
 /**
  * C[M,N] = (sum over 32-k blocks, in order, of f32(int32 block sum)) * (sa[i] * sw[j]) + bias[j],
  * then the canon.2 `gelu` when act. a: f32 rows, quantised here per row (quantizeTilesI16, the
- * bits of quantizeRowsI16); qw, sw from packWeightsI16. Tiles of 4 rows x 8 columns, the 32-k
- * block unrolled; the last tile of an M that is not a multiple of 4 runs on zero rows into
- * scratch and only its real rows are copied out. Scratch is freed on return.
+ * bits of quantizeRowsI16); qw, sw from packWeightsI16. Tiles of 4 rows x 8 columns; the last
+ * 1-3 rows of an M that is not a multiple of 4 run as one 3-row tile (zero rows fill a 1- or
+ * 2-row tail) into scratch, and only the real rows are copied out. Scratch is freed on return.
  */
 export function matmulI16(
   a: usize,
@@ -924,8 +924,12 @@ export function matmulI16(
   quantizeTilesI16(a, m, k, qa4, sa);
   for (let j = 0; j < n; j += 8) {
     const bs = qw + <usize>(j >> 3) * stripB;
-    for (let i = 0; i < m4; i += 4) {
-      const cp = (i + 4 <= m ? c + <usize>i * rowC : pad) + ((<usize>j) << 2);
+    // A last tile of 1-3 real rows runs as a 3-row tile (matmulI16Rows3) on the same layout.
+    const full = m & ~3;
+    if (full != m4)
+      matmulI16Rows3(qa4 + <usize>(full >> 2) * tileA, tileA, bs, pad, rowC, j, sa, full, sw, bias);
+    for (let i = 0; i < full; i += 4) {
+      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
       let ap = qa4 + <usize>(i >> 2) * tileA;
       const aEnd = ap + tileA;
       let bp = bs;
@@ -981,6 +985,64 @@ export function matmulI16(
   if (act) geluVectors(c, (m * n) >> 2);
   top = arena;
   return STATUS_OK;
+}
+
+/**
+ * matmulI16's 4x8 tile for the first 3 rows of the 4-row tile at ap (tileA bytes) into pad rows
+ * 0-2, columns j..j+8: the same block sums, conversions and finish for those rows.
+ */
+function matmulI16Rows3(
+  ap: usize,
+  tileA: usize,
+  bs: usize,
+  pad: usize,
+  rowC: usize,
+  j: i32,
+  sa: usize,
+  i: i32,
+  sw: usize,
+  bias: usize,
+): void {
+  const cp = pad + ((<usize>j) << 2);
+  const aEnd = ap + tileA;
+  let bp = bs;
+  let first = true;
+  while (ap < aEnd) {
+    let b0 = v128.load(bp);
+    let b1 = v128.load(bp, 16);
+    let x = v128.load32_splat(ap);
+    let c00 = i32x4.dot_i16x8_s(x, b0);
+    let c01 = i32x4.dot_i16x8_s(x, b1);
+    x = v128.load32_splat(ap, 4);
+    let c10 = i32x4.dot_i16x8_s(x, b0);
+    let c11 = i32x4.dot_i16x8_s(x, b1);
+    x = v128.load32_splat(ap, 8);
+    let c20 = i32x4.dot_i16x8_s(x, b0);
+    let c21 = i32x4.dot_i16x8_s(x, b1);
+    const blockEnd = ap + 256;
+    ap += 16;
+    bp += 32;
+    while (ap < blockEnd) {
+      b0 = v128.load(bp);
+      b1 = v128.load(bp, 16);
+      x = v128.load32_splat(ap);
+      c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
+      c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
+      x = v128.load32_splat(ap, 4);
+      c10 = i32x4.add(c10, i32x4.dot_i16x8_s(x, b0));
+      c11 = i32x4.add(c11, i32x4.dot_i16x8_s(x, b1));
+      x = v128.load32_splat(ap, 8);
+      c20 = i32x4.add(c20, i32x4.dot_i16x8_s(x, b0));
+      c21 = i32x4.add(c21, i32x4.dot_i16x8_s(x, b1));
+      ap += 16;
+      bp += 32;
+    }
+    flushI16(cp, c00, c01, first);
+    flushI16(cp + rowC, c10, c11, first);
+    flushI16(cp + 2 * rowC, c20, c21, first);
+    first = false;
+  }
+  for (let r = 0; r < 3; r++) finishI16(cp + <usize>r * rowC, sa, i + r, sw, bias, j);
 }
 
 /** out = sums * (sa[i] * sw[j..j+8]) (+ bias) on 8 outputs at cp. */
