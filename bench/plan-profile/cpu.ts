@@ -1,7 +1,7 @@
 // Ad-hoc (issue 15, RAGF-006): the CPU time of each part of one hybrid query and of a RAG-Fusion
 // plan, each part run alone (one thread busy at a time, so the process's CPU time is that part's),
 // and the latency floors they imply on 1 and 2 embed threads with free cores. CPU time barely
-// moves with the machine's load, unlike wall time. `npx tsx bench/plan-profile/cpu.ts`
+// moves with the machine's load, unlike wall time. `[MODEL=all-MiniLM-L6-v2] npx tsx bench/plan-profile/cpu.ts`
 import { loadavg } from 'node:os';
 import { createEmbedPool } from '../../workers/embed/pool';
 import { planSearchDeps } from '../../workers/library/search-paths';
@@ -9,19 +9,20 @@ import { spawnEmbedThread } from '../embed-cache';
 import { loadCorpus, loadQueries } from '../eval/beir';
 import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
 
+const MODEL = process.env.MODEL ?? 'use-lite';
 const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 const pool = createEmbedPool({
-  spawn: () => spawnEmbedThread('use-lite', { queries: true }),
+  spawn: () => spawnEmbedThread(MODEL, { queries: true }),
   size: 1,
 });
 await pool.workers();
 const ds = '/work/shared/datasets/scifact';
 const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
+const core = await createHybridCore({ model: MODEL });
 await core.index(corpus.slice(0, 700));
 const { lexical } = core.parts();
 const { hybrid, lookup } = core.appSearch({
-  fusion: hybridSettings({ model: 'use-lite' }).method,
+  fusion: hybridSettings({ model: MODEL }).method,
   semantic: {
     embedQuery: async (t) => (await pool.embed([t], { role: 'query' }))[0]!,
     embedQueries: async (ts) => pool.embed(ts, { role: 'query' }),
