@@ -13,14 +13,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import {
-  CANDIDATES_PER_SOURCE,
-  createEvidenceJudge,
-  type ClaimView,
-} from '../../workers/projects/evidence';
+import { createEvidenceJudge, type ClaimView } from '../../workers/projects/evidence';
 import { evidenceGateFor } from '../../workers/projects/evidence-gate';
 import { contentStems } from '../../workers/projects/stance-cues';
-import { topSentences } from '../../workers/projects/sentence-rank';
 import { splitSentences } from '../../workers/projects/sentences';
 import { textView } from '../../workers/projects/stance-features';
 import {
@@ -128,12 +123,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
         if (hits.some((h) => h.docId === docId)) goldRetrieved++;
       for (const h of hits) {
         const sents = splitSentences(corpus.get(h.docId)!.text);
-        const idx = topSentences(
-          c.claim,
-          sents.map((s) => s.text),
-          CANDIDATES_PER_SOURCE,
-        );
-        for (const i of idx) candidates.push(sents[i]!.text);
+        for (const s of judge.pick(claimViews.get(c.id)!, sents)) candidates.push(s.text);
       }
     }
     await embedder.sentences(candidates);
@@ -191,7 +181,9 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   const rand = mulberry32(17);
   const wrongOf = new Map<string, string>();
   const auditTexts: string[] = [];
-  for (const c of claims) {
+  // --skipAudit 1: pipeline work only (the gate's train dump).
+  const auditClaims = args.skipAudit ? [] : claims;
+  for (const c of auditClaims) {
     for (const docId of c.evidence.keys()) {
       let other = docId;
       while (other === docId || c.evidence.has(other) || c.cited.includes(other)) {
@@ -200,12 +192,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
       wrongOf.set(`${c.id}:${docId}`, other);
       for (const d of [docId, other]) {
         const sents = splitSentences(corpus.get(d)!.text);
-        const idx = topSentences(
-          c.claim,
-          sents.map((s) => s.text),
-          CANDIDATES_PER_SOURCE,
-        );
-        for (const i of idx) auditTexts.push(sents[i]!.text);
+        for (const s of judge.pick(claimViews.get(c.id)!, sents)) auditTexts.push(s.text);
       }
     }
   }
@@ -232,7 +219,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   let right = 0;
   let rightPass = 0;
   let wrongFlagged = 0;
-  for (const c of claims) {
+  for (const c of auditClaims) {
     const claim = claimViews.get(c.id)!;
     for (const docId of c.evidence.keys()) {
       right++;
@@ -300,8 +287,8 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     sentence_selection_recall: round(sel.recall),
     sentence_selection_f1: round(sel.f1),
     audit_citations: right,
-    audit_right_pass: round(rightPass / right),
-    audit_wrong_flagged: round(wrongFlagged / right),
+    audit_right_pass: right ? round(rightPass / right) : null,
+    audit_wrong_flagged: right ? round(wrongFlagged / right) : null,
     seconds: {
       oracle: round((tOracle - t0) / 1000),
       pipeline: round((tPipeline - tOracle) / 1000),

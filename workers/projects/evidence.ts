@@ -1,5 +1,5 @@
 // Evidence for a claim inside one source: split the source into sentences, keep the few closest to
-// the claim by BM25, judge each with the stance model, and sum the judgements into the source's
+// the claim (the fitted rationale picker of sentence-rank.ts: BM25, position, figures), judge each with the stance model, and sum the judgements into the source's
 // stance and a support score (how strongly the source speaks to the claim, 0..1). The same
 // function serves the claim check, the citation audit and `npm run eval -- --task claims`.
 // Imports projects only; the embedder is injected.
@@ -10,7 +10,8 @@ import {
   type RetrievalContext,
 } from './evidence-gate';
 import { splitSentences, type SentenceSpan } from './sentences';
-import { topSentences } from './sentence-rank';
+import pick from './fitted/sentence-pick.json';
+import { rankSentences, type PickModel } from './sentence-rank';
 import { contentStems } from './stance-cues';
 import { textView, type TextView } from './stance-features';
 import {
@@ -72,7 +73,7 @@ export interface EvidenceJudge {
     retrieval?: RetrievalContext,
   ): Promise<SourceJudgement>;
   /**
-   * The sentences `judge` would embed for this claim: the BM25-closest `candidates` of `all`
+   * The sentences `judge` would embed for this claim: the most likely rationale `candidates` of `all`
    * (at most `limit`, default the judge's per-source count), best first.
    */
   pick(claim: ClaimView, all: SentenceSpan[], limit?: number): SentenceSpan[];
@@ -89,7 +90,9 @@ export interface EvidenceJudge {
   ): SourceJudgement;
 }
 
-/** How many BM25-closest sentences of a source are judged (the rest are never embedded). */
+const SENTENCE_PICK: PickModel = pick;
+
+/** How many sentences of a source are judged (the rest are never embedded). */
 export const CANDIDATES_PER_SOURCE = 4;
 
 export function createEvidenceJudge(deps: {
@@ -157,12 +160,9 @@ export function createEvidenceJudge(deps: {
   };
 }
 
+/** The sentences judged: by the fitted rationale picker (BM25 + position + figures). */
 function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): number[] {
-  return topSentences(
-    claim.text,
-    all.map((s) => s.text),
-    limit,
-  );
+  return rankSentences(claim.text, all, limit, SENTENCE_PICK);
 }
 
 /** SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences. */
