@@ -15,8 +15,8 @@
 //   - and, apart, 5 query embeddings one at a time against one batch (same bytes).
 // `--threads N` (default 1): query embeddings run where the app runs them, in embed threads (the
 // app always has at least one embed worker beside the library worker): one query goes to one
-// thread, a plan's batch is split as the library splits it (ceil(n / N) per thread, each share
-// one batched pass). So a single query's keyword ranking overlaps its embedding, as in the app,
+// thread, a plan's batch is split as the library splits it (ceil(n / idle threads) per thread,
+// each share one batched pass: a thread still busy with the original query gets no share). So a single query's keyword ranking overlaps its embedding, as in the app,
 // and a plan's keyword rankings overlap its batch. `--threads 0`: every embedding on the main
 // thread (no overlap anywhere; the reference runs before the overlap used this).
 // Reports; never gates.
@@ -66,7 +66,10 @@ async function library(args: Record<string, string>, pool: EmbedPool | null) {
         pool ? (await pool.embed([t], { role: 'query', batchSize: 1 }))[0]! : embedFresh(t),
       embedQueries: async (ts) =>
         pool
-          ? pool.embed(ts, { role: 'query', batchSize: Math.ceil(ts.length / pool.size()) })
+          ? pool.embed(ts, {
+              role: 'query',
+              batchSize: Math.ceil(ts.length / Math.max(1, pool.idle())),
+            })
           : embedFreshBatch(ts),
     },
   });

@@ -13,13 +13,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import {
-  CANDIDATES_PER_SOURCE,
-  createEvidenceJudge,
-  type ClaimView,
-} from '../../workers/projects/evidence';
+import { createEvidenceJudge, type ClaimView } from '../../workers/projects/evidence';
+import { evidenceGateFor } from '../../workers/projects/evidence-gate';
 import { contentStems } from '../../workers/projects/stance-cues';
-import { topSentences } from '../../workers/projects/sentence-rank';
 import { splitSentences } from '../../workers/projects/sentences';
 import { textView } from '../../workers/projects/stance-features';
 import {
@@ -43,7 +39,8 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   const split = (args.split ?? 'validation') as 'validation' | 'train';
   // One abstract per claim: on TRAIN (--split train --sweep 1, use-lite, lexical) the top hit
   // alone gives abstract label F1 0.389 against 0.252 for the top three (precision 0.35 vs 0.15).
-  const topDocs = Number(args.docs ?? 1);
+  // With the evidence gate, the depth the gate's fit chose (train abstract F1).
+  const topDocs = Number(args.docs ?? (args.noGate ? 1 : (evidenceGateFor(model)?.docs ?? 1)));
   const mode = args.mode ?? 'lexical';
   const t0 = performance.now();
   const fitted = JSON.parse(
@@ -55,7 +52,10 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   const starts = loadSentenceStarts();
   const embedder = await createStanceEmbedder(model, Number(args.threads ?? 2));
   const stance = createStanceModel(fitted, embedder.dim);
-  const judge = createEvidenceJudge({ model: stance, embed: embedder });
+  // The evidence gate (fitted on train by bench/eval/evidence-gate-fit.ts); --noGate 1 leaves it out
+  // (the dumps the fit reads are written without it).
+  const gate = args.noGate || args.dumpPipeline ? null : evidenceGateFor(model);
+  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate });
   const claimVectors = await embedder.claims(claims.map((c) => c.claim));
   const claimViews = new Map(
     claims.map((c, i) => [c.id, { ...textView(c.claim, claimVectors[i]!), text: c.claim }]),
@@ -92,6 +92,12 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   // Every judged (claim, retrieved abstract) for --sweep: the evidence threshold and depth that the
   // abstract-level label F1 prefers, on TRAIN only (fit there, copy into the fitted JSON).
   const judged: Array<{ rank: number; gold: Stance | null; probs: StanceProbabilities[] }> = [];
+  // Where the pipeline loses (reported): gold (claim, abstract) pairs retrieved at the depth, and
+  // the labels given to retrieved abstracts that are not gold evidence.
+  let goldRetrieved = 0;
+  let labelledNotGold = 0;
+  let labelledGoldWrong = 0;
+  const dump: unknown[] = [];
   try {
     process.stderr.write(`[claims] indexing ${corpusList.length} abstracts (${mode})\n`);
     const pipelineClaims = args.skipPipeline ? [] : claims; // --skipPipeline 1: audit work only
@@ -106,18 +112,18 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     // Retrieve first and embed every candidate sentence in one batch (one thread pool), then judge
     // from the cache.
     const hitsOf = new Map<string, Awaited<ReturnType<typeof retriever.search>>>();
+    const nextScore = new Map<string, number>();
     const candidates: string[] = [];
     for (const c of pipelineClaims) {
-      const hits = await retriever.search(c.claim, topDocs);
+      const all = await retriever.search(c.claim, topDocs + 1);
+      const hits = all.slice(0, topDocs);
       hitsOf.set(c.id, hits);
+      nextScore.set(c.id, all[topDocs]?.score ?? 0);
+      for (const docId of c.evidence.keys())
+        if (hits.some((h) => h.docId === docId)) goldRetrieved++;
       for (const h of hits) {
         const sents = splitSentences(corpus.get(h.docId)!.text);
-        const idx = topSentences(
-          c.claim,
-          sents.map((s) => s.text),
-          CANDIDATES_PER_SOURCE,
-        );
-        for (const i of idx) candidates.push(sents[i]!.text);
+        for (const s of judge.pick(claimViews.get(c.id)!, sents)) candidates.push(s.text);
       }
     }
     await embedder.sentences(candidates);
@@ -127,13 +133,33 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
       const claim = claimViews.get(c.id)!;
       for (const [rank, hit] of hits.entries()) {
         const doc = corpus.get(hit.docId)!;
-        const j = await judge.judge(claim, doc.text);
+        const next = rank + 1 < hits.length ? hits[rank + 1]!.score : nextScore.get(c.id)!;
+        const j = await judge.judge(claim, doc.text, undefined, {
+          rank,
+          nextRatio: hit.score > 0 ? next / hit.score : 0,
+        });
         const goldEv = c.evidence.get(hit.docId);
         judged.push({ rank, gold: goldEv?.label ?? null, probs: j.sentences.map((s) => s.probs) });
         if (j.stance !== 'NEUTRAL') {
           pipeline.predicted++;
           if (goldEv && goldEv.label === j.stance) pipeline.tp++;
+          else if (goldEv) labelledGoldWrong++;
+          else labelledNotGold++;
         }
+        if (args.dumpPipeline)
+          dump.push({
+            claim: c.id,
+            rank,
+            gold: goldEv?.label ?? null,
+            nei: c.evidence.size === 0,
+            stance: j.stance,
+            score: hit.score,
+            next,
+            supportScore: j.supportScore,
+            maxCosine: j.maxCosine,
+            maxOverlap: j.maxOverlap,
+            probs: j.sentences.map((s) => s.probs),
+          });
         const selected = j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);
         pipeline.sentPred += selected.length;
         if (goldEv && starts[hit.docId]) {
@@ -147,13 +173,17 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   } finally {
     await retriever.close();
   }
+  if (args.dumpPipeline)
+    writeFileSync(args.dumpPipeline, dump.map((x) => JSON.stringify(x)).join('\n'));
   const tPipeline = performance.now();
 
   // 3. Citation audit: gold citations and random wrong ones (chosen first, embedded in one batch).
   const rand = mulberry32(17);
   const wrongOf = new Map<string, string>();
   const auditTexts: string[] = [];
-  for (const c of claims) {
+  // --skipAudit 1: pipeline work only (the gate's train dump).
+  const auditClaims = args.skipAudit ? [] : claims;
+  for (const c of auditClaims) {
     for (const docId of c.evidence.keys()) {
       let other = docId;
       while (other === docId || c.evidence.has(other) || c.cited.includes(other)) {
@@ -162,12 +192,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
       wrongOf.set(`${c.id}:${docId}`, other);
       for (const d of [docId, other]) {
         const sents = splitSentences(corpus.get(d)!.text);
-        const idx = topSentences(
-          c.claim,
-          sents.map((s) => s.text),
-          CANDIDATES_PER_SOURCE,
-        );
-        for (const i of idx) auditTexts.push(sents[i]!.text);
+        for (const s of judge.pick(claimViews.get(c.id)!, sents)) auditTexts.push(s.text);
       }
     }
   }
@@ -194,7 +219,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   let right = 0;
   let rightPass = 0;
   let wrongFlagged = 0;
-  for (const c of claims) {
+  for (const c of auditClaims) {
     const claim = claimViews.get(c.id)!;
     for (const docId of c.evidence.keys()) {
       right++;
@@ -243,6 +268,9 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     model: `${embedder.id}@${embedder.version}`,
     stance_model: fitted.provenance,
     audit_calibration: fitted.audit ?? null, // scripts/fit-audit.py, train citations
+    evidence_gate: gate
+      ? { threshold: gate.threshold, ...gate.train, command: gate.command }
+      : null,
     instances: instances.length,
     stance_macro_f1_oracle: round(macroF1(gold, pred, STANCE_LABELS)),
     stance_sc_macro_f1: round(macroF1(scGold, scPred, ['SUPPORT', 'CONTRADICT'] as const)),
@@ -251,12 +279,16 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     abstract_label_precision: round(abs.precision),
     abstract_label_recall: round(abs.recall),
     abstract_label_f1: round(abs.f1),
+    pipeline_gold_retrieved: round(goldRetrieved / Math.max(1, pipeline.gold)),
+    pipeline_labelled: pipeline.predicted,
+    pipeline_labelled_not_gold: labelledNotGold,
+    pipeline_labelled_gold_wrong: labelledGoldWrong,
     sentence_selection_precision: round(sel.precision),
     sentence_selection_recall: round(sel.recall),
     sentence_selection_f1: round(sel.f1),
     audit_citations: right,
-    audit_right_pass: round(rightPass / right),
-    audit_wrong_flagged: round(wrongFlagged / right),
+    audit_right_pass: right ? round(rightPass / right) : null,
+    audit_wrong_flagged: right ? round(wrongFlagged / right) : null,
     seconds: {
       oracle: round((tOracle - t0) / 1000),
       pipeline: round((tPipeline - tOracle) / 1000),

@@ -29,11 +29,12 @@ import {
 } from './crag-collect';
 import { fitChecker } from './checker-fit';
 import { fitCrag, unfitted, writeFitted } from './crag-fit';
+import { fitRationale } from './rationale-fit';
 import { createCragHarness, type CragHarness } from './crag-harness';
 import { auroc, classify, percentile, round4 } from './logistic';
 import type { Qrels } from './metrics';
 
-export const CRAG_TASKS = ['crag', 'crag-fit', 'checker-fit'];
+export const CRAG_TASKS = ['crag', 'crag-fit', 'checker-fit', 'rationale-fit'];
 
 interface Loaded {
   corpus: BeirDoc[];
@@ -151,7 +152,7 @@ async function checkTimes(harness: CragHarness, fitted: FittedModel, records: Qu
 
 export async function runCragTask(args: Record<string, string>): Promise<void> {
   const task = args.task!;
-  const fitting = task === 'crag-fit' || task === 'checker-fit';
+  const fitting = task === 'crag-fit' || task === 'checker-fit' || task === 'rationale-fit';
   const split = args.split ?? (fitting ? 'train' : 'test');
   if (fitting && split !== 'train')
     throw new Error(`${task} fits on the train split only (never tune on test).`);
@@ -197,6 +198,20 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
         log,
       );
       log(`[checker-fit] wrote ${path}`);
+      return;
+    }
+    if (task === 'rationale-fit') {
+      const path = fitRationale(
+        fitted0,
+        records,
+        goldSpans(harness, l.evidence),
+        {
+          command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
+          fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
+        },
+        log,
+      );
+      log(`[rationale-fit] wrote ${path}`);
       return;
     }
     if (task === 'crag-fit') {

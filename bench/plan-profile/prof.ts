@@ -33,7 +33,10 @@ const { hybrid, lookup } = core.appSearch({
       pool ? (await pool.embed([t], { role: 'query' }))[0]! : embedFresh(t),
     embedQueries: async (ts) =>
       pool
-        ? pool.embed(ts, { role: 'query', batchSize: Math.ceil(ts.length / pool.size()) })
+        ? pool.embed(ts, {
+            role: 'query',
+            batchSize: Math.ceil(ts.length / Math.max(1, pool.idle())),
+          })
         : embedFreshBatch(ts),
   },
 });

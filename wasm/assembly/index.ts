@@ -735,7 +735,7 @@ function storeI8Block(
 }
 
 // ---------------------------------------------------------------------------------------------
-// int16 GEMM (issue 13 experiment, not canonical): weights quantised to |q| <= 2047 with a scale per
+// int16 GEMM (BERT canon.3 dense layers): weights quantised to |q| <= 2047 with a scale per
 // output column, activations to |q| <= 32767 with a scale per row (dynamic), i32x4.dot_i16x8_s
 // summed exactly in int32 over blocks of 32 k (32 * 2047 * 32767 < 2^31: no overflow by
 // construction), each block's sum converted to f32 and added to the output in block order, then

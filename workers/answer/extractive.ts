@@ -4,6 +4,7 @@
 import type { AnswerReference, Strip } from '../shared/answer-api';
 import { jaccard } from '../research/text';
 import type { FittedModel } from './fitted';
+import { rankRationale, rationaleModelFor, type RationaleModel } from './rationale-rank';
 import type { ScoredStrip } from './refine';
 
 export interface ExtractiveDraft {
@@ -30,19 +31,32 @@ export function referenceFor(strip: Strip, n: number): AnswerReference {
   };
 }
 
-/** Picks the answer strips from the refined ones (`kept`, falling back to the best of `all`). */
+/**
+ * Picks the answer strips from the refined ones (`kept`, falling back to the best of `all`): by
+ * the rationale ranker's probability when the model has one (`ranker`, default its shipped file),
+ * else by strip score; either way at least one strip, at most the fitted maximum.
+ */
 export function extractiveAnswer(
   kept: ScoredStrip[],
   fitted: FittedModel,
   all: ScoredStrip[] = kept,
+  ranker: RationaleModel | null = rationaleModelFor(fitted),
 ): ExtractiveDraft {
   const byScore = (list: ScoredStrip[]) =>
     [...list].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  let pool = byScore(kept).filter((s) => s.score >= fitted.strip.answer);
-  if (pool.length === 0) pool = byScore(kept.length ? kept : all).slice(0, 1);
+  let pool: ScoredStrip[];
+  let max = fitted.strip.answerMax;
+  if (ranker) {
+    const ranked = rankRationale(kept.length ? kept : all, ranker);
+    pool = ranked.filter((r, i) => i === 0 || r.p >= ranker.answer).map((r) => r.strip);
+    max = ranker.answerMax;
+  } else {
+    pool = byScore(kept).filter((s) => s.score >= fitted.strip.answer);
+    if (pool.length === 0) pool = byScore(kept.length ? kept : all).slice(0, 1);
+  }
   const chosen: ScoredStrip[] = [];
   for (const s of pool) {
-    if (chosen.length >= fitted.strip.answerMax) break;
+    if (chosen.length >= max) break;
     if (chosen.some((c) => jaccard(c.text, s.text) >= DUPLICATE_JACCARD)) continue;
     chosen.push(s);
   }

@@ -75,6 +75,10 @@ export function passageStrips(
         lenLog: Math.log(1 + st.length),
         bestInPassage: 0,
         orderInPassage: 0,
+        // Where the strip sits in its document and whether it reports figures: the rationale
+        // ranker's (rationale-rank.ts) features, not the strip model's.
+        ...positionFeatures(span, p.text.length),
+        digits: Math.min(3, (span.text.match(/\p{N}/gu) ?? []).length / 3),
       },
     };
   });
@@ -85,6 +89,12 @@ export function passageStrips(
     r.features.orderInPassage = 1 / (i + 1);
   });
   return rows.map(({ span, features }) => ({ span, features }));
+}
+
+/** Relative start and end of a strip in its document (absent when the offsets are unknown). */
+function positionFeatures(span: Span, length: number): Record<string, number> {
+  if (span.start < 0 || length <= 0) return {};
+  return { relPos: span.start / length, relEnd: span.end / length };
 }
 
 export function refine(

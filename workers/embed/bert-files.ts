@@ -73,8 +73,17 @@ export function parseBertConfig(text: string): BertConfig {
   if ((c.hidden_act ?? 'gelu') !== 'gelu') {
     throw fail(`Activation ${c.hidden_act} is not supported (only gelu).`);
   }
-  if (c.hidden_size! % c.num_attention_heads! !== 0 || c.hidden_size! % 8 !== 0) {
-    throw fail('config.json has a hidden size the runtime does not support.');
+  // The int16 dense layers (matmulI16) sum over 32-k blocks: every input width (hidden and
+  // intermediate size) must be a multiple of 32 (e.g. TinyBERT's 312 is not).
+  if (c.hidden_size! % c.num_attention_heads! !== 0 || c.hidden_size! % 32 !== 0) {
+    throw fail(
+      `config.json has a hidden size (${c.hidden_size}) the runtime does not support: it needs a multiple of 32 that the attention heads divide.`,
+    );
+  }
+  if (c.intermediate_size! % 32 !== 0) {
+    throw fail(
+      `config.json has an intermediate size (${c.intermediate_size}) the runtime does not support: it needs a multiple of 32.`,
+    );
   }
   return { layer_norm_eps: 1e-12, ...c } as BertConfig;
 }

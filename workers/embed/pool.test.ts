@@ -133,6 +133,32 @@ describe('createEmbedPool', () => {
     await pool.close();
   });
 
+  it('counts the workers with no batch running (a plan splits its queries over those only)', async () => {
+    const release: Array<() => void> = [];
+    const spawn = async (): Promise<PoolWorker> => ({
+      async embed(texts) {
+        await new Promise<void>((r) => release.push(r));
+        return texts.map(fakeVector);
+      },
+      terminate() {},
+    });
+    const pool = createEmbedPool({ spawn, size: 3 });
+    await pool.workers();
+    expect(pool.idle()).toBe(3);
+    const original = pool.embed(['original'], { batchSize: 1 });
+    expect(pool.idle()).toBe(2); // counted as busy from the call on, not once the worker answers
+    const variants = pool.embed(['v1', 'v2', 'v3', 'v4'], { batchSize: 2 });
+    expect(pool.idle()).toBe(0);
+    while (release.length < 3) await new Promise((r) => setTimeout(r, 0));
+    release.splice(0).forEach((r) => r());
+    expect(await original).toEqual([fakeVector('original')]);
+    expect(await variants).toEqual(['v1', 'v2', 'v3', 'v4'].map(fakeVector));
+    expect(pool.idle()).toBe(3);
+    pool.resize(1);
+    expect(pool.idle()).toBe(1);
+    await pool.close();
+  });
+
   it('retries a batch whose worker crashed on a respawned worker: nothing lost or embedded twice', async () => {
     // Worker 1 dies in its second batch.
     const { spawn, log } = fakeSpawner((id, call) => id === 1 && call === 1);

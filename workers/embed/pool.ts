@@ -239,6 +239,11 @@ export function createEmbedPool<W extends PoolWorker>(options: EmbedPoolOptions<
       slots = slots.slice(0, target);
     },
     size: () => target,
+    idle: () => {
+      let n = 0;
+      for (let j = 0; j < target; j++) if ((slots[j]?.busy ?? 0) === 0) n++;
+      return n;
+    },
     stats: () => ({ size: target, spawned, replaced }),
     async close() {
       closed = true;

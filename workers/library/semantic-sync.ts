@@ -127,13 +127,16 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     maxTokens = info.maxTokens;
     const passages = (texts: string[], signal: AbortSignal) =>
       workers.embed(texts, { signal, role: 'passage' });
-    // A plan's variants are spread over the workers (each worker embeds its share as one
-    // batched forward pass): on a multi-core device they run side by side.
+    // A plan's variants are spread over the idle workers (each embeds its share as one batched
+    // forward pass): on a multi-core device they run side by side. A worker still busy with the
+    // original query's vector gets no share: queued behind it, the share would finish no sooner
+    // than on the idle worker, and the variants as one pass cost less CPU than two (the plan's
+    // keyword rankings need the same cores).
     const queries = (texts: string[], signal: AbortSignal) =>
       workers.embed(texts, {
         signal,
         role: 'query',
-        batchSize: Math.ceil(texts.length / Math.max(1, workers.size())),
+        batchSize: Math.ceil(texts.length / Math.max(1, workers.idle())),
       });
     const index: SemanticIndex = createSemanticIndex({
       vectors,

@@ -255,7 +255,9 @@ describe('library service', () => {
     );
     const variants = plan.steps.find((s) => s.id === 'embed')?.texts.length ?? 0;
     expect(variants).toBeGreaterThan(1);
-    // The original query alone (started early), then the variants in ceil(n / 2) per worker.
+    // The original query alone (started early), then the variants in ceil(n / 2) per worker: the
+    // original's vector came back while the model wrote them, so both workers are idle
+    // (pool.test.ts: a worker still busy gets no share).
     expect(asked).toEqual([
       { texts: 1, batchSize: 1, role: 'query' },
       { texts: variants, batchSize: Math.ceil(variants / 2), role: 'query' },

@@ -1,10 +1,17 @@
 // Evidence for a claim inside one source: split the source into sentences, keep the few closest to
-// the claim by BM25, judge each with the stance model, and sum the judgements into the source's
+// the claim (the fitted rationale picker of sentence-rank.ts: BM25, position, figures), judge each with the stance model, and sum the judgements into the source's
 // stance and a support score (how strongly the source speaks to the claim, 0..1). The same
 // function serves the claim check, the citation audit and `npm run eval -- --task claims`.
 // Imports projects only; the embedder is injected.
+import {
+  gateFeatures,
+  gateProbability,
+  type EvidenceGate,
+  type RetrievalContext,
+} from './evidence-gate';
 import { splitSentences, type SentenceSpan } from './sentences';
-import { topSentences } from './sentence-rank';
+import pick from './fitted/sentence-pick.json';
+import { rankSentences, type PickModel } from './sentence-rank';
 import { contentStems } from './stance-cues';
 import { textView, type TextView } from './stance-features';
 import {
@@ -33,8 +40,13 @@ export interface JudgedSentence extends SentenceSpan {
 }
 
 export interface SourceJudgement {
-  /** SUPPORT or CONTRADICT from the evidence sentences; NEUTRAL when none qualifies. */
+  /**
+   * SUPPORT or CONTRADICT from the evidence sentences; NEUTRAL when none qualifies or the evidence
+   * gate (when the judge has one) finds the source too weak.
+   */
   stance: Stance;
+  /** P(the source is evidence) from the fitted gate; absent without a gate. */
+  gate?: number;
   /** max over the judged sentences of 1 - P(NEUTRAL): does the source address the claim at all. */
   supportScore: number;
   /** max cosine of the claim with a judged sentence (canonical vectors). */
@@ -50,10 +62,18 @@ export interface EvidenceJudge {
   claimView(claim: string): Promise<ClaimView>;
   /** Passage-side vectors of sentences (one call, so the embedder can batch them). */
   embedSentences(texts: string[]): Promise<Int16Array[]>;
-  /** Judges one source text for a claim; `sentences` defaults to the rule-based splitter. */
-  judge(claim: ClaimView, text: string, sentences?: SentenceSpan[]): Promise<SourceJudgement>;
   /**
-   * The sentences `judge` would embed for this claim: the BM25-closest `candidates` of `all`
+   * Judges one source text for a claim; `sentences` defaults to the rule-based splitter;
+   * `retrieval` (where the search ranked the source) feeds the gate.
+   */
+  judge(
+    claim: ClaimView,
+    text: string,
+    sentences?: SentenceSpan[],
+    retrieval?: RetrievalContext,
+  ): Promise<SourceJudgement>;
+  /**
+   * The sentences `judge` would embed for this claim: the most likely rationale `candidates` of `all`
    * (at most `limit`, default the judge's per-source count), best first.
    */
   pick(claim: ClaimView, all: SentenceSpan[], limit?: number): SentenceSpan[];
@@ -62,16 +82,25 @@ export interface EvidenceJudge {
    * so a caller can embed the sentences of many sources in one batch. `judge` is
    * `judgePicked(claim, pick(...) in text order, embed(...))`.
    */
-  judgePicked(claim: ClaimView, picked: SentenceSpan[], vectors: Int16Array[]): SourceJudgement;
+  judgePicked(
+    claim: ClaimView,
+    picked: SentenceSpan[],
+    vectors: Int16Array[],
+    retrieval?: RetrievalContext,
+  ): SourceJudgement;
 }
 
-/** How many BM25-closest sentences of a source are judged (the rest are never embedded). */
+const SENTENCE_PICK: PickModel = pick;
+
+/** How many sentences of a source are judged (the rest are never embedded). */
 export const CANDIDATES_PER_SOURCE = 4;
 
 export function createEvidenceJudge(deps: {
   model: StanceModel;
   embed: StanceEmbed;
   candidates?: number;
+  /** The fitted evidence gate (evidence-gate.ts), or none: every labelled source counts. */
+  gate?: EvidenceGate | null;
 }): EvidenceJudge {
   const perSource = deps.candidates ?? CANDIDATES_PER_SOURCE;
   const tau = deps.model.fitted.evidenceThreshold;
@@ -79,6 +108,7 @@ export function createEvidenceJudge(deps: {
     claim: ClaimView,
     picked: SentenceSpan[],
     vectors: Int16Array[],
+    retrieval?: RetrievalContext,
   ): SourceJudgement {
     if (picked.length === 0) {
       return { stance: 'NEUTRAL', supportScore: 0, maxCosine: 0, maxOverlap: 0, sentences: [] };
@@ -89,7 +119,7 @@ export function createEvidenceJudge(deps: {
       return { ...s, probs, stance: argmax(probs), evidence: probs[2] < tau };
     });
     const claimWords = new Set(claim.stems);
-    return {
+    const judged: SourceJudgement = {
       stance: sourceStance(sentences),
       supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
       maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
@@ -102,6 +132,10 @@ export function createEvidenceJudge(deps: {
       ),
       sentences,
     };
+    const gate = deps.gate;
+    if (!gate || judged.stance === 'NEUTRAL') return judged;
+    const p = gateProbability(gate, gateFeatures(judged, retrieval));
+    return { ...judged, gate: p, stance: p < gate.threshold ? 'NEUTRAL' : judged.stance };
   }
   return {
     ...(deps.model.fitted.audit ? { auditCalibration: deps.model.fitted.audit } : {}),
@@ -109,13 +143,14 @@ export function createEvidenceJudge(deps: {
       const [v] = await deps.embed.claims([claim]);
       return { ...textView(claim, v!), text: claim };
     },
-    async judge(claim, text, given) {
+    async judge(claim, text, given, retrieval) {
       const all = given ?? splitSentences(text);
       const picked = pickIndexes(claim, all, perSource)
         .sort((a, b) => a - b)
         .map((i) => all[i]!);
       if (picked.length === 0) return judgePicked(claim, [], []);
-      return judgePicked(claim, picked, await deps.embed.sentences(picked.map((s) => s.text)));
+      const vectors = await deps.embed.sentences(picked.map((s) => s.text));
+      return judgePicked(claim, picked, vectors, retrieval);
     },
     embedSentences: (texts) => deps.embed.sentences(texts),
     pick(claim, all, limit = perSource) {
@@ -125,12 +160,9 @@ export function createEvidenceJudge(deps: {
   };
 }
 
+/** The sentences judged: by the fitted rationale picker (BM25 + position + figures). */
 function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): number[] {
-  return topSentences(
-    claim.text,
-    all.map((s) => s.text),
-    limit,
-  );
+  return rankSentences(claim.text, all, limit, SENTENCE_PICK);
 }
 
 /** SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences. */

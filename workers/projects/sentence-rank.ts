@@ -1,6 +1,10 @@
 // BM25 over a handful of sentences (one abstract or one document's strips): which sentences are
 // lexically closest to a claim. The collection statistics are the given sentences themselves
-// unless document frequencies from a larger collection are passed. Pure; imports projects only.
+// unless document frequencies from a larger collection are passed. `rankSentences` adds where each
+// sentence sits in its source and whether it reports figures (findings come late in an abstract),
+// through a logistic model fitted on SciFact claims_train rationales
+// (bench/eval/sentence-pick-fit.ts, fitted/sentence-pick.json, injected by the caller). Pure;
+// imports projects only.
 import { contentStems } from './stance-cues';
 
 export interface CollectionStats {
@@ -48,6 +52,98 @@ export function topSentences(
   return scores
     .map((s, i) => ({ s, i }))
     .sort((x, y) => y.s - x.s || x.i - y.i)
+    .slice(0, k)
+    .map((x) => x.i);
+}
+
+/** A fitted logistic model over PICK_FEATURES (standardised by the training mean and scale). */
+export interface PickModel {
+  features: string[];
+  weights: number[];
+  bias: number;
+  mean: number[];
+  scale: number[];
+}
+
+export const PICK_FEATURES = [
+  'bmRel',
+  'bmRankInv',
+  'overlap',
+  'relPos',
+  'relEnd',
+  'lastQuarter',
+  'firstSentence',
+  'digits',
+  'lenLog',
+] as const;
+
+/**
+ * Feature values of each sentence of one source for `query` (input order): BM25 relative to the
+ * source's best and its rank, share of the query's content words, relative position (offsets
+ * against `length`, the source's text length), figures, length. Vocabulary-free.
+ */
+export function pickFeatures(
+  query: string,
+  sentences: ReadonlyArray<{ text: string; start: number; end: number }>,
+  length: number,
+): Array<Record<string, number>> {
+  const bm = bm25Sentences(
+    query,
+    sentences.map((s) => s.text),
+  );
+  const best = Math.max(1e-9, ...bm);
+  const rank = new Map(
+    bm
+      .map((v, i) => ({ v, i }))
+      .sort((a, b) => b.v - a.v || a.i - b.i)
+      .map((x, r) => [x.i, r + 1]),
+  );
+  const q = new Set(contentStems(query));
+  const len = Math.max(1, length);
+  return sentences.map((s, i) => {
+    const stems = contentStems(s.text);
+    return {
+      bmRel: bm[i]! / best,
+      bmRankInv: 1 / rank.get(i)!,
+      overlap: stems.filter((t) => q.has(t)).length / Math.max(1, q.size),
+      relPos: s.start / len,
+      relEnd: s.end / len,
+      lastQuarter: s.end / len > 0.75 ? 1 : 0,
+      firstSentence: s.start / len < 0.02 ? 1 : 0,
+      digits: Math.min(3, (s.text.match(/\p{N}/gu) ?? []).length / 3),
+      lenLog: Math.log(1 + stems.length),
+    };
+  });
+}
+
+/** P(rationale) of each feature row under `model`. */
+export function pickProbabilities(model: PickModel, rows: Array<Record<string, number>>): number[] {
+  return rows.map((r) => {
+    let z = model.bias;
+    model.features.forEach((name, j) => {
+      const v = r[name];
+      const x = v === undefined || !Number.isFinite(v) ? model.mean[j]! : v;
+      z += (model.weights[j]! * (x - model.mean[j]!)) / model.scale[j]!;
+    });
+    return 1 / (1 + Math.exp(-z));
+  });
+}
+
+/**
+ * Indexes of the `k` sentences most likely to be rationale under `model` (best first; ties:
+ * earlier sentence first); `length` is the source text's length (default: the last sentence's end).
+ */
+export function rankSentences(
+  query: string,
+  sentences: ReadonlyArray<{ text: string; start: number; end: number }>,
+  k: number,
+  model: PickModel,
+  length = Math.max(0, ...sentences.map((s) => s.end)),
+): number[] {
+  const p = pickProbabilities(model, pickFeatures(query, sentences, length));
+  return p
+    .map((v, i) => ({ v, i }))
+    .sort((x, y) => y.v - x.v || x.i - y.i)
     .slice(0, k)
     .map((x) => x.i);
 }

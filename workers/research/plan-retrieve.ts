@@ -80,27 +80,37 @@ export function embedOriginalEarlyStep(ctx: PlanContext, embedQueries?: EmbedFn)
  * call each. Not for a lone retrieval: it embeds exactly as a plain search does. The call is
  * started, not awaited: each retrieval gets its vector as `pendingVector`, so the retrievals rank
  * their keyword sides (FTS5, in this thread) while the embed worker computes the vectors, and
- * only their semantic sides wait for them.
+ * only their semantic sides wait for them. Each distinct text is embedded once.
  */
 export function embedVariantsStep(ctx: PlanContext, embedQueries?: EmbedFn): void {
   if (!embedQueries || ctx.scope.mode === 'lexical') return;
   let need = ctx.retrievals.filter((r) => !r.request.vector);
-  const original = ctx.retrievals.find((r) => r.id === 'retrieve:original');
   const early = ctx.originalVector;
-  if (early && original && need.includes(original)) {
-    original.request = { ...original.request, pendingVector: early };
-    need = need.filter((r) => r !== original);
+  if (early) {
+    // The original, and any variant whose text is the query itself, share the early vector.
+    for (const r of need.filter((r) => r.request.text === ctx.q)) {
+      r.request = { ...r.request, pendingVector: early };
+    }
+    need = need.filter((r) => r.request.text !== ctx.q);
   }
-  if (need.length === 0 || (need.length < 2 && !early)) return;
+  // A text two techniques both produced (a rewrite equal to a generated query, a keyphrase
+  // variant equal to one) is embedded once: a query's vector depends on its text alone.
+  const texts = [...new Set(need.map((r) => r.request.text))];
+  if (texts.length === 0 || (need.length < 2 && !early)) return;
+  const dropped = need.length - texts.length;
   const batch = startEmbedding(
     ctx,
     embedQueries,
-    need.map((r) => r.request.text),
+    texts,
     'embed',
     'Query embeddings (one batch)',
-    `${need.length} queries embedded in one call, keyword rankings run meanwhile`,
+    `${texts.length} queries embedded in one call, keyword rankings run meanwhile` +
+      (dropped > 0
+        ? `; ${dropped} repeated ${dropped === 1 ? 'text' : 'texts'} embedded once`
+        : ''),
   );
-  need.forEach((r, i) => {
+  need.forEach((r) => {
+    const i = texts.indexOf(r.request.text);
     r.request = { ...r.request, pendingVector: batch.then((vs) => vs[i] ?? null) };
   });
 }

@@ -326,6 +326,41 @@ describe('planner defaults, scope and batching (issue 15)', () => {
     expect(searches.every((r) => r.vector === undefined && !r.pendingVector)).toBe(true);
   });
 
+  it('embeds a text two techniques produced once and gives both retrievals its vector', async () => {
+    const batches: string[][] = [];
+    const searches: RetrievalRequest[] = [];
+    const bow = createBowEmbed(batches);
+    const same = 'raptor hyde multi-hop comparison';
+    const generate = createScriptedGenerator({
+      rules: [
+        { match: /Generate \d+ different search queries/, reply: `${same}\nraptor tree summaries` },
+        { match: /rewrite/i, reply: same },
+      ],
+    }).generate;
+    const planner = createQueryPlanner({
+      search: createToySearch(searches),
+      embed: createBowEmbed(),
+      embedQueries: bow,
+      llm: { kind: 'scripted', generate },
+      clock: manualClock(),
+    });
+    const q = 'Compare RAPTOR and HyDE for multi-hop reasoning';
+    const { plan } = await planner.plan(q, {
+      techniques: { rewrite: true, fusion: true, routing: false },
+    });
+    const texts = searches.map((r) => r.text);
+    expect(texts.filter((t) => t === same)).toHaveLength(2); // the rewrite and a generated query
+    expect(batches).toEqual([[q], [same, 'raptor tree summaries']]);
+    const vectors = await Promise.all(searches.map(async (r) => r.pendingVector));
+    const [sameVector] = await createBowEmbed()([same]);
+    searches.forEach((r, i) => {
+      if (r.text === same) expect(vectors[i]).toEqual(sameVector);
+    });
+    expect(plan.steps.find((s) => s.id === 'embed')?.note).toMatch(
+      /^2 queries embedded in one call.*1 repeated text embedded once$/,
+    );
+  });
+
   it('starts every retrieval while the query embedding batch is still running', async () => {
     const searches: RetrievalRequest[] = [];
     let release: () => void = () => undefined;

@@ -294,6 +294,50 @@ describe('semantic index and hybrid search', () => {
     expect(third.search(q[0]!, 1)?.[0]?.id).toBe(second.search(q[0]!, 1)?.[0]?.id);
   });
 
+  it('re-embeds every chunk for a new kernel revision of the same model and never mixes its vectors', async () => {
+    // As a library embedded with BERT canon.2 meets canon.3: same model id, another version.
+    const old = { ...model, version: `${model.version}+canon.2` };
+    const next = { ...model, version: `${model.version}+canon.3` };
+    const { store, semantic } = await setup(old);
+    for (const [p, t, x] of DOCS) await put(store, p, t, x);
+    await semantic.start();
+    // A deleted and re-imported document: its old vector waits in vector_cache under `old`.
+    const [path, title, text] = DOCS[0]!;
+    const doc = await store.sql.get<{ id: number }>('SELECT id FROM documents WHERE path = ?', [
+      path,
+    ]);
+    await store.deleteDocument(Number(doc!.id));
+    await semantic.sync();
+    await put(store, path, title, text);
+    const vectors = createVectorStore(store.sql);
+    expect(await vectors.counts(next)).toEqual({ total: 4, embedded: 0 });
+    // The new revision's vectors are told apart from the old ones by their sign.
+    const embedded: string[] = [];
+    const reembedded = createSemanticIndex({
+      vectors,
+      model: next,
+      embed: async (texts) => {
+        embedded.push(...texts);
+        return (await embedder.embedTexts(texts)).map((v) => v.map((x) => -x));
+      },
+      hash: sha256Hex,
+      createIndex: () => createHnswIndex({ dim: next.dim }),
+    });
+    await reembedded.start();
+    expect(reembedded.status()).toMatchObject({ phase: 'ready', embedded: 4, total: 4 });
+    expect(embedded).toHaveLength(4);
+    expect(embedded.some((t) => t.includes('pelican'))).toBe(true);
+    const q = (await embedder.embedTexts(['pelican colony nesting on cliffs']))[0]!;
+    // Only `next` vectors are searched: the pelican chunk, nearest under `old`, is last here.
+    const hits = reembedded.search(q, 4)!;
+    const pelican = await store.sql.get<{ id: number }>(
+      "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.path = 'birds/pelicans.txt'",
+    );
+    expect(hits.map((h) => h.id)).toHaveLength(4);
+    expect(hits[hits.length - 1]!.id).toBe(Number(pelican!.id));
+    expect((await vectors.counts(old)).embedded).toBe(3);
+  });
+
   it('resumes quietly after a tab closed before the index was first saved', async () => {
     const { store } = await setup(model);
     for (const [p, t, x] of DOCS) await put(store, p, t, x);

@@ -299,7 +299,7 @@ export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {
       onProgress?: (p: EmbedProgress) => void;
       /**
        * Texts per batch for this call (default: the pool's). A plan's few queries use
-       * ceil(n / size) so that every worker takes a share instead of one worker taking them all.
+       * ceil(n / idle workers) so that every idle worker takes a share instead of one taking all.
        */
       batchSize?: number;
       /** Each worker embeds its share in batched forward passes (passages default to one by one). */
@@ -311,6 +311,12 @@ export interface EmbedPool<W extends EmbedPoolWorker = EmbedPoolWorker> {
   /** Changes the number of workers; extra workers stop once their batches end. */
   resize(size: number): void;
   size(): number;
+  /**
+   * Workers with no batch running now (from any call). A plan's query batch is split over these
+   * only: a share queued behind a busy worker would run after its batch, no sooner than on an
+   * idle one, and two passes cost more than one batched pass.
+   */
+  idle(): number;
   /** Workers started and replaced so far. */
   stats(): { size: number; spawned: number; replaced: number };
   /** Stops every worker. */

@@ -1,0 +1,122 @@
+// Ad-hoc (issue 15, RAGF-006): the CPU time of each part of one hybrid query and of a RAG-Fusion
+// plan, each part run alone (one thread busy at a time, so the process's CPU time is that part's),
+// and the latency floors they imply on 1 and 2 embed threads with free cores. CPU time barely
+// moves with the machine's load, unlike wall time. `[MODEL=all-MiniLM-L6-v2] npx tsx bench/plan-profile/cpu.ts`
+import { loadavg } from 'node:os';
+import { createEmbedPool } from '../../workers/embed/pool';
+import { planSearchDeps } from '../../workers/library/search-paths';
+import { spawnEmbedThread } from '../embed-cache';
+import { loadCorpus, loadQueries } from '../eval/beir';
+import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
+
+const MODEL = process.env.MODEL ?? 'use-lite';
+const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+const pool = createEmbedPool({
+  spawn: () => spawnEmbedThread(MODEL, { queries: true }),
+  size: 1,
+});
+await pool.workers();
+const ds = '/work/shared/datasets/scifact';
+const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
+const core = await createHybridCore({ model: MODEL });
+await core.index(corpus.slice(0, 700));
+const { lexical } = core.parts();
+const { hybrid, lookup } = core.appSearch({
+  fusion: hybridSettings({ model: MODEL }).method,
+  semantic: {
+    embedQuery: async (t) => (await pool.embed([t], { role: 'query' }))[0]!,
+    embedQueries: async (ts) => pool.embed(ts, { role: 'query' }),
+  },
+});
+const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
+const cpu: Record<string, number[]> = {};
+const wall: Record<string, number[]> = {};
+async function part<T>(k: string, f: () => Promise<T>): Promise<T> {
+  const c = process.cpuUsage();
+  const w = performance.now();
+  const out = await f();
+  const d = process.cpuUsage(c);
+  (wall[k] ??= []).push(performance.now() - w);
+  (cpu[k] ??= []).push((d.user + d.system) / 1000);
+  return out;
+}
+const aspects = [
+  'definition and background of',
+  'evidence and studies about',
+  'mechanisms behind',
+  'recent findings on',
+];
+const texts = [...queries.values()].slice(0, 60);
+for (const [i, q] of texts.entries()) {
+  const vs = aspects.map((a) => `${a} ${q.replace(/[?.!]/g, '').split(/\s+/).slice(-3).join(' ')}`);
+  const [v] = await part('E_o: embed the query (worker)', () => pool.embed([q], { role: 'query' }));
+  const vv = await part('E_v: embed 4 variants, one call (worker)', () =>
+    pool.embed(vs, { role: 'query' }),
+  );
+  await part('E_v2: embed 2 variants, one call (worker)', () =>
+    pool.embed(vs.slice(0, 2), { role: 'query' }),
+  );
+  await part('L: lexical rank of the query (main)', () => lexical.rankChunks(q, { limit: 20 }));
+  await part('L5: lexical ranks of query + 4 variants (main)', async () => {
+    for (const x of [q, ...vs]) await lexical.rankChunks(x, { limit: 20 });
+  });
+  const rk = await part('R: rank given its vector (main, incl. L)', () =>
+    hybrid.rank({ query: q, limit: 10 }, { vector: v! }),
+  );
+  await part('R5: 5 ranks given vectors + RRF (main, incl. L5)', async () => {
+    const lists = await Promise.all(
+      [q, ...vs].map((x, j) =>
+        paths.search({ text: x, vector: j === 0 ? v! : vv[j - 1]!, limit: 10 }),
+      ),
+    );
+    return lists;
+  });
+  await part('P: hits for 10 results (main)', () =>
+    paths.present(
+      q,
+      rk.map((x) => ({ ...x, id: String(x.chunkId) })),
+    ),
+  );
+  if (i === 4) {
+    for (const k of Object.keys(cpu)) {
+      cpu[k]!.length = 0;
+      wall[k]!.length = 0;
+    }
+  }
+}
+const c = (k: string) => med(cpu[k]!);
+for (const k of Object.keys(cpu))
+  console.log(k.padEnd(52), 'cpu', c(k).toFixed(2), ' wall', med(wall[k]!).toFixed(2));
+const [Eo, Ev, Ev2, L, L5, R, R5, P] = Object.keys(cpu).map(c) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+const post1 = R - L + P; // the single query after its vector: HNSW side, fusion, hits
+const post5 = R5 - L5 + P; // the plan after its vectors: 5 HNSW sides, RRF, hits once
+const single = Math.max(Eo, L) + post1;
+const fusion1 = Math.max(Eo + Ev, L5) + post5;
+// Two embed threads on 2 free cores: the original on one, the variants on the other, the keyword
+// ranks on the main thread: three busy threads on 2 cores, hence the CPU bound. Before: the
+// variants in 2 + 2 (two passes, both queued on the idle worker); now one pass of 4.
+const fusion2Split = Math.max(Eo, 2 * Ev2, (Eo + 2 * Ev2 + L5) / 2) + post5;
+const fusion2 = Math.max(Eo, Ev, (Eo + Ev + L5) / 2) + post5;
+const r = (x: number) => Math.round(x * 100) / 100;
+console.log(
+  JSON.stringify({
+    singleFloorMs: r(single),
+    fusionFloorOneThreadMs: r(fusion1),
+    fusionFloorTwoThreadsMs: r(fusion2),
+    'ratio floor, 1 embed thread': r(fusion1 / single),
+    'ratio floor, 2 embed threads, 2 free cores, variants 2 + 2 (before)': r(fusion2Split / single),
+    'ratio floor, 2 embed threads, 2 free cores, variants in one pass (now)': r(fusion2 / single),
+    load: loadavg().map(r),
+  }),
+);
+await core.close();
+await pool.close();

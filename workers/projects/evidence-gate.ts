@@ -1,0 +1,113 @@
+// The evidence gate: whether a judged source speaks to the claim at all, so that its stance
+// counts. The stance model labels each sentence; summed over a source's picked sentences it gives
+// SUPPORT or CONTRADICT whenever one sentence looks like evidence, which on SciFact TRAIN labels
+// many sources that are not evidence (on-topic abstracts of other findings). The gate is a
+// logistic model over the judgement's own signals (how strongly and how many sentences look like
+// evidence, the claim's words and cosine in the best sentence, how clear the SUPPORT/CONTRADICT
+// margin is) plus, when the caller knows it, where the source sat in the search (rank, and the
+// next hit's score relative to its own): below its fitted threshold the source is NEUTRAL.
+// Fitted on SciFact claims_train only by bench/eval/evidence-gate-fit.ts (fitted/
+// evidence-gate-<model>.json); a model without a file has no gate. Imports only its JSON data.
+import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
+
+export const GATE_FEATURES = [
+  'supportScore',
+  'maxCosine',
+  'maxOverlap',
+  'evidenceSentences',
+  'maxSupport',
+  'maxContradict',
+  'stanceMargin',
+  'contradicts',
+  'rankInv',
+  'nextRatio',
+] as const;
+
+/** Logistic weights over named features, standardised by the training mean and scale. */
+export interface GateModel {
+  features: string[];
+  weights: number[];
+  bias: number;
+  mean: number[];
+  scale: number[];
+}
+
+export type EvidenceGate = GateModel & {
+  /** A source whose gate probability is below this is NEUTRAL. */
+  threshold: number;
+  /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
+  docs?: number;
+  modelId?: string;
+  command?: string;
+  date?: string;
+  fittedOn?: string;
+  train?: Record<string, number>;
+};
+
+/** Where a source sat in the search that found it (both optional). */
+export interface RetrievalContext {
+  /** 0-based rank among the distinct sources. */
+  rank?: number;
+  /** The next source's search score divided by this one's (0..1 for a ranked list). */
+  nextRatio?: number;
+}
+
+/** The per-sentence numbers the gate reads (a judged sentence's probabilities and evidence flag). */
+export interface GateSentence {
+  probs: readonly [number, number, number];
+  evidence: boolean;
+}
+
+const GATES: Record<string, EvidenceGate> = {
+  'all-MiniLM-L6-v2': miniLm,
+};
+
+/** The gate shipped for an embedding model id, or null. */
+export function evidenceGateFor(modelId: string): EvidenceGate | null {
+  const key = modelId.split(/[\\/@]/).filter(Boolean)[0] ?? modelId;
+  return GATES[key] ?? GATES[modelId.split('/').pop() ?? ''] ?? null;
+}
+
+/** The gate's feature values for one judged source (missing retrieval context -> training mean). */
+export function gateFeatures(
+  j: {
+    stance: string;
+    supportScore: number;
+    maxCosine: number;
+    maxOverlap: number;
+    sentences: GateSentence[];
+  },
+  retrieval: RetrievalContext = {},
+): Record<string, number> {
+  const ev = j.sentences.filter((s) => s.evidence);
+  let s = 0;
+  let c = 0;
+  for (const x of ev) {
+    s += Math.log(x.probs[0]);
+    c += Math.log(x.probs[1]);
+  }
+  const out: Record<string, number> = {
+    supportScore: j.supportScore,
+    maxCosine: j.maxCosine,
+    maxOverlap: j.maxOverlap,
+    evidenceSentences: ev.length,
+    maxSupport: Math.max(0, ...j.sentences.map((x) => x.probs[0])),
+    maxContradict: Math.max(0, ...j.sentences.map((x) => x.probs[1])),
+    stanceMargin: Math.abs(s - c) / Math.max(1, ev.length),
+    contradicts: j.stance === 'CONTRADICT' ? 1 : 0,
+  };
+  if (retrieval.rank !== undefined) out.rankInv = 1 / (retrieval.rank + 1);
+  if (retrieval.nextRatio !== undefined) out.nextRatio = retrieval.nextRatio;
+  return out;
+}
+
+/** P(the source is evidence for the claim) under `gate`. */
+export function gateProbability(gate: GateModel, features: Record<string, number>): number {
+  let z = gate.bias;
+  gate.features.forEach((name, i) => {
+    const v = features[name];
+    const x = v === undefined || !Number.isFinite(v) ? gate.mean[i]! : v;
+    z += (gate.weights[i]! * (x - gate.mean[i]!)) / gate.scale[i]!;
+  });
+  return 1 / (1 + Math.exp(-z));
+}
