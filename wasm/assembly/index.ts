@@ -748,8 +748,10 @@ export const I16_ACT_QMAX: i32 = 32767;
 const I16_BLOCK: i32 = 32;
 
 /**
- * Packs f32 B[K,N] (K % 32 == 0, N % 8 == 0) as int16 in packWeightsI8's layout (per 4-column
- * group and k pair, 8 lanes) with scale[j] = max|B[:,j]| / 2047.
+ * Packs f32 B[K,N] (K % 32 == 0, N % 8 == 0) as int16 with scale[j] = max|B[:,j]| / 2047, in
+ * strips of 8 columns (matmulI16's tile width): strip s, k pair p at byte s * 16K + p * 32 holds
+ * columns 8s..8s+3 then 8s+4..8s+7, each as (w(2p, j), w(2p + 1, j)), the two vectors the
+ * kernel multiplies per k pair, so one pointer walks a strip with constant offsets.
  */
 export function packWeightsI16(b: usize, k: i32, n: i32, out: usize, scale: usize): i32 {
   if (k % I16_BLOCK != 0 || (n & 7) != 0) return STATUS_BAD_ARG;
@@ -763,9 +765,9 @@ export function packWeightsI16(b: usize, k: i32, n: i32, out: usize, scale: usiz
     store<f32>(scale + ((<usize>j) << 2), mx > 0 ? mx / qmax : <f32>1);
   }
   let o = out;
-  for (let j = 0; j < n; j += 4) {
+  for (let j = 0; j < n; j += 8) {
     for (let kk = 0; kk < k; kk += 2) {
-      for (let c = 0; c < 4; c++) {
+      for (let c = 0; c < 8; c++) {
         const s = load<f32>(scale + ((<usize>(j + c)) << 2));
         for (let t = 0; t < 2; t++) {
           const w = load<f32>(b + ((<usize>(kk + t) * <usize>n + <usize>(j + c)) << 2));
@@ -781,53 +783,96 @@ export function packWeightsI16(b: usize, k: i32, n: i32, out: usize, scale: usiz
   return STATUS_OK;
 }
 
+/** max|row| / 32767 (1 for an all-zero row): the activation scale of one row of k floats. */
+function rowScaleI16(row: usize, k: i32): f32 {
+  const rowEnd = row + ((<usize>k) << 2);
+  let mv = f32x4.splat(0);
+  for (let p = row; p < rowEnd; p += 16) mv = f32x4.max(mv, f32x4.abs(v128.load(p)));
+  const mx = max<f32>(
+    max<f32>(f32x4.extract_lane(mv, 0), f32x4.extract_lane(mv, 1)),
+    max<f32>(f32x4.extract_lane(mv, 2), f32x4.extract_lane(mv, 3)),
+  );
+  return mx > 0 ? mx / <f32>I16_ACT_QMAX : <f32>1;
+}
+
+/** 8 floats at p to int16: nearest-even of x * inv, clamped to +-32767 (as quantizeRowsI16). */
+function quantize8I16(p: usize, inv: v128): v128 {
+  const hi = i32x4.splat(I16_ACT_QMAX);
+  const lo = i32x4.splat(-I16_ACT_QMAX);
+  let q0 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p), inv)));
+  let q1 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p, 16), inv)));
+  q0 = i32x4.max_s(i32x4.min_s(q0, hi), lo);
+  q1 = i32x4.max_s(i32x4.min_s(q1, hi), lo);
+  return i16x8.narrow_i32x4_s(q0, q1);
+}
+
 /**
  * Rows of A[M,K] (K % 32 == 0) to int16 with a per-row scale max|row| / 32767: q = nearest-even of
  * x * (1 / scale), clamped to +-32767, in f32x4 lanes (same bits as one element at a time).
  */
 export function quantizeRowsI16(a: usize, m: i32, k: i32, out: usize, scale: usize): i32 {
   if (k % I16_BLOCK != 0 || m < 0) return STATUS_BAD_ARG;
-  const qmax = <f32>I16_ACT_QMAX;
-  const hi = i32x4.splat(I16_ACT_QMAX);
-  const lo = i32x4.splat(-I16_ACT_QMAX);
   const rowBytes = (<usize>k) << 2;
   for (let i = 0; i < m; i++) {
     const row = a + <usize>i * rowBytes;
     const rowEnd = row + rowBytes;
-    let mv = f32x4.splat(0);
-    for (let p = row; p < rowEnd; p += 16) mv = f32x4.max(mv, f32x4.abs(v128.load(p)));
-    const mx = max<f32>(
-      max<f32>(f32x4.extract_lane(mv, 0), f32x4.extract_lane(mv, 1)),
-      max<f32>(f32x4.extract_lane(mv, 2), f32x4.extract_lane(mv, 3)),
-    );
-    const s: f32 = mx > 0 ? mx / qmax : <f32>1;
+    const s = rowScaleI16(row, k);
     store<f32>(scale + ((<usize>i) << 2), s);
     const inv = f32x4.splat(<f32>1 / s);
     let o = out + ((<usize>i * <usize>k) << 1);
     for (let p = row; p < rowEnd; p += 32) {
-      let q0 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p), inv)));
-      let q1 = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(v128.load(p, 16), inv)));
-      q0 = i32x4.max_s(i32x4.min_s(q0, hi), lo);
-      q1 = i32x4.max_s(i32x4.min_s(q1, hi), lo);
-      v128.store(o, i16x8.narrow_i32x4_s(q0, q1));
+      v128.store(o, quantize8I16(p, inv));
       o += 16;
     }
   }
   return STATUS_OK;
 }
 
-/** qa4[(i / 4) * 4k + pair * 8 + (i % 4) * 2] = the k pair of row i, for rows below m4. */
-function interleaveRows4I16(qa: usize, qa4: usize, m4: i32, k: i32): void {
-  const rowA = (<usize>k) << 1;
+/**
+ * quantizeRowsI16 (the same scales and int16 values) written straight into 4-row tiles
+ * interleaved by k pair, the layout matmulI16 broadcasts from: tile t at byte t * 8K, k pair p of
+ * its row r at + p * 16 + r * 4. Rows from m up to the next multiple of 4 are zeros (scale 1), so
+ * the GEMM has no row tail; their outputs are discarded.
+ */
+function quantizeTilesI16(a: usize, m: i32, k: i32, qa4: usize, sa: usize): void {
+  const rowBytes = (<usize>k) << 2;
+  const m4 = (m + 3) & ~3;
+  let o = qa4;
   for (let i = 0; i < m4; i += 4) {
-    const r0 = qa + <usize>i * rowA;
-    let o = qa4 + <usize>i * rowA;
-    for (let off: usize = 0; off < rowA; off += 4) {
-      store<i32>(o, load<i32>(r0 + off));
-      store<i32>(o, load<i32>(r0 + rowA + off), 4);
-      store<i32>(o, load<i32>(r0 + 2 * rowA + off), 8);
-      store<i32>(o, load<i32>(r0 + 3 * rowA + off), 12);
-      o += 16;
+    const p0 = a + <usize>i * rowBytes;
+    // A padding row reads row i again with inv = 0: every q is 0 and nothing outside A is read.
+    const s0 = rowScaleI16(p0, k);
+    const s1: f32 = i + 1 < m ? rowScaleI16(p0 + rowBytes, k) : 1;
+    const s2: f32 = i + 2 < m ? rowScaleI16(p0 + 2 * rowBytes, k) : 1;
+    const s3: f32 = i + 3 < m ? rowScaleI16(p0 + 3 * rowBytes, k) : 1;
+    const sp = sa + ((<usize>i) << 2);
+    store<f32>(sp, s0);
+    store<f32>(sp, s1, 4);
+    store<f32>(sp, s2, 8);
+    store<f32>(sp, s3, 12);
+    const r1: usize = i + 1 < m ? rowBytes : 0;
+    const r2: usize = i + 2 < m ? rowBytes << 1 : 0;
+    const r3: usize = i + 3 < m ? rowBytes * 3 : 0;
+    const iv0 = f32x4.splat(<f32>1 / s0);
+    const iv1 = f32x4.splat(i + 1 < m ? <f32>1 / s1 : 0);
+    const iv2 = f32x4.splat(i + 2 < m ? <f32>1 / s2 : 0);
+    const iv3 = f32x4.splat(i + 3 < m ? <f32>1 / s3 : 0);
+    const end = p0 + rowBytes;
+    for (let p = p0; p < end; p += 32) {
+      // 4 k pairs (i32 lanes) of each row, transposed so each k pair's 4 rows are adjacent.
+      const v0 = quantize8I16(p, iv0);
+      const v1 = quantize8I16(p + r1, iv1);
+      const v2 = quantize8I16(p + r2, iv2);
+      const v3 = quantize8I16(p + r3, iv3);
+      const t0 = v128.shuffle<i32>(v0, v1, 0, 4, 1, 5);
+      const t1 = v128.shuffle<i32>(v2, v3, 0, 4, 1, 5);
+      const t2 = v128.shuffle<i32>(v0, v1, 2, 6, 3, 7);
+      const t3 = v128.shuffle<i32>(v2, v3, 2, 6, 3, 7);
+      v128.store(o, v128.shuffle<i64>(t0, t1, 0, 2));
+      v128.store(o, v128.shuffle<i64>(t0, t1, 1, 3), 16);
+      v128.store(o, v128.shuffle<i64>(t2, t3, 0, 2), 32);
+      v128.store(o, v128.shuffle<i64>(t2, t3, 1, 3), 48);
+      o += 64;
     }
   }
 }
@@ -846,12 +891,13 @@ function flushI16(cp: usize, acc0: v128, acc1: v128, first: bool): void {
 
 /**
  * C[M,N] = (sum over 32-k blocks, in order, of f32(int32 block sum)) * (sa[i] * sw[j]) + bias[j],
- * optionally followed by the canon.2 `gelu`. qa: int16 rows from quantizeRowsI16; qw, sw from
- * packWeightsI16. Tiles of 4 rows x 8 columns, then single rows.
+ * then the canon.2 `gelu` when act. a: f32 rows, quantised here per row (quantizeTilesI16, the
+ * bits of quantizeRowsI16); qw, sw from packWeightsI16. Tiles of 4 rows x 8 columns; the last
+ * 1-3 rows of an M that is not a multiple of 4 run as one 3-row tile (zero rows fill a 1- or
+ * 2-row tail) into scratch, and only the real rows are copied out. Scratch is freed on return.
  */
 export function matmulI16(
-  qa: usize,
-  sa: usize,
+  a: usize,
   qw: usize,
   sw: usize,
   bias: usize,
@@ -862,37 +908,56 @@ export function matmulI16(
   act: bool,
 ): i32 {
   if (k % I16_BLOCK != 0 || (n & 7) != 0 || m < 0) return STATUS_BAD_ARG;
-  const rowA = (<usize>k) << 1;
+  if (m == 0) return STATUS_OK;
+  const m4 = (m + 3) & ~3;
   const rowC = (<usize>n) << 2;
-  const groupBytes = (<usize>k) << 3;
-  const blockBytes = (<usize>I16_BLOCK) << 1; // bytes of one row's block in qa
-  const m4 = m & ~3;
-  // 4-row blocks interleaved by k pair (constant load offsets, as matmulPacked); freed on return.
+  const tileA = (<usize>k) << 3; // bytes of one 4-row tile of qa4
+  const stripB = (<usize>k) << 4; // bytes of one 8-column strip of qw
   const arena = top;
-  const qa4 = alloc(<usize>m4 * rowA);
-  if (m4 > 0 && qa4 == 0) return STATUS_OOM;
-  interleaveRows4I16(qa, qa4, m4, k);
+  const qa4 = alloc((<usize>m4 * tileA) >> 2);
+  const sa = alloc((<usize>m4) << 2);
+  const pad = alloc(rowC << 2);
+  if (qa4 == 0 || sa == 0 || pad == 0) {
+    top = arena;
+    return STATUS_OOM;
+  }
+  quantizeTilesI16(a, m, k, qa4, sa);
   for (let j = 0; j < n; j += 8) {
-    const g0 = qw + <usize>(j >> 2) * groupBytes;
-    for (let i = 0; i < m4; i += 4) {
-      const a0 = qa4 + <usize>i * rowA;
+    const bs = qw + <usize>(j >> 3) * stripB;
+    // A last tile of 1-3 real rows runs as a 3-row tile (matmulI16Rows3) on the same layout.
+    const full = m & ~3;
+    if (full != m4)
+      matmulI16Rows3(qa4 + <usize>(full >> 2) * tileA, tileA, bs, pad, rowC, j, sa, full, sw, bias);
+    for (let i = 0; i < full; i += 4) {
       const cp = c + <usize>i * rowC + ((<usize>j) << 2);
-      let p0 = g0;
-      for (let kb: usize = 0; kb < rowA; kb += blockBytes) {
-        let c00 = i32x4.splat(0),
-          c01 = i32x4.splat(0);
-        let c10 = i32x4.splat(0),
-          c11 = i32x4.splat(0);
-        let c20 = i32x4.splat(0),
-          c21 = i32x4.splat(0);
-        let c30 = i32x4.splat(0),
-          c31 = i32x4.splat(0);
-        let ap = a0 + (kb << 2);
-        const end = ap + (blockBytes << 2);
-        while (ap < end) {
-          const b0 = v128.load(p0);
-          const b1 = v128.load(p0 + groupBytes);
-          let x = v128.load32_splat(ap);
+      let ap = qa4 + <usize>(i >> 2) * tileA;
+      const aEnd = ap + tileA;
+      let bp = bs;
+      let first = true;
+      while (ap < aEnd) {
+        // One 32-k block (16 k pairs: 256 bytes of A, 512 of B), exact in int32; the first k
+        // pair starts the sums (no zeroing and adding 0).
+        let b0 = v128.load(bp);
+        let b1 = v128.load(bp, 16);
+        let x = v128.load32_splat(ap);
+        let c00 = i32x4.dot_i16x8_s(x, b0);
+        let c01 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 4);
+        let c10 = i32x4.dot_i16x8_s(x, b0);
+        let c11 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 8);
+        let c20 = i32x4.dot_i16x8_s(x, b0);
+        let c21 = i32x4.dot_i16x8_s(x, b1);
+        x = v128.load32_splat(ap, 12);
+        let c30 = i32x4.dot_i16x8_s(x, b0);
+        let c31 = i32x4.dot_i16x8_s(x, b1);
+        const blockEnd = ap + 256;
+        ap += 16;
+        bp += 32;
+        while (ap < blockEnd) {
+          b0 = v128.load(bp);
+          b1 = v128.load(bp, 16);
+          x = v128.load32_splat(ap);
           c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
           c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
           x = v128.load32_splat(ap, 4);
@@ -904,44 +969,84 @@ export function matmulI16(
           x = v128.load32_splat(ap, 12);
           c30 = i32x4.add(c30, i32x4.dot_i16x8_s(x, b0));
           c31 = i32x4.add(c31, i32x4.dot_i16x8_s(x, b1));
-          p0 += 16;
           ap += 16;
+          bp += 32;
         }
-        const first = kb == 0;
         flushI16(cp, c00, c01, first);
         flushI16(cp + rowC, c10, c11, first);
         flushI16(cp + 2 * rowC, c20, c21, first);
         flushI16(cp + 3 * rowC, c30, c31, first);
+        first = false;
       }
-      for (let r = 0; r < 4; r++) finishI16(cp + <usize>r * rowC, sa, i + r, sw, bias, j, act);
-    }
-    for (let i = m4; i < m; i++) {
-      const a0 = qa + <usize>i * rowA;
-      const cp = c + <usize>i * rowC + ((<usize>j) << 2);
-      let p0 = g0;
-      for (let kb: usize = 0; kb < rowA; kb += blockBytes) {
-        let c0 = i32x4.splat(0),
-          c1 = i32x4.splat(0);
-        let ap = a0 + kb;
-        const end = ap + blockBytes;
-        while (ap < end) {
-          const x = v128.load32_splat(ap);
-          c0 = i32x4.add(c0, i32x4.dot_i16x8_s(x, v128.load(p0)));
-          c1 = i32x4.add(c1, i32x4.dot_i16x8_s(x, v128.load(p0 + groupBytes)));
-          p0 += 16;
-          ap += 4;
-        }
-        flushI16(cp, c0, c1, kb == 0);
-      }
-      finishI16(cp, sa, i, sw, bias, j, act);
+      for (let r = 0; r < 4; r++) finishI16(cp + <usize>r * rowC, sa, i + r, sw, bias, j);
     }
   }
+  if (m4 != m) memory.copy(c + <usize>(m4 - 4) * rowC, pad, <usize>(m - (m4 - 4)) * rowC);
+  if (act) geluVectors(c, (m * n) >> 2);
   top = arena;
   return STATUS_OK;
 }
 
-/** out = sums * (sa[i] * sw[j..j+8]) (+ bias), then gelu when act, on 8 outputs at cp. */
-function finishI16(cp: usize, sa: usize, i: i32, sw: usize, bias: usize, j: i32, act: bool): void {
+/**
+ * matmulI16's 4x8 tile for the first 3 rows of the 4-row tile at ap (tileA bytes) into pad rows
+ * 0-2, columns j..j+8: the same block sums, conversions and finish for those rows.
+ */
+function matmulI16Rows3(
+  ap: usize,
+  tileA: usize,
+  bs: usize,
+  pad: usize,
+  rowC: usize,
+  j: i32,
+  sa: usize,
+  i: i32,
+  sw: usize,
+  bias: usize,
+): void {
+  const cp = pad + ((<usize>j) << 2);
+  const aEnd = ap + tileA;
+  let bp = bs;
+  let first = true;
+  while (ap < aEnd) {
+    let b0 = v128.load(bp);
+    let b1 = v128.load(bp, 16);
+    let x = v128.load32_splat(ap);
+    let c00 = i32x4.dot_i16x8_s(x, b0);
+    let c01 = i32x4.dot_i16x8_s(x, b1);
+    x = v128.load32_splat(ap, 4);
+    let c10 = i32x4.dot_i16x8_s(x, b0);
+    let c11 = i32x4.dot_i16x8_s(x, b1);
+    x = v128.load32_splat(ap, 8);
+    let c20 = i32x4.dot_i16x8_s(x, b0);
+    let c21 = i32x4.dot_i16x8_s(x, b1);
+    const blockEnd = ap + 256;
+    ap += 16;
+    bp += 32;
+    while (ap < blockEnd) {
+      b0 = v128.load(bp);
+      b1 = v128.load(bp, 16);
+      x = v128.load32_splat(ap);
+      c00 = i32x4.add(c00, i32x4.dot_i16x8_s(x, b0));
+      c01 = i32x4.add(c01, i32x4.dot_i16x8_s(x, b1));
+      x = v128.load32_splat(ap, 4);
+      c10 = i32x4.add(c10, i32x4.dot_i16x8_s(x, b0));
+      c11 = i32x4.add(c11, i32x4.dot_i16x8_s(x, b1));
+      x = v128.load32_splat(ap, 8);
+      c20 = i32x4.add(c20, i32x4.dot_i16x8_s(x, b0));
+      c21 = i32x4.add(c21, i32x4.dot_i16x8_s(x, b1));
+      ap += 16;
+      bp += 32;
+    }
+    flushI16(cp, c00, c01, first);
+    flushI16(cp + rowC, c10, c11, first);
+    flushI16(cp + 2 * rowC, c20, c21, first);
+    first = false;
+  }
+  for (let r = 0; r < 3; r++) finishI16(cp + <usize>r * rowC, sa, i + r, sw, bias, j);
+}
+
+/** out = sums * (sa[i] * sw[j..j+8]) (+ bias) on 8 outputs at cp. */
+function finishI16(cp: usize, sa: usize, i: i32, sw: usize, bias: usize, j: i32): void {
   const s = v128.load32_splat(sa + ((<usize>i) << 2));
   const wo = sw + ((<usize>j) << 2);
   let r0 = f32x4.mul(v128.load(cp), f32x4.mul(s, v128.load(wo)));
@@ -952,7 +1057,6 @@ function finishI16(cp: usize, sa: usize, i: i32, sw: usize, bias: usize, j: i32,
   }
   v128.store(cp, r0);
   v128.store(cp, r1, 16);
-  if (act) geluVectors(cp, 2);
 }
 
 /** out[i] = x[i] + y[i] for i < len (out may alias x or y). */
@@ -1092,83 +1196,162 @@ function geluSeries4(p: usize): void {
 // Both branches run on every lane and a mask picks one. Error of Phi <= 8.5e-8 absolute (f32
 // rounding near 1 dominates); |gelu - exact| <= 1.15e-7 * max(1, |x|) (kernel.test.ts checks it).
 // ---------------------------------------------------------------------------------------------
-const INV_SQRT2_F: f32 = 0.7071067811865476;
-const LOG2E_F: f32 = 1.44269504;
-const LN2_HI_F: f32 = 0.693359375; // 9 significant bits: k * LN2_HI_F is exact for |k| < 2^15
-const LN2_LO_F: f32 = -2.1219444e-4;
+// The f32 constants of expf4 and gelu4, read from memory and broadcast (one x64 instruction) where
+// a v128.const costs V8 three (built from immediates through a general register) and gelu4 needs
+// about 30 per vector. The values are the same f32s as the literals they replace: no bit changes.
+const KF: usize = memory.data<f32>(
+  [
+    1.44269504, // 0 LOG2E_F
+    0.693359375, // 1 LN2_HI_F: 9 significant bits, k * LN2_HI_F is exact for |k| < 2^15
+    -2.1219444e-4, // 2 LN2_LO_F
+    5.0000001201e-1, // 3 expf: P (Cephes expf)
+    1.6666665459e-1, // 4
+    4.1665795894e-2, // 5
+    8.3334519073e-3, // 6
+    1.3981999507e-3, // 7
+    1.98756915e-4, // 8
+    1, // 9 one
+    0.5, // 10 half
+    0.7071067811865476, // 11 1 / sqrt(2)
+    9, // 12 z clamp
+    0.75, // 13 branch point
+    1.128379225730896, // 14 gelu: S
+    -3.7612637877464294e-1, // 15
+    1.1283767223358154e-1, // 16
+    -2.6864077895879745e-2, // 17
+    5.21473865956068e-3, // 18
+    -8.327806135639548e-4, // 19
+    9.311354369856417e-5, // 20
+    -1.2655402421951294, // 21 gelu: B
+    1.0008000135421753, // 22
+    3.6505964398384094e-1, // 23
+    1.543196141719818e-1, // 24
+    -4.0724414587020874e-1, // 25
+    8.111847043037415e-1, // 26
+    -1.9438806772232056, // 27
+    2.239692211151123, // 28
+    -1.2113406658172607, // 29
+    2.569652795791626e-1, // 30
+  ],
+  16,
+);
+/** Integer lanes: the exponent bias 127 (at 0), the f32 sign bit (16), all bits but the sign (32). */
+const KI: usize = memory.data<i32>(
+  [
+    127, 127, 127, 127, -0x80000000, -0x80000000, -0x80000000, -0x80000000, 0x7fffffff, 0x7fffffff,
+    0x7fffffff, 0x7fffffff,
+  ],
+  16,
+);
+
+/** KF[i] in 4 lanes (i is a literal at every call: the address folds to a constant). */
+function kf(i: i32): v128 {
+  return v128.load32_splat(KF + ((<usize>i) << 2));
+}
 
 /**
  * e^a for f32 lanes a in [-87, 88] (relative error < 1e-7): a = k ln2 + r (Cody-Waite, |r| <=
  * ln2 / 2), e^a = 2^k * (1 + r + r^2 * P(r)), P of degree 5 (Cephes expf) by Estrin's scheme.
  */
 function expf4(a: v128): v128 {
-  const k = f32x4.nearest(f32x4.mul(a, f32x4.splat(LOG2E_F)));
-  let r = f32x4.sub(a, f32x4.mul(k, f32x4.splat(LN2_HI_F)));
-  r = f32x4.sub(r, f32x4.mul(k, f32x4.splat(LN2_LO_F)));
+  const k = f32x4.nearest(f32x4.mul(a, kf(0)));
+  let r = f32x4.sub(a, f32x4.mul(k, kf(1)));
+  r = f32x4.sub(r, f32x4.mul(k, kf(2)));
   const r2 = f32x4.mul(r, r);
-  const p01 = f32x4.add(
-    f32x4.splat(<f32>5.0000001201e-1),
-    f32x4.mul(f32x4.splat(<f32>1.6666665459e-1), r),
-  );
-  const p23 = f32x4.add(
-    f32x4.splat(<f32>4.1665795894e-2),
-    f32x4.mul(f32x4.splat(<f32>8.3334519073e-3), r),
-  );
-  const p45 = f32x4.add(
-    f32x4.splat(<f32>1.3981999507e-3),
-    f32x4.mul(f32x4.splat(<f32>1.98756915e-4), r),
-  );
+  const p01 = f32x4.add(kf(3), f32x4.mul(kf(4), r));
+  const p23 = f32x4.add(kf(5), f32x4.mul(kf(6), r));
+  const p45 = f32x4.add(kf(7), f32x4.mul(kf(8), r));
   const p = f32x4.add(p01, f32x4.mul(f32x4.add(p23, f32x4.mul(p45, r2)), r2));
-  const y = f32x4.add(f32x4.add(f32x4.mul(p, r2), r), f32x4.splat(<f32>1));
-  const scale = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
+  const y = f32x4.add(f32x4.add(f32x4.mul(p, r2), r), kf(9));
+  const scale = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), v128.load(KI)), 23);
   return f32x4.mul(y, scale);
 }
 
-/** c0 + c1 * x, the pairs of Estrin's scheme. */
-function lin4(c0: f32, c1: f32, x: v128): v128 {
-  return f32x4.add(f32x4.splat(c0), f32x4.mul(f32x4.splat(c1), x));
+/** c0 + c1 * x with the coefficients KF[i], KF[i + 1]: the pairs of Estrin's scheme. */
+function lin4(i: i32, x: v128): v128 {
+  return f32x4.add(kf(i), f32x4.mul(kf(i + 1), x));
+}
+
+/** z = |x| / sqrt(2) of 4 lanes (|x| as a bit operation, which is what f32x4.abs is). */
+function geluZ(x: v128): v128 {
+  return f32x4.mul(v128.and(x, v128.load(KI, 32)), kf(11));
 }
 
 /**
- * GELU of 4 f32 lanes (see the section comment); lanes are independent of each other. The
- * polynomials use Estrin's scheme (short dependency chains: the kernel is latency-bound).
+ * min(z, 9): pmin, which agrees with min on every non-NaN lane here because z = |x| / sqrt(2) is
+ * never -0.
  */
-function gelu4(x: v128): v128 {
-  const zero = f32x4.splat(0);
-  const half = f32x4.splat(<f32>0.5);
-  const one = f32x4.splat(<f32>1);
-  const z = f32x4.mul(f32x4.abs(x), f32x4.splat(INV_SQRT2_F));
-  // Small |z|: Phi = 0.5 +- 0.5 * z * S(z^2), S of degree 6 in u = z^2.
-  const u = f32x4.mul(z, z);
-  const u2 = f32x4.mul(u, u);
-  const u4 = f32x4.mul(u2, u2);
-  const s01 = lin4(<f32>1.128379225730896, <f32>-3.7612637877464294e-1, u);
-  const s23 = lin4(<f32>1.1283767223358154e-1, <f32>-2.6864077895879745e-2, u);
-  const s45 = lin4(<f32>5.21473865956068e-3, <f32>-8.327806135639548e-4, u);
-  const s46 = f32x4.add(s45, f32x4.mul(f32x4.splat(<f32>9.311354369856417e-5), u2));
-  const s = f32x4.add(f32x4.add(s01, f32x4.mul(s23, u2)), f32x4.mul(s46, u4));
-  const hs = f32x4.mul(half, f32x4.mul(z, s));
-  const neg = f32x4.lt(x, zero);
-  const phiSmall = f32x4.add(half, v128.bitselect(f32x4.neg(hs), hs, neg));
-  // Large |z|: 0.5 * erfc(z) = 0.5 * t * exp(B(t) - z^2), B of degree 9 in t = 1 / (1 + z / 2);
-  // Phi = that (x < 0) or 1 - that.
-  const zb = f32x4.min(z, f32x4.splat(<f32>9));
-  const t = f32x4.div(one, f32x4.add(f32x4.mul(zb, half), one));
-  const t2 = f32x4.mul(t, t);
-  const t4 = f32x4.mul(t2, t2);
-  const t8 = f32x4.mul(t4, t4);
-  const b01 = lin4(<f32>-1.2655402421951294, <f32>1.0008000135421753, t);
-  const b23 = lin4(<f32>3.6505964398384094e-1, <f32>1.543196141719818e-1, t);
-  const b45 = lin4(<f32>-4.0724414587020874e-1, <f32>8.111847043037415e-1, t);
-  const b67 = lin4(<f32>-1.9438806772232056, <f32>2.239692211151123, t);
-  const b89 = lin4(<f32>-1.2113406658172607, <f32>2.569652795791626e-1, t);
-  const b03 = f32x4.add(b01, f32x4.mul(b23, t2));
-  const b47 = f32x4.add(b45, f32x4.mul(b67, t2));
-  const b = f32x4.add(f32x4.add(b03, f32x4.mul(b47, t4)), f32x4.mul(b89, t8));
-  const hb = f32x4.mul(half, f32x4.mul(t, expf4(f32x4.sub(b, f32x4.mul(zb, zb)))));
-  const phiLarge = v128.bitselect(f32x4.sub(one, hb), hb, f32x4.ge(x, zero));
-  const phi = v128.bitselect(phiSmall, phiLarge, f32x4.lt(z, f32x4.splat(<f32>0.75)));
-  return f32x4.mul(x, phi);
+function geluZb(z: v128): v128 {
+  return f32x4.pmin(z, kf(12));
+}
+
+/** Scratch of geluVectors' phases: t, the small-|z| Phi and the exp argument of 64 vectors. */
+const GELU_CHUNK: i32 = 64;
+const GELU_SCRATCH: usize = memory.data(GELU_CHUNK * 16 * 3, 16);
+
+/**
+ * GELU (see the section comment) of `count` vectors at p, in place; lanes are independent of
+ * each other. One vector's chain of dependent operations is about 100 cycles long, longer than
+ * the out-of-order window covers for more than two vectors, so the work runs in three passes
+ * over chunks of 64 vectors (each with short chains and independent iterations), handing t, the
+ * small-|z| Phi and the exp argument over through GELU_SCRATCH: the same f32 operations on the
+ * same values as one pass, so the same bits. Polynomials use Estrin's scheme.
+ */
+function geluVectors(p: usize, count: i32): void {
+  const ts = GELU_SCRATCH;
+  const ps = ts + ((<usize>GELU_CHUNK) << 4);
+  const as = ps + ((<usize>GELU_CHUNK) << 4);
+  for (let done = 0; done < count; done += GELU_CHUNK) {
+    const base = p + ((<usize>done) << 4);
+    const bytes = (<usize>min<i32>(GELU_CHUNK, count - done)) << 4;
+    const end = base + bytes;
+    // Pass 1: small |z|: Phi = 0.5 +- 0.5 * z * S(z^2), S of degree 6 in u = z^2; and for large
+    // |z|, t = 1 / (1 + z / 2) with z clamped to 9.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const x = v128.load(q);
+      const half = kf(10);
+      const z = geluZ(x);
+      const u = f32x4.mul(z, z);
+      const u2 = f32x4.mul(u, u);
+      const u4 = f32x4.mul(u2, u2);
+      const s01 = lin4(14, u);
+      const s23 = lin4(16, u);
+      const s45 = lin4(18, u);
+      const s46 = f32x4.add(s45, f32x4.mul(kf(20), u2));
+      const s = f32x4.add(f32x4.add(s01, f32x4.mul(s23, u2)), f32x4.mul(s46, u4));
+      const hs = f32x4.mul(half, f32x4.mul(z, s));
+      const neg = f32x4.lt(x, f32x4.splat(0));
+      v128.store(ps + o, f32x4.add(half, v128.bitselect(v128.xor(hs, v128.load(KI, 16)), hs, neg)));
+      const one = kf(9);
+      v128.store(ts + o, f32x4.div(one, f32x4.add(f32x4.mul(geluZb(z), half), one)));
+    }
+    // Pass 2: 0.5 * erfc(z) = 0.5 * t * exp(B(t) - z^2), B of degree 9 in t: the argument.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const zb = geluZb(geluZ(v128.load(q)));
+      const t = v128.load(ts + o);
+      const t2 = f32x4.mul(t, t);
+      const t4 = f32x4.mul(t2, t2);
+      const t8 = f32x4.mul(t4, t4);
+      const b01 = lin4(21, t);
+      const b23 = lin4(23, t);
+      const b45 = lin4(25, t);
+      const b67 = lin4(27, t);
+      const b89 = lin4(29, t);
+      const b03 = f32x4.add(b01, f32x4.mul(b23, t2));
+      const b47 = f32x4.add(b45, f32x4.mul(b67, t2));
+      const b = f32x4.add(f32x4.add(b03, f32x4.mul(b47, t4)), f32x4.mul(b89, t8));
+      v128.store(as + o, f32x4.sub(b, f32x4.mul(zb, zb)));
+    }
+    for (let o: usize = 0; o < bytes; o += 16) v128.store(as + o, expf4(v128.load(as + o)));
+    // Pass 3: Phi = that (x < 0) or 1 - that for large |z|, the small-|z| Phi below 0.75; x * Phi.
+    for (let q = base, o: usize = 0; q < end; q += 16, o += 16) {
+      const x = v128.load(q);
+      const hb = f32x4.mul(kf(10), f32x4.mul(v128.load(ts + o), v128.load(as + o)));
+      const phiLarge = v128.bitselect(f32x4.sub(kf(9), hb), hb, f32x4.ge(x, f32x4.splat(0)));
+      const phi = v128.bitselect(v128.load(ps + o), phiLarge, f32x4.lt(geluZ(x), kf(13)));
+      v128.store(q, f32x4.mul(x, phi));
+    }
+  }
 }
 
 /** 16 bytes for gelu's last 1-3 elements. */
@@ -1191,12 +1374,6 @@ export function gelu(x: usize, len: i32): void {
   memory.copy(p, GELU_TAIL, rest);
 }
 
-/** gelu4 over `count` vectors at p, in place (the only call of gelu4, so the compiler inlines it). */
-function geluVectors(p: usize, count: i32): void {
-  const end = p + ((<usize>count) << 4);
-  for (let q = p; q < end; q += 16) v128.store(q, gelu4(v128.load(q)));
-}
-
 /** In-place tanh. */
 export function tanhInPlace(x: usize, len: i32): void {
   for (let i = 0; i < len; i++) {
@@ -1213,9 +1390,21 @@ export function scale(x: usize, len: i32, s: f32): void {
   }
 }
 
+/** The 4x4 transpose of f32 lanes: out j = (a[j], b[j], c[j], d[j]). */
+function transposeLane(t0: v128, t1: v128, t2: v128, t3: v128, j: i32): v128 {
+  if (j == 0) return v128.shuffle<i64>(t0, t1, 0, 2);
+  if (j == 1) return v128.shuffle<i64>(t0, t1, 1, 3);
+  if (j == 2) return v128.shuffle<i64>(t2, t3, 0, 2);
+  return v128.shuffle<i64>(t2, t3, 1, 3);
+}
+
 /**
  * LayerNorm over the last axis, TF graph order: mean, var = mean((x - mean)^2),
- * y = (gamma * rsqrt(var + eps)) * (x - mean) + beta. Sums are sequential f32.
+ * y = (gamma * rsqrt(var + eps)) * (x - mean) + beta. Sums are sequential f32 per row. Four rows
+ * run side by side in the lanes of one vector (their sums are chains of dependent adds, so one
+ * row at a time waits on add latency): lane r adds row r's elements in index order, the same
+ * operations in the same order as one row alone, so the same bits. A last group of fewer than 4
+ * rows repeats its last row in the spare lanes and writes only its own rows.
  */
 export function layerNorm(
   x: usize,
@@ -1226,24 +1415,137 @@ export function layerNorm(
   beta: usize,
   eps: f32,
 ): void {
-  const fn = <f32>n;
-  for (let r = 0; r < rows; r++) {
-    const xr = x + ((<usize>r * <usize>n) << 2);
-    const orow = out + ((<usize>r * <usize>n) << 2);
-    let s: f32 = 0;
-    for (let i = 0; i < n; i++) s = s + load<f32>(xr + ((<usize>i) << 2));
-    const mean = s / fn;
-    let v: f32 = 0;
-    for (let i = 0; i < n; i++) {
-      const d = load<f32>(xr + ((<usize>i) << 2)) - mean;
-      v = v + d * d;
-    }
-    const inv: f32 = <f32>1.0 / sqrt<f32>(v / fn + eps);
-    for (let i = 0; i < n; i++) {
+  const fn = f32x4.splat(<f32>n);
+  const rowBytes = (<usize>n) << 2;
+  const n4 = n & ~3;
+  for (let r = 0; r < rows; r += 4) {
+    const x0 = x + <usize>r * rowBytes;
+    const x1 = r + 1 < rows ? x0 + rowBytes : x0;
+    const x2 = r + 2 < rows ? x0 + 2 * rowBytes : x1;
+    const x3 = r + 3 < rows ? x0 + 3 * rowBytes : x2;
+    let s = f32x4.splat(0);
+    for (let i = 0; i < n4; i += 4) {
       const o = (<usize>i) << 2;
-      const g = load<f32>(gamma + o) * inv;
-      store<f32>(orow + o, g * (load<f32>(xr + o) - mean) + load<f32>(beta + o));
+      const a = v128.load(x0 + o);
+      const b = v128.load(x1 + o);
+      const c = v128.load(x2 + o);
+      const d = v128.load(x3 + o);
+      const t0 = v128.shuffle<i32>(a, b, 0, 4, 1, 5);
+      const t1 = v128.shuffle<i32>(c, d, 0, 4, 1, 5);
+      const t2 = v128.shuffle<i32>(a, b, 2, 6, 3, 7);
+      const t3 = v128.shuffle<i32>(c, d, 2, 6, 3, 7);
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 0));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 1));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 2));
+      s = f32x4.add(s, transposeLane(t0, t1, t2, t3, 3));
     }
+    for (let i = n4; i < n; i++) s = f32x4.add(s, gather4(x0, x1, x2, x3, i));
+    const mean = f32x4.div(s, fn);
+    let v = f32x4.splat(0);
+    for (let i = 0; i < n4; i += 4) {
+      const o = (<usize>i) << 2;
+      const a = v128.load(x0 + o);
+      const b = v128.load(x1 + o);
+      const c = v128.load(x2 + o);
+      const d = v128.load(x3 + o);
+      const t0 = v128.shuffle<i32>(a, b, 0, 4, 1, 5);
+      const t1 = v128.shuffle<i32>(c, d, 0, 4, 1, 5);
+      const t2 = v128.shuffle<i32>(a, b, 2, 6, 3, 7);
+      const t3 = v128.shuffle<i32>(c, d, 2, 6, 3, 7);
+      const d0 = f32x4.sub(transposeLane(t0, t1, t2, t3, 0), mean);
+      v = f32x4.add(v, f32x4.mul(d0, d0));
+      const d1 = f32x4.sub(transposeLane(t0, t1, t2, t3, 1), mean);
+      v = f32x4.add(v, f32x4.mul(d1, d1));
+      const d2 = f32x4.sub(transposeLane(t0, t1, t2, t3, 2), mean);
+      v = f32x4.add(v, f32x4.mul(d2, d2));
+      const d3 = f32x4.sub(transposeLane(t0, t1, t2, t3, 3), mean);
+      v = f32x4.add(v, f32x4.mul(d3, d3));
+    }
+    for (let i = n4; i < n; i++) {
+      const dd = f32x4.sub(gather4(x0, x1, x2, x3, i), mean);
+      v = f32x4.add(v, f32x4.mul(dd, dd));
+    }
+    const inv = f32x4.div(
+      f32x4.splat(1),
+      f32x4.sqrt(f32x4.add(f32x4.div(v, fn), f32x4.splat(eps))),
+    );
+    const valid = min<i32>(4, rows - r);
+    layerNormRow(
+      x0,
+      out + <usize>r * rowBytes,
+      n,
+      gamma,
+      beta,
+      f32x4.extract_lane(mean, 0),
+      f32x4.extract_lane(inv, 0),
+    );
+    if (valid > 1)
+      layerNormRow(
+        x1,
+        out + <usize>(r + 1) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 1),
+        f32x4.extract_lane(inv, 1),
+      );
+    if (valid > 2)
+      layerNormRow(
+        x2,
+        out + <usize>(r + 2) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 2),
+        f32x4.extract_lane(inv, 2),
+      );
+    if (valid > 3)
+      layerNormRow(
+        x3,
+        out + <usize>(r + 3) * rowBytes,
+        n,
+        gamma,
+        beta,
+        f32x4.extract_lane(mean, 3),
+        f32x4.extract_lane(inv, 3),
+      );
+  }
+}
+
+/** (x0[i], x1[i], x2[i], x3[i]). */
+function gather4(x0: usize, x1: usize, x2: usize, x3: usize, i: i32): v128 {
+  const o = (<usize>i) << 2;
+  let g = f32x4.splat(load<f32>(x0 + o));
+  g = f32x4.replace_lane(g, 1, load<f32>(x1 + o));
+  g = f32x4.replace_lane(g, 2, load<f32>(x2 + o));
+  return f32x4.replace_lane(g, 3, load<f32>(x3 + o));
+}
+
+/** One row's output: (gamma[i] * inv) * (x[i] - mean) + beta[i], 4 lanes at a time. */
+function layerNormRow(
+  xr: usize,
+  orow: usize,
+  n: i32,
+  gamma: usize,
+  beta: usize,
+  mean: f32,
+  inv: f32,
+): void {
+  const mv = f32x4.splat(mean);
+  const iv = f32x4.splat(inv);
+  const n4 = n & ~3;
+  for (let i = 0; i < n4; i += 4) {
+    const o = (<usize>i) << 2;
+    const g = f32x4.mul(v128.load(gamma + o), iv);
+    v128.store(
+      orow + o,
+      f32x4.add(f32x4.mul(g, f32x4.sub(v128.load(xr + o), mv)), v128.load(beta + o)),
+    );
+  }
+  for (let i = n4; i < n; i++) {
+    const o = (<usize>i) << 2;
+    const g = load<f32>(gamma + o) * inv;
+    store<f32>(orow + o, g * (load<f32>(xr + o) - mean) + load<f32>(beta + o));
   }
 }
 

@@ -62,14 +62,25 @@ describe('kernel: matmulI16 (canon.3 dense layers)', () => {
   it('equals the JS emulation bit for bit and stays within the quantisation error of matmul', () => {
     const seed = fuzzSeed();
     const rand = mulberry32(seed);
+    // Every row tail of the 4-row tiles (m % 4), several 8-column strips, one and many 32-k
+    // blocks, and the query-sized shape of the model (23 rows).
     for (const [m, k, n] of [
       [1, 32, 8],
+      [2, 32, 16],
+      [3, 64, 8],
+      [4, 32, 24],
+      [5, 96, 16],
+      [6, 64, 8],
       [7, 64, 16],
+      [8, 128, 8],
+      [9, 32, 40],
       [13, 384, 24],
+      [23, 384, 16],
     ] as const) {
       const a = Float32Array.from({ length: m * k }, () =>
         f((rand() * 2 - 1) * (rand() < 0.02 ? 20 : 1)),
       );
+      if (m > 2) a.fill(0, k, 2 * k); // an all-zero row (scale 1) inside a tile
       const b = Float32Array.from({ length: k * n }, () => f((rand() * 2 - 1) * 0.1));
       const bias = Float32Array.from({ length: n }, () => f(rand() - 0.5));
       const mk = K.mark();
@@ -113,6 +124,28 @@ describe('kernel: matmulI16 (canon.3 dense layers)', () => {
       );
     }
     K.release(mk);
+  });
+
+  it('fuses GELU with the bits of the gelu kernel applied after it', () => {
+    const seed = fuzzSeed();
+    const rand = mulberry32(seed);
+    for (const [m, k, n] of [
+      [5, 64, 24],
+      [23, 96, 8],
+    ] as const) {
+      const a = Float32Array.from({ length: m * k }, () => f((rand() * 2 - 1) * 3));
+      const b = Float32Array.from({ length: k * n }, () => f((rand() * 2 - 1) * 0.2));
+      const mk = K.mark();
+      const pa = K.putF32(a);
+      const w = K.packWeightsI16(b, k, n);
+      const c = K.alloc(m * n * 4);
+      K.matmulI16(pa, w, 0, c, m, k, n, true);
+      const fused = K.f32(c, m * n).slice();
+      K.matmulI16(pa, w, 0, c, m, k, n, false);
+      K.gelu(c, m * n);
+      expect(Array.from(fused), `seed ${seed} ${m}x${k}x${n}`).toEqual(Array.from(K.f32(c, m * n)));
+      K.release(mk);
+    }
   });
 
   it('keeps only the int16 weights and their scales, not the f32 copy it quantised', () => {

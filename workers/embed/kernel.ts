@@ -25,8 +25,7 @@ interface KernelExports {
   packWeightsI16(b: number, k: number, n: number, out: number, scale: number): number;
   quantizeRowsI16(a: number, m: number, k: number, out: number, scale: number): number;
   matmulI16(
-    qa: number,
-    sa: number,
+    a: number,
     qw: number,
     sw: number,
     bias: number,
@@ -411,15 +410,8 @@ function wrap(ex: KernelExports): Kernel {
       check(status, 'packWeightsI16');
       return { q, scale };
     },
-    matmulI16(a, w, bias, c, m, k, n, gelu = false) {
-      const mk = ex.mark();
-      const qa = alloc(m * k * 2);
-      const sa = alloc(m * 4);
-      let status = ex.quantizeRowsI16(a, m, k, qa, sa);
-      if (status === 0) status = ex.matmulI16(qa, sa, w.q, w.scale, bias, c, m, k, n, gelu ? 1 : 0);
-      ex.release(mk);
-      check(status, 'matmulI16');
-    },
+    matmulI16: (a, w, bias, c, m, k, n, gelu = false) =>
+      check(ex.matmulI16(a, w.q, w.scale, bias, c, m, k, n, gelu ? 1 : 0), 'matmulI16'),
     matmulPacked: (a, bp, bias, c, m, k, n) =>
       check(ex.matmulPacked(a, bp, bias, c, m, k, n), 'matmulPacked'),
     matmulPackedGelu: (a, bp, bias, c, m, k, n) =>
