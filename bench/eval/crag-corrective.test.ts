@@ -37,6 +37,13 @@ describe('correctiveGain', () => {
       applied: 0,
     });
   });
+  it("always applies 'rerank' (no gate: nothing is retrieved again)", () => {
+    expect(correctiveGain(trials, { technique: 'rerank', trainGain: 0 })).toEqual({
+      gain: (0.3 - 0.2 + 0.5) / 4,
+      queries: 4,
+      applied: 3,
+    });
+  });
   it('is zero with no queries', () => {
     expect(correctiveGain([], rule(0))).toEqual({ gain: 0, queries: 0, applied: 0 });
   });

@@ -21,10 +21,12 @@ import {
   answerFigures,
   correctiveGain,
   correctiveTrials,
+  rerankTrials,
   goldSpans,
   refineFigures,
   scoreWith,
   stripRows,
+  type CorrectiveTrial,
   type QueryRecord,
 } from './crag-collect';
 import type { CragHarness } from './crag-harness';
@@ -309,13 +311,13 @@ export async function fitCrag(
 export const CORRECTIVE_FOLDS_NOT_LOSING = 4;
 
 /**
- * The corrective expansion for INCORRECT queries and its gate (`correctiveSwitch`: the query
- * score must rise by more than minGain and reach minScore), chosen on train the way test will
- * see it: a query is INCORRECT by its out-of-fold scores, and its first and second retrievals
- * are scored by the model of the fold that did not see it (in-sample tree scores are inflated,
- * so they picked a gate that switched the wrong test queries). Among rules switching >= 10
- * queries and not losing nDCG@10 in at least 4 of the 5 folds, the best mean train gain wins;
- * none -> 'none'.
+ * The correction for INCORRECT queries, chosen on train the way test will see it: 'rerank'
+ * (the passages reordered by their out-of-fold passage scores), or an expansion with its gate
+ * (`correctiveSwitch`: the query score must rise by more than minGain and reach minScore), a
+ * query being INCORRECT by its out-of-fold scores and its first and second retrievals scored by
+ * the model of the fold that did not see it (in-sample tree scores are inflated, so they picked
+ * a gate that switched the wrong test queries). Among rules switching >= 10 queries and not
+ * losing nDCG@10 in at least 4 of the 5 folds, the best mean train gain wins; none -> 'none'.
  */
 async function fitCorrective(
   harness: CragHarness,
@@ -334,6 +336,37 @@ async function fitCorrective(
     fitted.query ? { ...fitted, query: m } : { ...fitted, passage: m },
   );
   let choice: FittedModel['corrective'] = { technique: 'none', trainGain: 0, minGain: 0 };
+  const consider = (rule: FittedModel['corrective'], trials: Array<CorrectiveTrial | null>) => {
+    const g = correctiveGain(trials, rule);
+    const foldGains = Array.from({ length: folds }, (_, k) =>
+      round4(
+        correctiveGain(
+          trials.filter((_, j) => picked[j]!.i % folds === k),
+          rule,
+        ).gain,
+      ),
+    );
+    const notLosing = foldGains.filter((x) => x >= 0).length;
+    log(
+      `[crag-fit] ${rule.technique === 'rerank' ? 'rerank (no gate)' : `${rule.technique} gate rise > ${rule.minGain ?? 0} score >= ${rule.minScore ?? 0}`}: ${g.queries} INCORRECT train queries (out-of-fold), ${g.applied} switched, nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)}, folds ${foldGains.join(' ')}`,
+    );
+    if (g.applied >= 10 && notLosing >= CORRECTIVE_FOLDS_NOT_LOSING && g.gain > choice.trainGain)
+      choice = {
+        ...rule,
+        trainGain: round4(g.gain),
+        trainQueries: g.queries,
+        trainApplied: g.applied,
+        foldGains,
+      };
+  };
+  // rerank: each INCORRECT train query's passages reordered by its out-of-fold passage scores
+  consider(
+    { technique: 'rerank', trainGain: 0 },
+    rerankTrials(
+      picked.map((p) => p.r),
+      (rec) => rec.oofScores!, // set from the out-of-fold passage scores before this runs
+    ),
+  );
   for (const technique of ['rm3', 'wordnet'] as const) {
     const expand = createExpansion(technique, {
       lexicalTopK: harness.lexicalTopK,
@@ -347,36 +380,8 @@ async function fitCorrective(
       (_, j) => foldModel[picked[j]!.i % folds]!,
     );
     for (const minGain of [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3])
-      for (const minScore of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
-        const rule = { technique, trainGain: 0, minGain, minScore };
-        const g = correctiveGain(trials, rule);
-        const foldGains = Array.from({ length: folds }, (_, k) =>
-          round4(
-            correctiveGain(
-              trials.filter((_, j) => picked[j]!.i % folds === k),
-              rule,
-            ).gain,
-          ),
-        );
-        const notLosing = foldGains.filter((x) => x >= 0).length;
-        log(
-          `[crag-fit] ${technique} gate rise > ${minGain} score >= ${minScore}: ${g.queries} INCORRECT train queries (out-of-fold), ${g.applied} switched, nDCG@10 ${g.gain >= 0 ? '+' : ''}${g.gain.toFixed(4)}, folds ${foldGains.join(' ')}`,
-        );
-        if (
-          g.applied >= 10 &&
-          notLosing >= CORRECTIVE_FOLDS_NOT_LOSING &&
-          g.gain > choice.trainGain
-        )
-          choice = {
-            technique,
-            trainGain: round4(g.gain),
-            minGain,
-            minScore,
-            trainQueries: g.queries,
-            trainApplied: g.applied,
-            foldGains,
-          };
-      }
+      for (const minScore of [0, 0.1, 0.2, 0.3, 0.4, 0.5])
+        consider({ technique, trainGain: 0, minGain, minScore }, trials);
   }
   log(`[crag-fit] corrective ${JSON.stringify(choice)}`);
   return choice;
