@@ -1,5 +1,5 @@
 // `npm run bench -- embed-bert [--model all-MiniLM-L6-v2|<folder>] [--texts N] [--threads N]
-//   [--rounds-of N] [--queries N] [--worker-memory N] [--profile [--weights int16]] [--dataset <BEIR folder>]
+//   [--rounds-of N] [--queries N] [--worker-memory N] [--profile] [--dataset <BEIR folder>]
 //   [--out FILE]`
 // Sift's canonical BERT runtime against onnxruntime-web's WASM backend (SIMD, one thread) on the
 // ONNX export of the same safetensors weights (workers/embed/bert-onnx.ts), the same token ids
@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
-import type { BertConfig, BertModel, BertOptions } from '../workers/embed/bert';
+import type { BertConfig, BertModel } from '../workers/embed/bert';
 import { bertToOnnx } from '../workers/embed/bert-onnx';
 import type { Kernel } from '../workers/embed/kernel';
 import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
@@ -104,11 +104,10 @@ async function profile(
   dir: string,
   texts: string[],
   model: BertModel,
-  options: BertOptions = {},
 ): Promise<Record<string, unknown>> {
   const times = new Map<string, number>();
   const kernel = timedKernel(await createNodeKernel(), times);
-  const timed = loadBertFolder(kernel, dir, options);
+  const timed = loadBertFolder(kernel, dir);
   times.clear();
   const ids = texts.map((t) => model.tokenize(t));
   const t0 = process.cpuUsage();
@@ -307,19 +306,15 @@ async function run(argv: string[]): Promise<void> {
 
   if (args.profile !== undefined) {
     clearInterval(timer);
-    // `--weights int16` profiles the int16 experiment (BertOptions) instead of the canonical path.
-    const options: BertOptions = args.weights === 'int16' ? { weights: 'int16' } : {};
     const report = {
       model: model.id,
       version: model.version,
-      weights: options.weights ?? 'f32',
-      ...(await profile(dir, texts, model, options)),
+      ...(await profile(dir, texts, model)),
       // The same per-op split for single queries (one SciFact test claim per forward pass).
       queries: await profile(
         dir,
         (await testQueries(dataset, Number(args.queries ?? 300))).map((q) => model.queryPrefix + q),
         model,
-        options,
       ),
     };
     console.log(JSON.stringify(report, null, 2));

@@ -1,8 +1,9 @@
 // Node-side encoders for the eval and benches, by name: `use-lite` (shipped model),
 // `all-MiniLM-L6-v2` (real weights from `node scripts/copy-model.mjs --fetch-minilm`), or a path
-// to a sentence-transformers folder; a BERT spec ending in `+int16` loads the int16 experiment
-// (issue 13). Texts passed to `embed` already carry any model prefix (queryText / passageText),
-// so cache keys are the exact model input. Node only.
+// to a sentence-transformers folder (BERT models run the canonical path, BERT_CANON_REVISION
+// canon.3 with int16 dense layers; the `+int16` suffix of the canon.2-era experiment is gone).
+// Texts passed to `embed` already carry any model prefix (queryText / passageText), so cache keys
+// are the exact model input. Node only.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -24,17 +25,7 @@ export interface NodeEncoder {
   embedBatch(texts: string[]): Int16Array[];
 }
 
-/** The int16 experiment of a BERT model (issue 13): `--model all-MiniLM-L6-v2+int16`. */
-export const INT16_SUFFIX = '+int16';
-
-/** The model spec without the `+int16` suffix, and whether it asked for int16 dense layers. */
-export function parseModelSpec(spec: string): { name: string; int16: boolean } {
-  const int16 = spec.endsWith(INT16_SUFFIX);
-  return { name: int16 ? spec.slice(0, -INT16_SUFFIX.length) : spec, int16 };
-}
-
 export function modelFolder(spec: string): string | null {
-  spec = parseModelSpec(spec).name;
   if (spec === USE_LITE_MODEL_ID) return null;
   if (spec === 'all-MiniLM-L6-v2') return MINILM_DIR;
   return resolve(spec);
@@ -61,8 +52,7 @@ export async function loadNodeEncoder(spec: string): Promise<NodeEncoder> {
       `${folder} does not exist: run \`node scripts/copy-model.mjs --fetch-minilm\` or pass a model folder`,
     );
   }
-  // The int16 path's version ends in +int16, so its vectors get a cache file of their own.
-  const m = loadBertFolder(kernel, folder, parseModelSpec(spec).int16 ? { weights: 'int16' } : {});
+  const m = loadBertFolder(kernel, folder);
   return {
     id: m.id,
     version: m.version,

@@ -40,7 +40,7 @@ import {
   type VectorIndex,
 } from '../../workers/vector/index';
 import { embedAllCached, openEmbedCache } from '../embed-cache';
-import { loadNodeEncoder, parseModelSpec } from '../embed-models';
+import { loadNodeEncoder } from '../embed-models';
 import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
@@ -177,7 +177,7 @@ export async function createHybridCore(options: Record<string, string>): Promise
     },
     embedFresh: (text) => encoder.embed(encoder.queryText(text)),
     embedFreshBatch: (texts) => encoder.embedBatch(texts.map((t) => encoder.queryText(t))),
-    modelId: parseModelSpec(modelSpec).name.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
+    modelId: modelSpec.split(/[\\/]/).filter(Boolean).pop() ?? modelSpec,
   });
 
   return {
@@ -290,10 +290,7 @@ export function fusionFromOptions(options: Record<string, string>): FusionMethod
   // measures what users get.
   if (options.fusion === undefined) {
     return fusionForModel(
-      parseModelSpec(options.model ?? 'use-lite')
-        .name.split(/[\\/]/)
-        .filter(Boolean)
-        .pop() ?? 'use-lite',
+      (options.model ?? 'use-lite').split(/[\\/]/).filter(Boolean).pop() ?? 'use-lite',
     );
   }
   const kind = options.fusion;

@@ -1,9 +1,10 @@
 // BERT-family sentence encoders (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the
 // canonical runtime: post-LayerNorm encoder, GELU (erf), mean pooling over the tokens, L2
 // normalisation, int16 quantisation. Weights come from a name -> tensor source (safetensors);
-// PyTorch Linear weights [out, in] are transposed once at load and packed for matmulPacked (query,
-// key and value side by side). Kernels of BERT_CANON_REVISION canon.2: matmulPackedGelu for the
-// intermediate layer and attentionPacked.
+// PyTorch Linear weights [out, in] are transposed once at load (query, key and value side by side)
+// and quantised for matmulI16. Kernels of BERT_CANON_REVISION canon.3: every dense layer on
+// matmulI16 (int16 weights and activations, exact int32 block sums; GELU fused for the
+// intermediate layer), attention on attentionPacked, everything else in f32.
 // Must not import app/ or Node-only modules.
 import { createError } from '../shared/errors';
 import { attendEachSequence, type Kernel, type Ptr } from './kernel';
@@ -62,16 +63,8 @@ export interface BertModel {
   embedPassageInt16(text: string): Int16Array;
 }
 
-/** A dense layer's weights: f32 panels for matmulPacked (canonical) or int16 (experiment). */
-type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int16'; w: { q: Ptr; scale: Ptr } };
-
-export interface BertOptions {
-  /**
-   * 'f32' (default: the canonical vectors and the goldens) or 'int16' (issue 13 experiment: the
-   * dense layers on matmulI16; other vectors, reported under version `...+int16`).
-   */
-  weights?: 'f32' | 'int16';
-}
+/** A dense layer's weights as packWeightsI16 left them: int16 panels and per-column scales. */
+type Linear = { q: Ptr; scale: Ptr };
 
 interface Layer {
   /** Query, key and value weights side by side ([H, 3H]) and their biases ([3H]). */
@@ -99,9 +92,7 @@ export function loadBert(
   tensors: Map<string, Tensor>,
   tokenizer: WordPieceTokenizer,
   profile: BertProfile,
-  options: BertOptions = {},
 ): BertModel {
-  const int16 = options.weights === 'int16';
   const H = config.hidden_size;
   const I = config.intermediate_size;
   const heads = config.num_attention_heads;
@@ -118,7 +109,6 @@ export function loadBert(
     kernel,
     config,
     tensors,
-    int16,
   );
   const headDim = H / heads;
   const scale = Math.fround(1 / Math.sqrt(headDim));
@@ -140,22 +130,6 @@ export function loadBert(
     const h = k.alloc(n * H * 4);
     k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
     return h;
-  }
-
-  /** out[n, nOut] = x[n, k] @ W + bias, GELU after when `gelu`. */
-  function dense(
-    x: Ptr,
-    w: Linear,
-    bias: Ptr,
-    out: Ptr,
-    n: number,
-    k: number,
-    nOut: number,
-    gelu = false,
-  ) {
-    if (w.kind === 'int16') kernel.matmulI16(x, w.w, bias, out, n, k, nOut, gelu);
-    else if (gelu) kernel.matmulPackedGelu(x, w.p, bias, out, n, k, nOut);
-    else kernel.matmulPacked(x, w.p, bias, out, n, k, nOut);
   }
 
   /** Self-attention of each sequence over its own rows of qkv into ctx. */
@@ -189,13 +163,13 @@ export function loadBert(
       const inter = k.alloc(n * I * 4);
       const tmp = k.alloc(n * H * 4);
       for (const L of layers) {
-        dense(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
+        k.matmulI16(h, L.qkv, L.qkvb, qkv, n, H, 3 * H);
         attend(qkv, ctx, lens);
-        dense(ctx, L.o, L.ob, att, n, H, H);
+        k.matmulI16(ctx, L.o, L.ob, att, n, H, H);
         k.add(att, h, att, n * H);
         k.layerNorm(att, tmp, n, H, L.ln1g, L.ln1b, eps);
-        dense(tmp, L.i, L.ib, inter, n, H, I, true);
-        dense(inter, L.out, L.outb, att, n, I, H);
+        k.matmulI16(tmp, L.i, L.ib, inter, n, H, I, true);
+        k.matmulI16(inter, L.out, L.outb, att, n, I, H);
         k.add(att, tmp, att, n * H);
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
       }
@@ -220,7 +194,7 @@ export function loadBert(
   const tokenize = (text: string) => tokenizer.encode(text, maxTokens).ids;
   return {
     id: profile.id,
-    version: int16 ? `${profile.version}+int16` : profile.version,
+    version: profile.version,
     dim: H,
     queryPrefix: profile.queryPrefix ?? '',
     passagePrefix: profile.passagePrefix ?? '',
@@ -245,17 +219,12 @@ interface Weights {
 }
 
 /**
- * Copies every weight into the runtime once (Linear weights transposed and packed), reading the
+ * Copies every weight into the runtime once (Linear weights transposed and quantised), reading the
  * tensors in place: nothing of `tensors` is kept, so the caller's file buffer can be collected
  * as soon as it drops the map.
  * @throws AppError MODEL_LOAD_FAILED when a tensor is missing or has the wrong shape.
  */
-function uploadWeights(
-  kernel: Kernel,
-  config: BertConfig,
-  tensors: Map<string, Tensor>,
-  int16: boolean,
-): Weights {
+function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, Tensor>): Weights {
   const H = config.hidden_size;
   const I = config.intermediate_size;
   // sentence-transformers files name tensors without a prefix; transformers' BertModel may use "bert.".
@@ -282,15 +251,7 @@ function uploadWeights(
       for (let o = 0; o < outDim; o++)
         for (let i = 0; i < inDim; i++) t[i * width + s * outDim + o] = w[o * inDim + i]!;
     });
-    if (int16) {
-      // The f32 temporary stays below the int16 copy (experiment only).
-      return { kind: 'int16', w: kernel.packWeightsI16(kernel.putF32(t), inDim, width) };
-    }
-    const out = kernel.alloc(t.byteLength);
-    const m = kernel.mark();
-    kernel.packB(kernel.putF32(t), inDim, width, out);
-    kernel.release(m);
-    return { kind: 'f32', p: out };
+    return kernel.packWeightsI16(t, inDim, width);
   }
   const wordEmb = kernel.putF32(
     get('embeddings.word_embeddings.weight', [config.vocab_size, H]).data,

@@ -1,4 +1,4 @@
-// matmulI16 (issue 13's int16 experiment) against an independent JS emulation of its arithmetic
+// matmulI16 (BERT canon.3's dense layers) against an independent JS emulation of its arithmetic
 // (the same f32 roundings via Math.fround, exact integer block sums), against the f32 matmul within
 // the quantisation error, and row-independence (a row's bits do not depend on its batch). Seeded.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ function emulate(
   return out;
 }
 
-describe('kernel: matmulI16 (int16 experiment)', () => {
+describe('kernel: matmulI16 (canon.3 dense layers)', () => {
   it('equals the JS emulation bit for bit and stays within the quantisation error of matmul', () => {
     const seed = fuzzSeed();
     const rand = mulberry32(seed);
@@ -76,7 +76,7 @@ describe('kernel: matmulI16 (int16 experiment)', () => {
       const pa = K.putF32(a);
       const pb = K.putF32(b);
       const pbias = K.putF32(bias);
-      const w = K.packWeightsI16(pb, k, n);
+      const w = K.packWeightsI16(b, k, n);
       const c = K.alloc(m * n * 4);
       K.matmulI16(pa, w, pbias, c, m, k, n);
       const got = K.f32(c, m * n).slice();
@@ -102,7 +102,7 @@ describe('kernel: matmulI16 (int16 experiment)', () => {
     const b = Float32Array.from({ length: k * n }, () => f(rand() - 0.5));
     const mk = K.mark();
     const pa = K.putF32(a);
-    const w = K.packWeightsI16(K.putF32(b), k, n);
+    const w = K.packWeightsI16(b, k, n);
     const c = K.alloc(m * n * 4);
     K.matmulI16(pa, w, 0, c, m, k, n, true);
     const batch = K.f32(c, m * n).slice();
@@ -115,11 +115,20 @@ describe('kernel: matmulI16 (int16 experiment)', () => {
     K.release(mk);
   });
 
+  it('keeps only the int16 weights and their scales, not the f32 copy it quantised', () => {
+    const [k, n] = [384, 64];
+    const mk = K.mark();
+    K.packWeightsI16(new Float32Array(k * n).fill(0.5), k, n);
+    const used = K.mark() - mk;
+    K.release(mk);
+    expect(used).toBeGreaterThanOrEqual(k * n * 2 + n * 4);
+    expect(used).toBeLessThan(k * n * 4);
+  });
+
   it('rejects shapes it does not support', () => {
     const mk = K.mark();
-    const p = K.alloc(64 * 8 * 4);
-    expect(() => K.packWeightsI16(p, 48, 8)).toThrow();
-    expect(() => K.packWeightsI16(p, 32, 12)).toThrow();
+    expect(() => K.packWeightsI16(new Float32Array(48 * 8), 48, 8)).toThrow();
+    expect(() => K.packWeightsI16(new Float32Array(32 * 12), 32, 12)).toThrow();
     K.release(mk);
   });
 });

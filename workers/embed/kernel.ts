@@ -212,12 +212,13 @@ export interface Kernel {
     n: number,
   ): void;
   /**
-   * int16 GEMM (issue 13 experiment, not canonical): `packWeightsI16` once per weight (|q| <= 2047
-   * + per-column scale), then `matmulI16`, which quantises A's rows to int16 (|q| <= 32767, scale
-   * per row) and sums exactly in int32 over 32-k blocks; `gelu` fuses the canon.2 GELU.
+   * int16 GEMM, BERT canon.3's dense layers: `packWeightsI16` once per weight B[k,n] (|q| <= 2047
+   * + per-column scale; the f32 copy it reads is freed before it returns), then `matmulI16`, which
+   * quantises A's rows to int16 (|q| <= 32767, scale per row), sums exactly in int32 over 32-k
+   * blocks and converts each block sum to f32 in k order; `gelu` fuses the canon.2 GELU.
    * @throws AppError WASM_ERROR when k % 32 != 0 or n % 8 != 0
    */
-  packWeightsI16(b: Ptr, k: number, n: number): { q: Ptr; scale: Ptr };
+  packWeightsI16(b: Float32Array, k: number, n: number): { q: Ptr; scale: Ptr };
   matmulI16(
     a: Ptr,
     w: { q: Ptr; scale: Ptr },
@@ -333,6 +334,12 @@ function wrap(ex: KernelExports): Kernel {
     return p;
   }
 
+  function putF32(data: Float32Array): Ptr {
+    const p = alloc(data.byteLength);
+    new Float32Array(ex.memory.buffer, p, data.length).set(data);
+    return p;
+  }
+
   /** Runs one attention export with `scratchFloats` of scratch, released afterwards. */
   function runAttention(
     fn: KernelExports['attention'],
@@ -366,11 +373,7 @@ function wrap(ex: KernelExports): Kernel {
     f32: (p, n) => new Float32Array(ex.memory.buffer, p, n),
     i16: (p, n) => new Int16Array(ex.memory.buffer, p, n),
     i32: (p, n) => new Int32Array(ex.memory.buffer, p, n),
-    putF32(data) {
-      const p = alloc(data.byteLength);
-      new Float32Array(ex.memory.buffer, p, data.length).set(data);
-      return p;
-    },
+    putF32,
     putI32(data) {
       const p = alloc(data.byteLength);
       new Int32Array(ex.memory.buffer, p, data.length).set(data);
@@ -401,7 +404,11 @@ function wrap(ex: KernelExports): Kernel {
     packWeightsI16(b, k, n) {
       const q = alloc(k * n * 2);
       const scale = alloc(n * 4);
-      check(ex.packWeightsI16(b, k, n, q, scale), 'packWeightsI16');
+      // The f32 source sits above the result and is released with it: only the int16 copy stays.
+      const mk = ex.mark();
+      const status = ex.packWeightsI16(putF32(b), k, n, q, scale);
+      ex.release(mk);
+      check(status, 'packWeightsI16');
       return { q, scale };
     },
     matmulI16(a, w, bias, c, m, k, n, gelu = false) {

@@ -7,9 +7,12 @@ import type { BertProfile } from './bert';
  * Bump when the canonical kernels change the bytes of BERT vectors. canon.1: GELU from an f64 erf
  * series, f64 softmax exponentials. canon.2: GELU in f32 lanes fused into the matmul, attention on
  * packed tiles with an f32 softmax (about 2x faster; cosine to canon.1 >= 0.99999999999 on the
- * golden texts: wasm/compare-bert-revisions.ts).
+ * golden texts). canon.3: every dense layer in int16 (`matmulI16`: weights |q| <= 2047 per
+ * output column, activations |q| <= 32767 per row, exact int32 sums over 32-k blocks converted
+ * to f32 in k order), about 1.3x faster per query than canon.2; cosine to canon.2 >= 0.9999 on
+ * every golden text (workers/embed/bert-canon-revision.test.ts, wasm/compare-bert-revisions.ts).
  */
-export const BERT_CANON_REVISION = 'canon.2';
+export const BERT_CANON_REVISION = 'canon.3';
 
 export const BERT_PROFILES: Record<string, Omit<BertProfile, 'version'>> = {
   'all-MiniLM-L6-v2': { id: 'all-MiniLM-L6-v2', maxTokens: 256, pooling: 'mean' },

@@ -6,13 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  loadBert,
-  type BertConfig,
-  type BertModel,
-  type BertOptions,
-  type BertProfile,
-} from './bert';
+import { loadBert, type BertConfig, type BertModel, type BertProfile } from './bert';
 import { createKernel, type Kernel } from './kernel';
 import { BERT_CANON_REVISION, BERT_PROFILES } from './model-profiles';
 import { parseSafetensors } from './safetensors';
@@ -66,7 +60,7 @@ export async function readUseLiteFile(name: string): Promise<ArrayBuffer> {
  * optional sentence_bert_config.json and 1_Pooling/config.json). The profile comes from
  * BERT_PROFILES by folder name when known; the folder's own files override length and pooling.
  */
-export function loadBertFolder(kernel: Kernel, dir: string, options: BertOptions = {}): BertModel {
+export function loadBertFolder(kernel: Kernel, dir: string): BertModel {
   const json = <T>(name: string): T | null =>
     existsSync(join(dir, name)) ? (JSON.parse(readFileSync(join(dir, name), 'utf8')) as T) : null;
   const config = json<BertConfig>('config.json');
@@ -87,12 +81,5 @@ export function loadBertFolder(kernel: Kernel, dir: string, options: BertOptions
   // Tensors are views on the file's own Buffer (no slice, no parsed copy), dropped with it once
   // loadBert has copied them into the runtime: one copy of the weights outlives the load.
   const tensors = parseSafetensors(bytes);
-  return loadBert(
-    kernel,
-    config,
-    tensors,
-    createWordPieceTokenizer(tokenizerJson),
-    profile,
-    options,
-  );
+  return loadBert(kernel, config, tensors, createWordPieceTokenizer(tokenizerJson), profile);
 }

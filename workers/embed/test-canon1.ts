@@ -1,12 +1,15 @@
 // Test support: BERT_CANON_REVISION canon.1 rebuilt from the kernels that remain in the runtime
-// (the f64 erf GELU `geluErf64` and USE-lite's `attention`), so canon.2 vectors can be compared
-// with the ones they replace (workers/embed/bert-canon-revision.test.ts and
+// (the f64 erf GELU `geluErf64` and USE-lite's `attention`), and `compareRevisions`, which
+// compares two revisions' vectors (workers/embed/bert-canon-revision.test.ts,
 // wasm/compare-bert-revisions.ts). Used by tests and that script only; no product code imports it.
 import type { BertModel } from './bert';
 import type { Kernel } from './kernel';
 import { hashVectors, sha256Hex } from './self-test';
 
-/** A Kernel whose canon.2 BERT kernels are replaced by the canon.1 computations. */
+/**
+ * A Kernel whose canon.2 BERT kernels are replaced by the canon.1 computations (wrap it in
+ * canon2Kernel, test-canon2.ts, for the f32 dense layers canon.1 and canon.2 shared).
+ */
 export function canon1Kernel(kernel: Kernel): Kernel {
   return {
     ...kernel,

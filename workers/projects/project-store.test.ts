@@ -107,6 +107,9 @@ describe('project store', () => {
     const s = await projects.stats(p.id);
     expect(s).toMatchObject({ documents: 2, claims: 2, grades: { A: 1, C: 1 } });
     expect(s.chunks).toBeGreaterThanOrEqual(2);
+    // c.txt is ungraded: it counts as an own document, never as a grade of its own.
+    await projects.addDocuments(p.id, [ids[2]!]);
+    expect((await projects.stats(p.id)).grades).toEqual({ A: 1, [OWN_DOCUMENT_GRADE]: 2 });
   });
 
   it('drops memberships with a deleted document and claims with a deleted project', async () => {

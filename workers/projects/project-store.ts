@@ -3,6 +3,7 @@
 // (workers/store/migrations.ts). Scoping a search to a project is `SearchFilters.project`.
 // Imports shared and store (the SQL gateway) only.
 import { createError } from '../shared/errors';
+import { OWN_DOCUMENT_GRADE, type QualityGrade } from '../shared/types';
 import type { Project, ProjectClaim, ProjectStats } from '../shared/projects-api';
 import type { Sql } from '../store/sql';
 
@@ -178,10 +179,11 @@ export function createProjectStore(sql: Sql, deps: { clock?: () => number } = {}
          WHERE pd.project_id = ?`,
         [id],
       );
-      const grades = await sql.all<{ grade: string | null; n: number }>(
-        `SELECT d.quality_grade AS grade, count(*) AS n FROM project_documents pd
-         JOIN documents d ON d.id = pd.document_id WHERE pd.project_id = ? GROUP BY d.quality_grade`,
-        [id],
+      // An ungraded document counts as OWN_DOCUMENT_GRADE, as in filters and sorting.
+      const grades = await sql.all<{ grade: QualityGrade; n: number }>(
+        `SELECT COALESCE(d.quality_grade, ?) AS grade, count(*) AS n FROM project_documents pd
+         JOIN documents d ON d.id = pd.document_id WHERE pd.project_id = ? GROUP BY 1`,
+        [OWN_DOCUMENT_GRADE, id],
       );
       const nClaims = await sql.get<{ n: number }>(
         'SELECT count(*) AS n FROM project_claims WHERE project_id = ?',
@@ -192,7 +194,7 @@ export function createProjectStore(sql: Sql, deps: { clock?: () => number } = {}
         chunks: Number(chunks?.n ?? 0),
         totalSize: Number(docs?.size ?? 0),
         claims: Number(nClaims?.n ?? 0),
-        grades: Object.fromEntries(grades.map((g) => [g.grade ?? 'none', Number(g.n)])),
+        grades: Object.fromEntries(grades.map((g) => [g.grade, Number(g.n)])),
         newestImport:
           docs?.newest === null || docs?.newest === undefined ? null : Number(docs.newest),
       };

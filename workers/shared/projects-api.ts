@@ -19,7 +19,8 @@ export interface ProjectStats {
   totalSize: number;
   claims: number;
   /** Documents per quality grade ('none' = ungraded). */
-  grades: Record<string, number>;
+  /** Documents per quality grade; an ungraded one counts as OWN_DOCUMENT_GRADE. */
+  grades: Partial<Record<QualityGrade, number>>;
   /** Newest import date of a member document (ms), or null. */
   newestImport: number | null;
 }
