@@ -2,7 +2,7 @@
 // record per query (first retrieval evaluated, passage labels from the qrels, the ablated
 // retrieval), and the refinement, answer, checker and corrective figures computed from records
 // with a given fitted model. Everything calls the answer room's own functions.
-import { correctiveSwitch } from '../../workers/answer/corrective';
+import { correctiveSwitch, rerankByScore } from '../../workers/answer/corrective';
 import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
 import { extractiveAnswer } from '../../workers/answer/extractive';
 import type { FittedModel } from '../../workers/answer/fitted';
@@ -239,8 +239,34 @@ export async function correctiveTrials(
 }
 
 /**
+ * The 'rerank' correction on each record: its passages reordered by `scoresOf` (the passage
+ * scores; the fit passes out-of-fold ones) through the service's `rerankByScore`.
+ */
+export function rerankTrials(
+  records: QueryRecord[],
+  scoresOf: (rec: QueryRecord) => number[],
+): CorrectiveTrial[] {
+  return records.map((rec) => {
+    const scores = scoresOf(rec);
+    const ev = rerankByScore({
+      ...rec.first,
+      result: {
+        ...rec.first.result,
+        passages: rec.first.result.passages.map((p, i) => ({ ...p, finalScore: scores[i]! })),
+      },
+    });
+    const ndcg = (ids: string[]) => ndcgAt(ids, rec.rels, 10);
+    return {
+      firstScore: 0,
+      secondScore: 0,
+      ndcgDelta: ndcg(ev.passages.map((p) => p.path)) - ndcg(rec.docs.map((d) => d.docId)),
+    };
+  });
+}
+
+/**
  * nDCG@10 gain over all the trials' queries when the second retrieval replaces the first only
- * where the fitted gate lets it (`correctiveSwitch`, the service's rule).
+ * where the fitted gate lets it (`correctiveSwitch`, the service's rule; 'rerank' always applies).
  */
 export function correctiveGain(
   trials: Array<CorrectiveTrial | null>,
@@ -249,7 +275,9 @@ export function correctiveGain(
   let gain = 0;
   let applied = 0;
   for (const t of trials) {
-    if (!t || !correctiveSwitch(rule, t.firstScore, t.secondScore)) continue;
+    if (!t) continue;
+    if (rule.technique !== 'rerank' && !correctiveSwitch(rule, t.firstScore, t.secondScore))
+      continue;
     applied++;
     gain += t.ndcgDelta;
   }

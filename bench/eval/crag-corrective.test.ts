@@ -3,7 +3,8 @@
 // averaged over every INCORRECT query (switched or not), so a rule that rarely switches cannot
 // look big.
 import { describe, expect, it } from 'vitest';
-import { correctiveGain } from './crag-collect';
+import { correctiveGain, rerankTrials, type QueryRecord } from './crag-collect';
+import { ndcgAt } from './metrics';
 
 describe('correctiveGain', () => {
   const trials = [
@@ -37,7 +38,50 @@ describe('correctiveGain', () => {
       applied: 0,
     });
   });
+  it("always applies 'rerank' (no gate: nothing is retrieved again)", () => {
+    expect(correctiveGain(trials, { technique: 'rerank', trainGain: 0 })).toEqual({
+      gain: (0.3 - 0.2 + 0.5) / 4,
+      queries: 4,
+      applied: 3,
+    });
+  });
   it('is zero with no queries', () => {
     expect(correctiveGain([], rule(0))).toEqual({ gain: 0, queries: 0, applied: 0 });
+  });
+});
+
+describe('rerankTrials', () => {
+  // A record as collect gives it: the top passages in retrieval order, their evaluator scores.
+  const record = (paths: string[], rels: Record<string, number>): QueryRecord =>
+    ({
+      qid: 'q',
+      question: 'q',
+      rels,
+      labels: paths.map((p) => (rels[p] ?? 0) > 0),
+      docs: paths.map((docId, i) => ({ docId, score: 1 / (i + 1) })),
+      ablation: null,
+      evaluateMs: 0,
+      first: {
+        passages: paths.map((path, i) => ({ path, rank: i + 1 })),
+        features: paths.map(() => ({})),
+        query: { terms: { stems: [], weights: [], total: 0 }, ordered: [], vector: null },
+        result: {
+          decision: 'INCORRECT',
+          queryScore: 0,
+          passages: paths.map((path) => ({ path, finalScore: 0 })),
+          thresholds: { upper: 0.5, lower: 0.2, passage: 0.5 },
+          fittedModel: 'test',
+        },
+      },
+    }) as unknown as QueryRecord;
+
+  it('scores the reordered top 10 against the retrieval order with the given scores', () => {
+    const rec = record(['a', 'b', 'c'], { c: 1 });
+    const [t] = rerankTrials([rec], () => [0.1, 0.2, 0.9]);
+    expect(t!.ndcgDelta).toBeCloseTo(1 - ndcgAt(['a', 'b', 'c'], { c: 1 }, 10), 12);
+    // scores that keep the order change nothing; the gate does not apply to 'rerank'
+    const [same] = rerankTrials([rec], () => [0.9, 0.5, 0.1]);
+    expect(same!.ndcgDelta).toBe(0);
+    expect(correctiveGain([t!, same!], { technique: 'rerank', trainGain: 0 }).applied).toBe(2);
   });
 });

@@ -22,6 +22,7 @@ import {
   collectQueries,
   correctiveGain,
   correctiveTrials,
+  rerankTrials,
   goldSpans,
   refineFigures,
   scoreWith,
@@ -268,7 +269,9 @@ export async function cragReport(
     synonyms: harness.synonyms,
   });
   const cg = correctiveGain(
-    await correctiveTrials(harness, fitted, incorrect, expand),
+    fitted.corrective.technique === 'rerank'
+      ? rerankTrials(incorrect, (rec) => scoreWith(fitted, rec.first).scores)
+      : await correctiveTrials(harness, fitted, incorrect, expand),
     fitted.corrective,
   );
   const check = await checkTimes(harness, fitted, records);

@@ -118,6 +118,29 @@ describe('retrieval evaluator', () => {
     expect(pel!.bothLists).toBe(1);
   });
 
+  it('places each passage among the others by its chunk vectors (none without a query vector)', async () => {
+    const question = 'Where does the coastal pelican colony nest?';
+    const JAM2 = 'Simmer the gooseberries with sugar until the jam sets in jars.';
+    const passages = [passage(1, 1, JAM, 2, 0.3), passage(2, 2, JAM2, 2, 0.3)];
+    passages.push(passage(3, 3, PELICANS, 1, 0.6));
+    const vectors = new Map(passages.map((p) => [p.chunkIds[0]!, bowVector(p.text)]));
+    const q = await queryContext(question, stats, bowVector(question));
+    const [jam, jam2, pel] = passageFeatures(q, passages, vectors, question);
+    // the two jam passages are near-duplicates of each other; the pelican passage stands apart
+    expect(jam2!.simToTop).toBeGreaterThan(0.8);
+    expect(jam!.simToTop).toBe(1);
+    expect(jam!.simMaxOther).toBeCloseTo(jam2!.simToTop!, 9);
+    expect(pel!.simMaxOther).toBeLessThan(jam!.simMaxOther! - 0.3);
+    expect(pel!.simMeanOther).toBeLessThanOrEqual(pel!.simMaxOther! + 1e-12);
+    // one chunk each: its cosine to the question is also the second best and the mean
+    expect(pel!.cos2nd).toBeCloseTo(pel!.cosMeanChunks!, 12);
+    expect(pel!.cos2nd).toBeGreaterThan(jam!.cos2nd!);
+    const noVector = passageFeatures(await queryContext(question, stats, null), passages, vectors);
+    for (const f of noVector)
+      for (const k of ['simMaxOther', 'simMeanOther', 'simToTop', 'cos2nd', 'cosMeanChunks'])
+        expect(f[k]).toBe(0);
+  });
+
   it('judges an off-topic retrieval not CORRECT', async () => {
     const { result } = await evaluated('What is the boiling point of liquid nitrogen?', [
       passage(2, 1, JAM, 1),

@@ -1,11 +1,13 @@
 // CRAG-002/006 corrective actions, LLM-free part: RM3 / WordNet expansion for a second
-// retrieval (only the technique train showed a gain for; fitted.corrective), and the web hook
-// for INCORRECT / AMBIGUOUS queries when a provider is enabled. Each action is a recorded value.
+// retrieval, or the evaluator's reordering of the passages (only the technique train showed a
+// gain for; fitted.corrective), and the web hook for INCORRECT / AMBIGUOUS queries when a
+// provider is enabled. Each action is a recorded value.
 import type { CorrectiveAction, Strip } from '../shared/answer-api';
 import { createRm3 } from '../research/rm3';
 import type { LexicalTopKFn } from '../research/types';
 import { expandWithSynonyms, type SynonymIndex } from '../research/wordnet';
-import type { FittedModel } from './fitted';
+import type { CorrectiveTechnique, FittedModel } from './fitted';
+import type { EvaluatedRetrieval } from './pipeline';
 import type { ExpandFn, WebSearchFn } from './types';
 
 /**
@@ -19,13 +21,13 @@ export function correctiveSwitch(
   firstScore: number,
   secondScore: number,
 ): boolean {
-  if (rule.technique === 'none') return false;
+  if (rule.technique === 'none' || rule.technique === 'rerank') return false;
   return secondScore > firstScore + (rule.minGain ?? 0) && secondScore >= (rule.minScore ?? 0);
 }
 
 /** The expansion for a technique, from research's RM3 (lexical feedback) or WordNet synonyms. */
 export function createExpansion(
-  technique: 'rm3' | 'wordnet' | 'none',
+  technique: CorrectiveTechnique,
   deps: { lexicalTopK?: LexicalTopKFn; synonyms?: () => Promise<SynonymIndex> },
 ): ExpandFn | undefined {
   if (technique === 'rm3' && deps.lexicalTopK) {
@@ -43,6 +45,26 @@ export function createExpansion(
     };
   }
   return undefined;
+}
+
+/**
+ * The 'rerank' correction: the same passages, best passage score first (ties keep the retrieval
+ * order). Each passage keeps its retrieval rank, features and scores; only the order changes.
+ * The passage model ranks better than the fused rank (out-of-fold train AUROC 0.95 against 0.90
+ * for rank and score alone), and on INCORRECT queries the relevant document, when retrieved at
+ * all, is usually not first.
+ */
+export function rerankByScore(ev: EvaluatedRetrieval): EvaluatedRetrieval {
+  const order = ev.result.passages
+    .map((p, i) => ({ s: p.finalScore, i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((o) => o.i);
+  return {
+    ...ev,
+    passages: order.map((i) => ev.passages[i]!),
+    features: order.map((i) => ev.features[i]!),
+    result: { ...ev.result, passages: order.map((i) => ev.result.passages[i]!) },
+  };
 }
 
 /** Runs the web hook; a failure is a recorded action and an empty result, never a throw. */

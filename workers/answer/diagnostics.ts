@@ -57,7 +57,12 @@ export function answerDiagnostics(records: AnswerRecord[]): AnswerDiagnostics {
     decisions[r.crag.decision]++;
     for (const k of Object.keys(labels) as SupportLabel[]) labels[k] += r.labels[k] ?? 0;
     const actions = r.crag.actions;
-    if (actions.some((a) => a.applied && (a.kind === 'expansion' || a.kind === 'web'))) corrected++;
+    if (
+      actions.some(
+        (a) => a.applied && (a.kind === 'expansion' || a.kind === 'rerank' || a.kind === 'web'),
+      )
+    )
+      corrected++;
     const web = actions.filter((a) => a.kind === 'web' && a.status !== 'skipped');
     if (web.length) webTriggered++;
     if (r.crag.webUsed) webUsed++;

@@ -78,6 +78,11 @@ export const PASSAGE_FEATURES = [
   'covGap',
   'bm25Next',
   'qBm25Margin',
+  'simMaxOther',
+  'simMeanOther',
+  'simToTop',
+  'cos2nd',
+  'cosMeanChunks',
 ] as const;
 
 /** Query terms whose weight is at least the median (the question's distinctive terms). */
@@ -114,6 +119,59 @@ function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNum
   };
 }
 
+/**
+ * Semantic neighbourhood of each passage from its stored chunk vectors (all 0 without a query
+ * vector): its best chunk's (the one nearest the question) cosine to the other passages' best
+ * chunks (max and mean) and to the first passage's, and the second-best and mean cosine of its
+ * chunks to the question. A relevant passage tends to stand apart from the topical neighbours
+ * that crowd the list (out-of-fold SciFact train: F1 at balanced accuracy >= 0.87 from 0.662 to
+ * 0.688).
+ */
+function neighbourFeatures(
+  q: QueryContext,
+  passages: Passage[],
+  vectors: Map<number, Int16Array>,
+): Array<Record<string, number>> {
+  const qv = q.vector && q.vector.length > 0 ? q.vector : null;
+  const best = passages.map((p) => {
+    let v: Int16Array | null = null;
+    let top = -2;
+    const cs: number[] = [];
+    if (qv)
+      for (const id of p.chunkIds) {
+        const x = vectors.get(id);
+        if (!x || x.length !== qv.length) continue;
+        const c = cosine(qv, x);
+        cs.push(c);
+        if (c > top) {
+          top = c;
+          v = x;
+        }
+      }
+    cs.sort((a, b) => b - a);
+    return {
+      v,
+      cos2nd: cs[1] ?? cs[0] ?? 0,
+      cosMeanChunks: cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 0,
+    };
+  });
+  const first = best[0]?.v ?? null;
+  return best.map((b, i) => {
+    const others: number[] = [];
+    if (b.v)
+      best.forEach((o, j) => {
+        if (j !== i && o.v) others.push(cosine(b.v!, o.v));
+      });
+    return {
+      simMaxOther: others.length ? Math.max(...others) : 0,
+      simMeanOther: others.length ? others.reduce((a, c) => a + c, 0) / others.length : 0,
+      simToTop: i === 0 ? (b.v ? 1 : 0) : b.v && first ? cosine(b.v, first) : 0,
+      cos2nd: b.cos2nd,
+      cosMeanChunks: b.cosMeanChunks,
+    };
+  });
+}
+
 /** Feature values for each passage (same order). `vectors`: stored chunk vectors by id. */
 export function passageFeatures(
   q: QueryContext,
@@ -127,11 +185,13 @@ export function passageFeatures(
   const bm25 = base.map((f) => f.bm25Norm!);
   const sortedBm25 = [...bm25].sort((a, b) => b - a);
   const maxCov = Math.max(0, ...base.map((f) => f.covW!));
+  const near = neighbourFeatures(q, passages, vectors);
   return passages.map((p, i) => {
     const f = base[i]!;
     return {
       ...f,
       ...sentenceFeatures(q, p, rare, qNums),
+      ...near[i]!,
       bothLists: f.lexRankInv! > 0 && f.semRankInv! > 0 ? 1 : 0,
       covGap: f.covW! - maxCov,
       bm25Next: i + 1 < bm25.length ? bm25[i]! - bm25[i + 1]! : 0,

@@ -60,8 +60,12 @@ export interface FittedModel {
     unsupported: number;
   };
   corrective: {
-    /** The expansion used on INCORRECT queries ('none' when train showed no gain). */
-    technique: 'rm3' | 'wordnet' | 'none';
+    /**
+     * The LLM-free correction of INCORRECT queries ('none' when train showed no gain): an
+     * expanded second retrieval (rm3, wordnet) behind the gate below, or 'rerank': the passages
+     * reordered by the evaluator's passage score (no second retrieval, no gate).
+     */
+    technique: CorrectiveTechnique;
     trainGain: number;
     /** The second retrieval replaces the first only when it raises the query score by more. */
     minGain?: number;
@@ -73,6 +77,8 @@ export interface FittedModel {
     foldGains?: number[];
   };
 }
+
+export type CorrectiveTechnique = 'rm3' | 'wordnet' | 'rerank' | 'none';
 
 /** The shipped fitted files, each imported only when asked for. */
 const FITTED: Record<string, () => Promise<{ default: unknown }>> = {

@@ -12,7 +12,7 @@ import type {
 import { MAX_QUESTION_CHARS } from '../shared/answer-api';
 import { createError } from '../shared/errors';
 import { createSentenceChecker } from './checker';
-import { correctiveSwitch, webAction } from './corrective';
+import { correctiveSwitch, rerankByScore, webAction } from './corrective';
 import { createRetrievalEvaluator } from './evaluator';
 import { extractiveAnswer, referenceFor } from './extractive';
 import { bridgeQuery, MAX_HOPS } from './hops';
@@ -154,7 +154,8 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
       // Corrective actions (CRAG-002/006).
       const webStrips: Strip[] = [];
       let notFound = false;
-      const firstEval = ev;
+      // The closest passages of a not-found answer: the first retrieval's (reordered by 'rerank').
+      let firstEval = ev;
       await timed('correct', async () => {
         const decision = ev.result.decision;
         if (decision === 'CORRECT') {
@@ -220,6 +221,20 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
               ms: now() - s,
             });
           }
+        }
+        if (fitted.corrective.technique === 'rerank' && ev.result.decision === 'INCORRECT') {
+          const s = now();
+          ev = rerankByScore(ev); // no expansion ran: 'rerank' is the fitted technique
+          firstEval = ev;
+          actions.push({
+            kind: 'rerank',
+            status: 'ok',
+            technique: 'rerank',
+            results: ev.passages.length,
+            applied: true,
+            note: 'passages reordered by the evaluator’s passage score',
+            ms: now() - s,
+          });
         }
         if (ev.result.decision === 'INCORRECT' && webStrips.length === 0) {
           notFound = true;

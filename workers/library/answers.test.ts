@@ -90,6 +90,23 @@ describe('library answers', () => {
     expect(answer.crag.webUsed).toBe(false);
   });
 
+  it('reorders an INCORRECT retrieval by the evaluator, closest passages best first', async () => {
+    const lib = await library();
+    // Words of three documents, none of which answers: judged INCORRECT with three passages.
+    const answer = await lib.ask({ question: 'How warm is the planet at dawn?' });
+    expect(answer.crag.decision).toBe('INCORRECT');
+    // The shipped fit corrects INCORRECT retrievals by reordering them (no second retrieval).
+    expect(answer.crag.actions.find((a) => a.kind === 'rerank')).toMatchObject({
+      status: 'ok',
+      applied: true,
+    });
+    const scores = answer.closest.map((p) => p.finalScore);
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const all = answer.crag.evaluator.passages.map((p) => p.finalScore);
+    expect(all).toEqual([...all].sort((a, b) => b - a));
+  });
+
   it('refuses an empty question with INVALID_QUERY', async () => {
     const lib = await library();
     await expect(lib.ask({ question: '   ' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });

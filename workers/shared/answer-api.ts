@@ -97,6 +97,7 @@ export type CorrectiveKind =
   | 'none' // CORRECT: library strips as they are
   | 'refine' // strips kept above the fitted threshold
   | 'expansion' // INCORRECT: RM3 / WordNet expanded second retrieval
+  | 'rerank' // INCORRECT: the passages reordered by the evaluator's passage score
   | 'web' // INCORRECT/AMBIGUOUS: web search through an enabled provider
   | 'hop' // multi-hop: a further retrieval from the question plus the evidence's bridge terms
   | 'not-found'; // INCORRECT and nothing helped: "the library does not seem to hold this"
