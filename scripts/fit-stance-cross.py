@@ -268,6 +268,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cv", type=int, default=5, help="how many of the 5 folds to hold out in turn")
     ap.add_argument("--kinds", default="instance,sentence,negative")
+    ap.add_argument("--json", help="write the config and the per-fold figures here")
     ap.add_argument("--out", help="fit on all train instances and write the adapters here (.pt)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -304,6 +305,10 @@ def main():
         mean = {k: sum(r[k] for _, r in results) / len(results) for k in results[0][1]}
         log(f"[cross] cv mean over {len(results)} folds (oracle macro-F1): "
             + ", ".join(f"{k} {v:.4f}" for k, v in mean.items()))
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump({"config": vars(args), "folds": [{"held_out": n, **r} for n, r in results],
+                           "mean": mean, "seconds": round(time.time() - t0)}, fh, indent=2)
     if args.out:
         ex = [e for i in insts for e in examples_of(i, args.max_len) if e[2] in kinds]
         model = Model(W, args.layers, args.rank, args.alpha, args.seed, args.pool)
