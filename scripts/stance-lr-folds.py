@@ -5,7 +5,7 @@ scripts/fit-stance-cross.py, same claim-id folds), re-fitted in torch from the f
 Cue features only, class weights, L2 0.01, 300 full-batch Adam steps, as stance-fit.ts chooses."""
 import json, sys, torch
 torch.set_num_threads(1)
-R=[json.loads(l) for l in open('sys.argv[1]')]
+R=[json.loads(l) for l in open(sys.argv[1])]
 d=len(R[0]['x'])-2*384
 X=torch.tensor([r['x'][:d] for r in R],dtype=torch.float64); y=torch.tensor([r['y'] for r in R])
 def mf1(g,p):
