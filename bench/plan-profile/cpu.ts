@@ -3,23 +3,13 @@
 // and the latency floors they imply on 1 and 2 embed threads with free cores. CPU time barely
 // moves with the machine's load, unlike wall time. `[MODEL=all-MiniLM-L6-v2] npx tsx bench/plan-profile/cpu.ts`
 import { loadavg } from 'node:os';
-import { createEmbedPool } from '../../workers/embed/pool';
 import { planSearchDeps } from '../../workers/library/search-paths';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../eval/hybrid-mode';
+import { med, profileLibrary, profilePool } from './setup';
 
 const MODEL = process.env.MODEL ?? 'use-lite';
-const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
-const pool = createEmbedPool({
-  spawn: () => spawnEmbedThread(MODEL, { queries: true }),
-  size: 1,
-});
-await pool.workers();
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: MODEL });
-await core.index(corpus.slice(0, 700));
+const pool = await profilePool(MODEL, 1);
+const { queries, core } = await profileLibrary(MODEL);
 const { lexical } = core.parts();
 const { hybrid, lookup } = core.appSearch({
   fusion: hybridSettings({ model: MODEL }).method,

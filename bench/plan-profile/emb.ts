@@ -1,13 +1,5 @@
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore } from '../eval/hybrid-mode';
-const med = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return Math.round(s[Math.floor(s.length / 2)]! * 100) / 100;
-};
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
-await core.index(corpus.slice(0, 700));
+import { med, profileLibrary } from './setup';
+const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, embedFreshBatch } = core.parts();
 const qs = [...queries.values()].slice(0, 30);
 const t: Record<string, number[]> = {};

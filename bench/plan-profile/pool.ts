@@ -1,23 +1,9 @@
 // Ad-hoc: the embed pool's wall time for a plan's query embeddings (original + 4 variants) on
 // T threads, alone and with the keyword rankings on this thread. `T=2 npx tsx bench/plan-profile/pool.ts`
-import { createEmbedPool } from '../../workers/embed/pool';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore } from '../eval/hybrid-mode';
-const med = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return Math.round(s[Math.floor(s.length / 2)]! * 100) / 100;
-};
+import { med, profileLibrary, profilePool } from './setup';
 const threads = Number(process.env.T ?? 2);
-const pool = createEmbedPool({
-  spawn: () => spawnEmbedThread('use-lite', { queries: true }),
-  size: threads,
-});
-await pool.workers();
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
-await core.index(corpus.slice(0, 700));
+const pool = await profilePool('use-lite', threads);
+const { queries, core } = await profileLibrary('use-lite');
 const { lexical } = core.parts();
 const texts = [...queries.values()].slice(0, 40);
 const t: Record<string, number[]> = {};

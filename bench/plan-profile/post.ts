@@ -1,14 +1,7 @@
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../eval/hybrid-mode';
 import { planSearchDeps } from '../../workers/library/search-paths';
-const med = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return Math.round(s[Math.floor(s.length / 2)]! * 100) / 100;
-};
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
-await core.index(corpus.slice(0, 700));
+import { med, profileLibrary } from './setup';
+const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, semantic, lexical, store } = core.parts();
 const { hybrid, lookup } = core.appSearch({ fusion: hybridSettings({ model: 'use-lite' }).method });
 const paths = planSearchDeps({ hybrid, lookup, store, lexical });

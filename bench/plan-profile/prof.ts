@@ -4,27 +4,11 @@
 import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { createQueryPlanner } from '../../workers/research/planner';
-import { createEmbedPool } from '../../workers/embed/pool';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
-const med = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return Math.round(s[Math.floor(s.length / 2)]! * 100) / 100;
-};
+import { hybridSettings } from '../eval/hybrid-mode';
+import { med, profileLibrary, profilePool } from './setup';
 const threads = Number(process.env.T ?? 1);
-const pool =
-  threads > 0
-    ? createEmbedPool({
-        spawn: () => spawnEmbedThread('use-lite', { queries: true }),
-        size: threads,
-      })
-    : null;
-await pool?.workers();
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
-await core.index(corpus.slice(0, 700));
+const pool = threads > 0 ? await profilePool('use-lite', threads) : null;
+const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, embedFreshBatch, lexical, semantic } = core.parts();
 const { hybrid, lookup } = core.appSearch({
   fusion: hybridSettings({ model: 'use-lite' }).method,

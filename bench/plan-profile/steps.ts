@@ -2,20 +2,11 @@
 import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { createQueryPlanner } from '../../workers/research/planner';
-import { createEmbedPool } from '../../workers/embed/pool';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../eval/hybrid-mode';
+import { med, profileLibrary, profilePool } from './setup';
 const threads = Number(process.env.T ?? 1);
-const pool = createEmbedPool({
-  spawn: () => spawnEmbedThread('use-lite', { queries: true }),
-  size: threads,
-});
-await pool.workers();
-const ds = '/work/shared/datasets/scifact';
-const [corpus, queries] = await Promise.all([loadCorpus(ds), loadQueries(ds)]);
-const core = await createHybridCore({ model: 'use-lite' });
-await core.index(corpus.slice(0, 700));
+const pool = await profilePool('use-lite', threads);
+const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, lexical } = core.parts();
 const { hybrid, lookup } = core.appSearch({
   fusion: hybridSettings({ model: 'use-lite' }).method,
@@ -43,7 +34,6 @@ for (const q of texts) {
   const out = await planner.plan(q, fusion);
   for (const s of out.plan.steps) (acc[s.id] ??= []).push([s.startMs, s.durationMs]);
 }
-const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1]!.toFixed(2);
 for (const [k, v] of Object.entries(acc))
   console.log(k.padEnd(28), 'start', med(v.map((x) => x[0]!)), 'dur', med(v.map((x) => x[1]!)));
 await core.close();
