@@ -8,19 +8,11 @@
 // score. Imports only answer-room types and the JSON data.
 import { logisticScore, type FittedModel, type LogisticModel } from './fitted';
 import miniLm from './fitted/rationale-all-MiniLM-L6-v2.json';
-import type { ScoredStrip } from './refine';
+import { STRIP_FEATURES, type ScoredStrip } from './refine';
 
 /** The strip model's features plus position and figures (all vocabulary-free). */
 export const RATIONALE_FEATURES = [
-  'pLogit',
-  'passageRankInv',
-  'covW',
-  'covP',
-  'pairs',
-  'rarestHit',
-  'lenLog',
-  'bestInPassage',
-  'orderInPassage',
+  ...STRIP_FEATURES,
   'relPos',
   'relEnd',
   'lastQuarter',
