@@ -10,6 +10,7 @@ import { extractiveAnswer } from './extractive';
 import { passageFeatures, queryContext } from './features';
 import { loadFittedModel } from './fitted';
 import type { Passage } from './passages';
+import { passage } from './passage.testkit';
 import { refine } from './refine';
 import { contentStems, strips } from './text';
 import type { LexicalStats } from './types';
@@ -36,42 +37,6 @@ const stats: LexicalStats = {
     };
   },
 };
-
-function passage(
-  documentId: number,
-  rank: number,
-  text: string,
-  bm25: number,
-  cosine: number | null = null,
-): Passage {
-  return {
-    documentId,
-    path: `doc${documentId}.txt`,
-    title: `doc${documentId}`,
-    rank,
-    hits: [
-      {
-        chunkId: documentId * 10,
-        documentId,
-        path: `doc${documentId}.txt`,
-        title: `doc${documentId}`,
-        seq: 0,
-        start: 0,
-        end: text.length,
-        text,
-        fusedRank: rank,
-        fusedScore: 1 / (60 + rank),
-        lexicalScore: bm25,
-        lexicalRank: rank,
-        cosine,
-        semanticRank: cosine === null ? null : rank,
-      },
-    ],
-    ranges: [{ start: 0, end: text.length }],
-    chunkIds: [documentId * 10],
-    text,
-  };
-}
 
 async function evaluated(question: string, passages: Passage[]) {
   const q = await queryContext(question, stats, null);

@@ -8,7 +8,7 @@ import { extractiveAnswer } from './extractive';
 import { passageFeatures, queryContext } from './features';
 import { loadFittedModel } from './fitted';
 import { createRetrievalEvaluator } from './evaluator';
-import type { Passage } from './passages';
+import { passage } from './passage.testkit';
 import {
   RATIONALE_FEATURES,
   rankRationale,
@@ -41,35 +41,6 @@ const stats: LexicalStats = {
     };
   },
 };
-
-function passage(documentId: number, rank: number, text: string, bm25: number): Passage {
-  const hit = {
-    chunkId: documentId * 10,
-    documentId,
-    path: `doc${documentId}.txt`,
-    title: `doc${documentId}`,
-    seq: 0,
-    start: 0,
-    end: text.length,
-    text,
-    fusedRank: rank,
-    fusedScore: 1 / (60 + rank),
-    lexicalScore: bm25,
-    lexicalRank: rank,
-    cosine: null,
-    semanticRank: null,
-  };
-  return {
-    documentId,
-    path: hit.path,
-    title: hit.title,
-    rank,
-    hits: [hit],
-    ranges: [{ start: 0, end: text.length }],
-    chunkIds: [hit.chunkId],
-    text,
-  };
-}
 
 async function refined() {
   const fitted = await loadFittedModel('all-MiniLM-L6-v2');
