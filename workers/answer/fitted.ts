@@ -47,6 +47,13 @@ export interface FittedModel {
   /** The query score is the best query-model score among the first `queryTopN` passages. */
   queryTopN: number;
   thresholds: EvaluatorThresholds;
+  /**
+   * The variant for retrievals without vectors (features flag `vectors` 0: no semantic index
+   * yet, a lexical-only library): models over the vector-free features only, fitted on
+   * lexical-only retrievals of the same train split, with their own thresholds. Absent: the
+   * models above score those retrievals too (their vector features then read 0).
+   */
+  noVectors?: EvaluatorVariant;
   strip: LogisticModel & {
     /** Strips scoring below are dropped by refinement. */
     keep: number;
@@ -77,6 +84,9 @@ export interface FittedModel {
     foldGains?: number[];
   };
 }
+
+/** The parts of a fit the evaluator reads: passage and query models, top-N, thresholds. */
+export type EvaluatorVariant = Pick<FittedModel, 'passage' | 'query' | 'queryTopN' | 'thresholds'>;
 
 export type CorrectiveTechnique = 'rm3' | 'wordnet' | 'rerank' | 'none';
 
