@@ -148,7 +148,13 @@ function rareTerms(q: QueryContext): WeightedTerms {
  * adjacent-pair coverage (does one sentence hold the question's entities together), coverage
  * of the distinctive terms, and the share of the question's numbers present (1 when none).
  */
-function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNums: string[]) {
+function sentenceFeatures(
+  q: QueryContext,
+  p: Passage,
+  rare: WeightedTerms,
+  qNums: string[],
+  all: Set<string>,
+) {
   let sentCovW = 0;
   let sentPairs = 0;
   const text = windowText(p);
@@ -157,7 +163,6 @@ function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNum
     sentCovW = Math.max(sentCovW, coverage(q.terms, new Set(st)).weighted);
     sentPairs = Math.max(sentPairs, pairCoverage(q.ordered, st));
   }
-  const all = new Set([...contentStems(text), ...contentStems(p.title)]);
   const nums = new Set(numbersOf(`${p.title} ${text}`));
   return {
     sentCovW,
@@ -267,7 +272,13 @@ export function passageFeatures(
   vectors: Map<number, Int16Array>,
   question = '',
 ): Array<Record<string, number>> {
-  const base = baseFeatures(q, passages, vectors);
+  // each passage's content stems (body, title, both), tokenised once for every feature group
+  const words = passages.map((p) => {
+    const body = contentStems(windowText(p));
+    const title = contentStems(p.title);
+    return { body, title, all: new Set([...body, ...title]) };
+  });
+  const base = baseFeatures(q, passages, vectors, words);
   const rare = rareTerms(q);
   const qNums = numbersOf(question);
   const bm25 = base.map((f) => f.bm25Norm!);
@@ -279,10 +290,10 @@ export function passageFeatures(
     qv && passages.some((p) => p.chunkIds.some((id) => vectors.get(id)?.length === qv.length))
       ? 1
       : 0;
-  const sent = passages.map((p) => sentenceFeatures(q, p, rare, qNums));
+  const sent = passages.map((p, i) => sentenceFeatures(q, p, rare, qNums, words[i]!.all));
   const local = localFeatures(
     q,
-    passages.map((p) => new Set([...contentStems(windowText(p)), ...contentStems(p.title)])),
+    words.map((w) => w.all),
     sent.map((x) => x.sentCovW),
   );
   return passages.map((_, i) => {
@@ -307,6 +318,7 @@ function baseFeatures(
   q: QueryContext,
   passages: Passage[],
   vectors: Map<number, Int16Array>,
+  words: Array<{ body: string[]; title: string[]; all: Set<string> }>,
 ): Array<Record<string, number>> {
   const cosOf = (p: Passage): number => {
     let best = -1;
@@ -328,9 +340,7 @@ function baseFeatures(
   const rarest = q.terms.weights.indexOf(Math.max(...q.terms.weights));
   const maxW = Math.max(1e-9, ...q.terms.weights);
   return passages.map((p, i) => {
-    const body = contentStems(windowText(p));
-    const title = contentStems(p.title);
-    const all = new Set([...body, ...title]);
+    const { body, title, all } = words[i]!;
     const cov = coverage(q.terms, all);
     const lex = p.hits.map((h) => h.lexicalRank).filter((r): r is number => r !== null);
     const sem = p.hits.map((h) => h.semanticRank).filter((r): r is number => r !== null);
