@@ -299,6 +299,8 @@ export async function cragReport(
   });
   const r = (x: number | null) => (x === null ? null : round4(x));
   return {
+    // which of the fit's models scored these retrievals ('no vectors': the vector-free variant)
+    evaluator_variant: variant === fitted ? 'main' : 'no vectors',
     queries: records.length,
     documents: l.corpus.length,
     passages: pf.passages,
