@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { bowVector } from '../research/test-helpers';
 import { CHECKER_FEATURES, createSentenceChecker } from './checker';
-import { checkerModelFor } from './checker-model';
+import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
 import { contentStems } from './text';
 import type { LexicalStats } from './types';
@@ -74,6 +74,38 @@ describe('fitted checker', async () => {
     expect(right!.score).toBeGreaterThan(hard!.score);
     expect(right!.score).toBeGreaterThan(random!.score);
     expect(random!.label).toBe('unsupported');
+    expect(copied!.label).toBe('supported');
+  });
+
+  it('flags a sentence whose nearest cited strip falls below the fitted cosine gate', async () => {
+    const fitted = await loadFittedModel('all-MiniLM-L6-v2');
+    const gate = checkerModelFor(fitted).gate;
+    expect(gate).toBeGreaterThan(0);
+    // the same pair under the fitted model without its gate, and with a gate above its cosine
+    const withGate = (g?: number): CheckerModel => {
+      const m: CheckerModel = { ...checkerModelFor(fitted) };
+      delete m.gate;
+      if (g !== undefined) m.gate = g;
+      return m;
+    };
+    const pair = { sentence: claim, evidence: [CORPUS[1]!] };
+    const [f] = await checker.features([pair]);
+    const ungated = createSentenceChecker(
+      { stats, embed: async (texts) => texts.map(bowVector) },
+      { ...fitted, modelId: 'gate-test', checker: withGate() },
+    );
+    const gated = createSentenceChecker(
+      { stats, embed: async (texts) => texts.map(bowVector) },
+      { ...fitted, modelId: 'gate-test', checker: withGate(f!.cos! + 0.01) },
+    );
+    const [open] = await ungated.check([pair]);
+    const [shut] = await gated.check([pair]);
+    expect(open!.score).toBeGreaterThan(0);
+    expect(shut!.score).toBe(0);
+    expect(shut!.label).toBe('unsupported');
+    expect(shut!.reason).toMatch(/off topic/);
+    // a verbatim copy is supported by construction, gate or not
+    const [copied] = await gated.check([{ sentence: CORPUS[1]!, evidence: [CORPUS[1]!] }]);
     expect(copied!.label).toBe('supported');
   });
 });
