@@ -60,8 +60,11 @@ export function checkerCut(
       const right = share(R, t, true);
       const hard = share(H, t, false);
       const random = share(X, t, false);
-      // the goals are 0.90 / 0.80: weigh each by its goal, so neither is traded away wholesale
-      const v = Math.min(right / 0.9, hard / 0.8) + 0.1 * (right + hard) - (random < 0.98 ? 1 : 0);
+      // random flagged >= 0.98 is a constraint, not a term (a penalty let a point below it win
+      // when right and hard were far better); the goals are 0.90 / 0.80: weigh each by its goal,
+      // so neither is traded away wholesale
+      if (random < 0.98) continue;
+      const v = Math.min(right / 0.9, hard / 0.8) + 0.1 * (right + hard);
       if (v > best.v)
         best = {
           t: round4(t),
