@@ -4,12 +4,16 @@
 1. CHECKER_DUMP=/tmp/checker-train.json npm run eval -- --dataset ../shared/datasets/scifact \
      --task checker-fit --split train --model all-MiniLM-L6-v2   (writes the train pairs, their
      features and canonical vectors; restore the fitted file with git checkout afterwards)
-2. python3 scripts/checker-explore.py /tmp/checker-train.json > bench/reports/checker-explore-minilm-train.txt
+2. python3 scripts/checker-explore.py /tmp/checker-train.json ../shared/datasets/scifact/corpus.jsonl \
+     > bench/reports/checker-explore-minilm-train.txt
 
 Folds by claim as in bench/eval/checker-fit.ts. For each candidate scorer it prints right-vs-hard
 and right-vs-random AUROC, the share of right pairs callable supported at random flagged >= 0.98,
 and the frontier: the best hard-flagged share at right-supported 0.60 .. 0.90 with random flagged
->= 0.98, with a cosine gate (supported iff cos >= gate and score >= cut). numpy only.
+>= 0.98, with a cosine gate (supported iff cos >= gate and score >= cut). With the corpus file it
+also measures what the cited strip's document context would add (a lexical approximation: the
+claim's IDF-weighted word coverage by the strip with its title and 250 characters either side;
+the checker does not receive this today). numpy only.
 """
 import json
 import sys
@@ -132,3 +136,46 @@ for l2 in (100.0, 1000.0):
 for r, lam in ((4, 0.01), (16, 0.03), (64, 0.03)):
     report(f"+ learned low-rank similarity (P u).(P v), r {r}, L2 {lam}", oof(X0, kind="bilinear", r=r, lam=lam))
     report(f"  the same on right vs hard only", oof(X0, kinds != "random", kind="bilinear", r=r, lam=lam))
+
+if len(sys.argv) > 2:
+    import math
+    import re
+
+    docs = [json.loads(line) for line in open(sys.argv[2])]
+    STOP = set(
+        "the a an of in on and or to for with by from at as is are was were be been that this these "
+        "those which it its we our not no than into between after before during within without".split()
+    )
+
+    def toks(t):
+        return [w[:6] for w in re.findall(r"[a-z0-9]+", t.lower()) if w not in STOP and len(w) > 2]
+
+    df = {}
+    for doc in docs:
+        for w in set(toks(doc["title"] + " " + doc["text"])):
+            df[w] = df.get(w, 0) + 1
+    idf = lambda w: math.log((len(docs) + 1) / (df.get(w, 0) + 0.5))  # noqa: E731
+    where = {}
+
+    def context(strip, window):
+        if strip not in where:
+            where[strip] = next(((doc, doc["text"].find(strip[:60])) for doc in docs if strip[:60] in doc["text"]), None)
+        if where[strip] is None:
+            return strip
+        doc, i = where[strip]
+        return doc["title"] + " " + doc["text"][max(0, i - window) : i + len(strip) + window]
+
+    def coverage(claim, text):
+        c, t = set(toks(claim)), set(toks(text))
+        return sum(idf(w) for w in c if w in t) / (sum(idf(w) for w in c) or 1)
+
+    near = [p["evidence"][int(np.argmax(np.array(p["ev"]) @ np.array(p["sv"])))] for p in d]
+    C = np.array(
+        [[coverage(p["sentence"], s), coverage(p["sentence"], context(s, 0)), coverage(p["sentence"], context(s, 250))] for p, s in zip(d, near)]
+    )
+    print(f"\ncontext (lexical approximation; {sum(v is not None for v in where.values())} of {len(where)} strips located in the corpus)")
+    for j, name in enumerate(["the strip alone", "strip + its document's title", "strip + title + 250 characters either side"]):
+        print(f"  coverage by {name:44s} AUROC right/hard {auc(C[R, j], C[H, j]):.3f} right/random {auc(C[R, j], C[X, j]):.3f}; right pairs with none {(C[R, j] == 0).mean():.3f}")
+    report("shipped features + coverage by strip + title", oof(np.hstack([X0, C[:, [1]]])))
+    report("shipped features + coverage by strip + title + 250 characters", oof(np.hstack([X0, C[:, [2]]])))
+    report("shipped features + all three coverages", oof(np.hstack([X0, C])))
