@@ -267,6 +267,18 @@ export function prefixNegation(a: string, b: string): boolean {
   return false;
 }
 
+/** Pairs (a of `a`, b of `b`) where one is a negating prefix plus the other (prefixNegation), by set look-ups. */
+export function prefixNegationPairs(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  const strip = (x: string, other: ReadonlySet<string>) => {
+    for (const p of NEGATION_PREFIXES)
+      if (x.length - p.length >= 4 && x.startsWith(p) && other.has(x.slice(p.length))) n++;
+  };
+  for (const x of a) strip(x, b);
+  for (const y of b) strip(y, a);
+  return n;
+}
+
 export function isNegation(token: string): boolean {
   return NEGATION.has(token) || token.endsWith("n't");
 }

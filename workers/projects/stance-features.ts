@@ -11,7 +11,7 @@ import {
   directionOf,
   isNegation,
   numbers,
-  prefixNegation,
+  prefixNegationPairs,
   reportCues,
   stem,
   textCues,
@@ -213,8 +213,7 @@ function antonymCues(claim: TextView, sentence: TextView): number[] {
       if (!s.has(a)) claimOnly++;
     }
   }
-  let prefix = 0;
-  for (const a of c) for (const b of s) if (a !== b && prefixNegation(a, b)) prefix++;
+  const prefix = prefixNegationPairs(c, s);
   return [
     Math.min(pairs, 3),
     Math.min(claimOnly, 3),
