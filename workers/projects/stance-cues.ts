@@ -1,8 +1,11 @@
 // Lexical cues for the LLM-free stance model: content-word overlap (with a light suffix stemmer),
-// numbers, negation, null results and the direction of change a text asserts. Each cue list is
-// here once; the stance features combine claim cues with sentence cues. Pure; imports only
-// research/text (tokenizer, stop words).
+// numbers, negation, null results, the direction of change a text asserts (globally and next to
+// the words a claim and a sentence share), antonyms (WordNet's direct pairs plus a short list of
+// polar pairs of scientific prose), and whether a sentence reads as a finding or as background.
+// Each cue list is here once; the stance features combine claim cues with sentence cues. Pure;
+// imports only research/text (tokenizer, stop words) and the antonym table.
 import { STOPWORDS, tokenize } from '../research/text';
+import antonymTable from './fitted/stance-antonyms.json';
 
 const NEGATION = new Set(
   'not no none never neither nor without lack lacks lacking absence absent fail fails failed unable cannot nothing'.split(
@@ -123,4 +126,238 @@ function containsSeq(toks: string[], seq: string[]): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * Polar pairs that scientific claims flip and WordNet does not list as direct antonyms (or lists
+ * only in another part of speech). General English, not drawn from SciFact's labels.
+ */
+const POLAR_PAIRS: Array<[string, string]> = [
+  ['over', 'under'],
+  ['up', 'down'],
+  ['positive', 'negative'],
+  ['positively', 'negatively'],
+  ['high', 'low'],
+  ['higher', 'lower'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['greater', 'less'],
+  ['greater', 'smaller'],
+  ['increase', 'decrease'],
+  ['increase', 'reduce'],
+  ['increased', 'reduced'],
+  ['increased', 'decreased'],
+  ['benefit', 'harm'],
+  ['beneficial', 'harmful'],
+  ['better', 'worse'],
+  ['improve', 'worsen'],
+  ['risk', 'protect'],
+  ['promote', 'inhibit'],
+  ['promote', 'suppress'],
+  ['activate', 'inhibit'],
+  ['activation', 'inhibition'],
+  ['gain', 'loss'],
+  ['agonist', 'antagonist'],
+  ['early', 'late'],
+  ['short', 'long'],
+  ['shorter', 'longer'],
+  ['major', 'minor'],
+  ['similar', 'different'],
+  ['same', 'different'],
+  ['sufficient', 'insufficient'],
+  ['necessary', 'dispensable'],
+  ['required', 'dispensable'],
+  ['present', 'absent'],
+  ['enrich', 'deplete'],
+  ['upregulate', 'downregulate'],
+  ['elevated', 'reduced'],
+  ['elevated', 'decreased'],
+  ['elevated', 'lower'],
+  ['rise', 'fall'],
+  ['accelerate', 'delay'],
+  ['enhance', 'impair'],
+  ['enhance', 'attenuate'],
+  ['induce', 'prevent'],
+  ['stimulate', 'inhibit'],
+  ['overexpression', 'knockdown'],
+  ['overestimate', 'underestimate'],
+  ['hyper', 'hypo'],
+  ['excess', 'deficiency'],
+  ['strong', 'weak'],
+  ['stronger', 'weaker'],
+  ['majority', 'minority'],
+  ['most', 'least'],
+  ['all', 'none'],
+  ['always', 'never'],
+  ['safe', 'unsafe'],
+  ['effective', 'ineffective'],
+  ['increases', 'reduces'],
+  ['detrimental', 'beneficial'],
+  ['adverse', 'beneficial'],
+  ['mortality', 'survival'],
+  ['death', 'survival'],
+  ['susceptible', 'resistant'],
+  ['sensitive', 'resistant'],
+  ['dominant', 'recessive'],
+  ['male', 'female'],
+  ['men', 'women'],
+  ['upstream', 'downstream'],
+  ['before', 'after'],
+  ['maximum', 'minimum'],
+  ['exacerbate', 'alleviate'],
+  ['aggravate', 'alleviate'],
+  ['healthy', 'unhealthy'],
+  ['prevent', 'cause'],
+  ['protective', 'risk'],
+  ['reduced', 'enhanced'],
+];
+
+/** Stem -> stems of its antonyms (both directions). */
+const ANTONYMS: Map<string, Set<string>> = (() => {
+  const m = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => {
+    const k = antonymKey(a);
+    let set = m.get(k);
+    if (!set) m.set(k, (set = new Set()));
+    set.add(antonymKey(b));
+  };
+  for (const [a, b] of [...(antonymTable.pairs as Array<[string, string]>), ...POLAR_PAIRS]) {
+    add(a, b);
+    add(b, a);
+  }
+  return m;
+})();
+
+/**
+ * The key antonyms are matched on: the stem without a final "e", because the light stemmer
+ * strips "-es" but not "-e" ("overestimates" -> "overestimat", "overestimate" unchanged).
+ */
+export function antonymKey(token: string): string {
+  const s = stem(token);
+  return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s;
+}
+
+/** Antonym keys of a word's key (see antonymKey). */
+export function antonymsOf(key: string): ReadonlySet<string> | undefined {
+  return ANTONYMS.get(key);
+}
+
+const NEGATION_PREFIXES = [
+  'non',
+  'un',
+  'in',
+  'im',
+  'ir',
+  'il',
+  'dis',
+  'anti',
+  'hypo',
+  'hyper',
+  'under',
+  'over',
+  'de',
+];
+
+/** "inaccurate" / "accurate", "nonsmokers" / "smokers": one stem is a negating prefix plus the other. */
+export function prefixNegation(a: string, b: string): boolean {
+  for (const p of NEGATION_PREFIXES) {
+    if (a.length - p.length >= 4 && a.startsWith(p) && a.slice(p.length) === b) return true;
+    if (b.length - p.length >= 4 && b.startsWith(p) && b.slice(p.length) === a) return true;
+  }
+  return false;
+}
+
+/** Pairs (a of `a`, b of `b`) where one is a negating prefix plus the other (prefixNegation), by set look-ups. */
+export function prefixNegationPairs(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  const strip = (x: string, other: ReadonlySet<string>) => {
+    for (const p of NEGATION_PREFIXES)
+      if (x.length - p.length >= 4 && x.startsWith(p) && other.has(x.slice(p.length))) n++;
+  };
+  for (const x of a) strip(x, b);
+  for (const y of b) strip(y, a);
+  return n;
+}
+
+export function isNegation(token: string): boolean {
+  return NEGATION.has(token) || token.endsWith("n't");
+}
+
+/** +1 / -1 when a token is an increase / decrease word, else 0. */
+export function directionOf(token: string): number {
+  if (INCREASE.test(token)) return 1;
+  if (DECREASE.test(token)) return -1;
+  return 0;
+}
+
+const CONTRAST = new Set(
+  'however but although though whereas contrast contrary unlike instead rather despite nevertheless conversely yet'.split(
+    ' ',
+  ),
+);
+const ABSOLUTE = new Set(
+  'always never all every only completely entirely consistently any none solely exclusively sole universally'.split(
+    ' ',
+  ),
+);
+const FINDING = new Set(
+  'found find finds showed show shows shown demonstrate demonstrates demonstrated indicate indicates indicated suggest suggests suggested conclude concluded reveal revealed revealing observed identify identified confirm confirmed associated significantly significant'.split(
+    ' ',
+  ),
+);
+const BACKGROUND = new Set(
+  'background objective objectives aim aims purpose methods method design setting participants introduction context importance unknown unclear investigate investigated examine examined assess assessed evaluate evaluated determine study studies hypothesis hypothesized whether'.split(
+    ' ',
+  ),
+);
+const RESULT_HEADINGS = new Set(
+  'results conclusion conclusions findings interpretation'.split(' '),
+);
+const BACKGROUND_HEADINGS = new Set(
+  'background objective objectives aim aims purpose methods design setting context importance introduction participants'.split(
+    ' ',
+  ),
+);
+
+/** How a sentence reads on its own: a reported finding, or background and methods. */
+export interface ReportCues {
+  /** Starts with an upper-case results/conclusions heading ("CONCLUSIONS ..."). */
+  resultHeading: number;
+  backgroundHeading: number;
+  pValue: number;
+  /** An effect statistic: 95%, CI, odds/hazard ratio, relative risk. */
+  effectStatistic: number;
+  percent: number;
+  findingWord: number;
+  backgroundWord: number;
+  firstPersonPlural: number;
+  question: number;
+  contrast: number;
+  absolute: number;
+}
+
+export function reportCues(text: string, toks: string[]): ReportCues {
+  const firstWord = text.trim().split(/\s+/)[0] ?? '';
+  const first = toks[0] ?? '';
+  const upper =
+    firstWord.length > 0 && firstWord === firstWord.toUpperCase() && /[A-Z]/.test(firstWord);
+  const has = (set: Set<string>) => (toks.some((t) => set.has(t)) ? 1 : 0);
+  return {
+    resultHeading: upper && RESULT_HEADINGS.has(first) ? 1 : 0,
+    backgroundHeading: upper && BACKGROUND_HEADINGS.has(first) ? 1 : 0,
+    pValue: /\b[Pp]\s*[<=>≤]\s*0?\.\d/.test(text) ? 1 : 0,
+    effectStatistic:
+      /\b(95\s*%|CI\b|confidence interval|odds ratio|hazard ratio|relative risk|OR\b|HR\b|RR\b)/.test(
+        text,
+      )
+        ? 1
+        : 0,
+    percent: text.includes('%') ? 1 : 0,
+    findingWord: has(FINDING),
+    backgroundWord: has(BACKGROUND),
+    firstPersonPlural: toks.includes('we') ? 1 : 0,
+    question: text.trim().endsWith('?') ? 1 : 0,
+    contrast: has(CONTRAST),
+    absolute: has(ABSOLUTE),
+  };
 }
