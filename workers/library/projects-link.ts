@@ -24,6 +24,7 @@ import {
   replaceCitation,
 } from '../projects/draft-references';
 import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
+import { evidenceGateFor } from '../projects/evidence-gate';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../projects/stance-model';
@@ -83,6 +84,9 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
     }
     const j = createEvidenceJudge({
       model: createStanceModel(fitted, model.dim),
+      // The evidence gate `--task claims` measures (fitted on SciFact train): a labelled source
+      // whose judgement and search position say it is not evidence counts as NEUTRAL.
+      gate: evidenceGateFor(model.id),
       embed: {
         claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
         // A check's sentences go out as one call, split over the workers in batched passes.

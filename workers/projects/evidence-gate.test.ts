@@ -59,7 +59,7 @@ describe('rationale picker', () => {
 describe('evidence gate', () => {
   it('ships a MiniLM gate over its features, fitted on train', () => {
     const gate = evidenceGateFor('all-MiniLM-L6-v2')!;
-    expect(gate.features).toEqual([...GATE_FEATURES]);
+    for (const f of gate.features) expect(GATE_FEATURES).toContain(f);
     expect(gate.fittedOn).toMatch(/claims_train/);
     expect(gate.threshold).toBeGreaterThan(0);
     expect(evidenceGateFor('use-lite')).toBeNull();

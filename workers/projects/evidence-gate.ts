@@ -21,6 +21,8 @@ export const GATE_FEATURES = [
   'contradicts',
   'rankInv',
   'nextRatio',
+  'lexicalRankInv',
+  'semanticRankInv',
 ] as const;
 
 /** Logistic weights over named features, standardised by the training mean and scale. */
@@ -35,8 +37,14 @@ export interface GateModel {
 export type EvidenceGate = GateModel & {
   /** A source whose gate probability is below this is NEUTRAL. */
   threshold: number;
+  /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
+  supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
   docs?: number;
+  /** The search the fit chose for `--task claims` (lexical or hybrid). */
+  mode?: string;
+  /** What the gate predicts: the source is gold evidence, or gold evidence with the right label. */
+  target?: string;
   modelId?: string;
   command?: string;
   date?: string;
@@ -50,6 +58,13 @@ export interface RetrievalContext {
   rank?: number;
   /** The next source's search score divided by this one's (0..1 for a ranked list). */
   nextRatio?: number;
+  /**
+   * 1-based rank of the source's best chunk in the lexical / semantic list of a hybrid search
+   * (SearchHit.ranks); null: that list did not find the source. Absent: not known (e.g. a
+   * lexical-only search has no semantic list), the feature then takes its training mean.
+   */
+  lexicalRank?: number | null;
+  semanticRank?: number | null;
 }
 
 /** The per-sentence numbers the gate reads (a judged sentence's probabilities and evidence flag). */
@@ -98,6 +113,10 @@ export function gateFeatures(
   };
   if (retrieval.rank !== undefined) out.rankInv = 1 / (retrieval.rank + 1);
   if (retrieval.nextRatio !== undefined) out.nextRatio = retrieval.nextRatio;
+  if (retrieval.lexicalRank !== undefined)
+    out.lexicalRankInv = retrieval.lexicalRank === null ? 0 : 1 / retrieval.lexicalRank;
+  if (retrieval.semanticRank !== undefined)
+    out.semanticRankInv = retrieval.semanticRank === null ? 0 : 1 / retrieval.semanticRank;
   return out;
 }
 
