@@ -3,10 +3,10 @@
 // stored as a library (`--mode lexical`: the store's lexical search; `--mode hybrid`: the app's
 // hybrid search over the cached canonical vectors), the same rationale picker, stance judgement
 // and evidence gate as a user's check, only with `docs` sources per claim and every source's
-// CANDIDATES_PER_SOURCE sentences (the app: 8 sources sharing a budget of 12 sentences). A
+// --candidates sentences (default 4) (the app: 8 sources sharing a budget of 12 sentences). A
 // source's label is the check's stance for it. Node only; bench code, not shipped.
 import { checkClaim, type ClaimCheckDeps } from '../../workers/projects/claim-check';
-import { CANDIDATES_PER_SOURCE, type EvidenceJudge } from '../../workers/projects/evidence';
+import type { EvidenceJudge } from '../../workers/projects/evidence';
 import { provenanceOf } from '../../workers/projects/provenance';
 import type { SentenceSpan } from '../../workers/projects/sentences';
 import type { Stance, StanceProbabilities } from '../../workers/projects/stance-model';
@@ -63,6 +63,8 @@ export async function runClaimsPipeline(opts: {
   judge: EvidenceJudge;
   mode: string;
   docs: number;
+  /** Sentences judged per source (the judge's own count). */
+  candidates: number;
   args: Record<string, string>;
   dim: number;
 }): Promise<PipelineResult> {
@@ -81,7 +83,7 @@ export async function runClaimsPipeline(opts: {
     provenance: async (id) =>
       provenanceOf({ location: paths.get(id)!, title: paths.get(id)!, date: 0 }, undefined),
   };
-  const options = { sources: docs, sentenceBudget: docs * CANDIDATES_PER_SOURCE };
+  const options = { sources: docs, sentenceBudget: docs * opts.candidates };
   const out: PipelineResult = {
     tp: 0,
     predicted: 0,

@@ -14,7 +14,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import { createEvidenceJudge, type ClaimView } from '../../workers/projects/evidence';
+import {
+  CANDIDATES_PER_SOURCE,
+  createEvidenceJudge,
+  type ClaimView,
+} from '../../workers/projects/evidence';
 import { evidenceGateFor } from '../../workers/projects/evidence-gate';
 import { contentStems } from '../../workers/projects/stance-cues';
 import { splitSentences } from '../../workers/projects/sentences';
@@ -56,7 +60,9 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   // The evidence gate (fitted on train by bench/eval/evidence-gate-fit.ts); --noGate 1 leaves it out
   // (the dumps the fit reads are written without it).
   const gate = args.noGate || args.dumpPipeline ? null : evidenceGateFor(model);
-  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate });
+  // --candidates N: sentences judged per source (default CANDIDATES_PER_SOURCE; train experiments).
+  const candidates = Number(args.candidates ?? CANDIDATES_PER_SOURCE);
+  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate, candidates });
   const claimVectors = await embedder.claims(claims.map((c) => c.claim));
   const claimViews = new Map(
     claims.map((c, i) => [c.id, { ...textView(c.claim, claimVectors[i]!), text: c.claim }]),
@@ -99,6 +105,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
         judge,
         mode,
         docs: topDocs,
+        candidates,
         args: { ...args, model },
         dim: embedder.dim,
       })
