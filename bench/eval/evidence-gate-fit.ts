@@ -37,10 +37,14 @@ interface DumpRow {
 }
 
 const FOLDS = 5;
-/** The gate's first feature set (before the hybrid lists' ranks), kept as a candidate. */
-const BASE_FEATURES = GATE_FEATURES.filter(
-  (f) => f !== 'lexicalRankInv' && f !== 'semanticRankInv',
-);
+/** Candidate feature sets: the gate's first (no list ranks), with the list ranks, and all. */
+const FEATURE_SETS: Record<string, readonly string[]> = {
+  base: GATE_FEATURES.filter(
+    (f) => f !== 'lexicalRankInv' && f !== 'semanticRankInv' && f !== 'relevance',
+  ),
+  ranks: GATE_FEATURES.filter((f) => f !== 'relevance'),
+  all: GATE_FEATURES,
+};
 
 export function dumpFeatures(r: DumpRow, evidenceThreshold: number): Record<string, number> {
   return gateFeatures(
@@ -60,7 +64,7 @@ interface Choice {
   precision: number;
   recall: number;
   mode: string;
-  features: 'base' | 'all';
+  features: string;
   target: 'evidence' | 'right';
   l2: number;
   docs: number;
@@ -142,11 +146,11 @@ function main() {
           `[gate-fit] ${mode} bias ${bias}: ${rows.length} labelled judgements, ${gold} gold pairs; no gate, depth ${docs}: F1 ${round4(none.f1)} (P ${round4(none.precision)} R ${round4(none.recall)})`,
         );
       }
-      for (const features of ['base', 'all'] as const)
+      for (const features of Object.keys(FEATURE_SETS))
         for (const target of ['evidence', 'right'] as const)
           for (const l2 of [0.1, 1, 10])
             for (let docs = 1; docs <= maxDocs; docs++) {
-              const names = features === 'base' ? BASE_FEATURES : GATE_FEATURES;
+              const names = FEATURE_SETS[features]!;
               const labels = rows.map((r) =>
                 target === 'evidence' ? r.gold !== null : r.gold === r.stance,
               );
@@ -178,7 +182,7 @@ function main() {
     }
   const chosenRows = withBias(dumps.find((d) => d.mode === best.mode)!.rows, tau, best.bias);
   const chosen = { rows: chosenRows, feats: chosenRows.map((r) => dumpFeatures(r, tau)) };
-  const names = best.features === 'base' ? BASE_FEATURES : GATE_FEATURES;
+  const names = FEATURE_SETS[best.features]!;
   const idx = chosen.rows.map((_, i) => i).filter((i) => chosen.rows[i]!.rank < best.docs);
   const gate: EvidenceGate & { docs: number } = {
     modelId: model,
@@ -195,6 +199,9 @@ function main() {
       ),
       best.l2,
     ),
+    // The stance model whose judgements the gate was fitted on: a refitted stance model needs a
+    // refitted gate (evidence-gate.test.ts checks they match).
+    stanceProvenance: stance.provenance,
     threshold: best.t,
     supportBias: best.bias,
     docs: best.docs,

@@ -196,6 +196,17 @@ describe('retrievalContexts', () => {
     const ctx = retrievalContexts([hit(1, 2, { lexical: 1 }), hit(2, 1, { lexical: 2 })]);
     expect(ctx.get(1)).toEqual({ rank: 0, nextRatio: 0.5, lexicalRank: 1 });
   });
+
+  it("keeps the best relevance band's precision among a document's hits", () => {
+    const rated = (documentId: number, score: number, precision: number) =>
+      ({
+        ...hit(documentId, score, { lexical: 1 }),
+        relevance: { band: 'high', basis: 'keywords', precision },
+      }) as SearchHit;
+    const ctx = retrievalContexts([rated(1, 1, 0.2), rated(1, 0.9, 0.6), hit(2, 0.5, {})]);
+    expect(ctx.get(1)!.relevance).toBe(0.6);
+    expect(ctx.get(2)!.relevance).toBeUndefined();
+  });
 });
 
 describe('shareBudget', () => {

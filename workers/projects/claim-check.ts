@@ -152,10 +152,16 @@ export function retrievalContexts(hits: SearchHit[]): Map<number, RetrievalConte
   const best = new Map<number, number>();
   const lexical = new Map<number, number>();
   const semantic = new Map<number, number>();
+  const relevance = new Map<number, number>();
   let anyLexical = false;
   let anySemantic = false;
   for (const h of hits) {
     if (!best.has(h.documentId)) best.set(h.documentId, h.score);
+    if (h.relevance)
+      relevance.set(
+        h.documentId,
+        Math.max(h.relevance.precision, relevance.get(h.documentId) ?? 0),
+      );
     const l = h.ranks.lexical;
     const m = h.ranks.semantic;
     if (l !== undefined) {
@@ -177,6 +183,7 @@ export function retrievalContexts(hits: SearchHit[]): Map<number, RetrievalConte
       nextRatio: score > 0 ? next / score : 0,
       ...(anyLexical ? { lexicalRank: lexical.get(id) ?? null } : {}),
       ...(anySemantic ? { semanticRank: semantic.get(id) ?? null } : {}),
+      ...(relevance.has(id) ? { relevance: relevance.get(id)! } : {}),
     });
   });
   return out;

@@ -65,6 +65,13 @@ describe('evidence gate', () => {
     expect(evidenceGateFor('use-lite')).toBeNull();
   });
 
+  it('was fitted over the shipped MiniLM stance model (refit the gate after refitting it)', () => {
+    const stance = JSON.parse(
+      readFileSync(new URL('./fitted/stance-all-MiniLM-L6-v2.json', import.meta.url), 'utf8'),
+    ) as FittedStanceModel;
+    expect(evidenceGateFor('all-MiniLM-L6-v2')!.stanceProvenance).toEqual(stance.provenance);
+  });
+
   it('turns a labelled source NEUTRAL exactly below its threshold; rank moves it', async () => {
     const model = createStanceModel(fitted, fitted.dim);
     const plain = createEvidenceJudge({ model, embed });

@@ -23,6 +23,7 @@ export const GATE_FEATURES = [
   'nextRatio',
   'lexicalRankInv',
   'semanticRankInv',
+  'relevance',
 ] as const;
 
 /** Logistic weights over named features, standardised by the training mean and scale. */
@@ -37,6 +38,8 @@ export interface GateModel {
 export type EvidenceGate = GateModel & {
   /** A source whose gate probability is below this is NEUTRAL. */
   threshold: number;
+  /** The fitted stance model's provenance the gate was fitted over (its judgements are the input). */
+  stanceProvenance?: Record<string, string | number>;
   /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
   supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
@@ -65,6 +68,11 @@ export interface RetrievalContext {
    */
   lexicalRank?: number | null;
   semanticRank?: number | null;
+  /**
+   * The best relevance band's measured precision among the source's hits (SearchHit.relevance,
+   * fitted on measured relevance); absent when the search does not rate hits.
+   */
+  relevance?: number;
 }
 
 /** The per-sentence numbers the gate reads (a judged sentence's probabilities and evidence flag). */
@@ -117,6 +125,7 @@ export function gateFeatures(
     out.lexicalRankInv = retrieval.lexicalRank === null ? 0 : 1 / retrieval.lexicalRank;
   if (retrieval.semanticRank !== undefined)
     out.semanticRankInv = retrieval.semanticRank === null ? 0 : 1 / retrieval.semanticRank;
+  if (retrieval.relevance !== undefined) out.relevance = retrieval.relevance;
   return out;
 }
 
