@@ -129,7 +129,9 @@ function main() {
     t: 0,
     bias: 0,
   };
-  for (const bias of [0, 0.25, 0.5])
+  // --biases 0: no SUPPORT bias (a bias flips weakly contradicting sources to SUPPORT).
+  const biases = (args.biases ?? '0,0.25,0.5').split(',').map(Number);
+  for (const bias of biases)
     for (const dump of dumps) {
       const { mode } = dump;
       // The dumps are written without a gate (bias 0): each row's label again under this bias.

@@ -111,6 +111,9 @@ describe('projects link: claim checks', () => {
         const a = (await link.checkProjectClaim(p.id, claims[0]!.id)).result as ClaimCheckView;
         expect(a.evidence.find((e) => e.role === 'supporting')?.documentId).toBe(ids[0]);
         expect(a.evidence.some((e) => e.documentId === ids[2] && e.role !== 'neutral')).toBe(false);
+        // The evidence gate and its SUPPORT bias (fitted for MiniLM) keep the clear contradiction.
+        const b = (await link.checkProjectClaim(p.id, claims[1]!.id)).result as ClaimCheckView;
+        expect(b.status).toBe('CONTESTED');
       } finally {
         embed = useLite;
         status = READY;

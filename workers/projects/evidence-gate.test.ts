@@ -62,15 +62,19 @@ describe('evidence gate', () => {
     for (const f of gate.features) expect(GATE_FEATURES).toContain(f);
     expect(gate.fittedOn).toMatch(/claims_train/);
     expect(gate.threshold).toBeGreaterThan(0);
-    expect(evidenceGateFor('use-lite')).toBeNull();
+    expect(evidenceGateFor('use-lite')!.fittedOn).toMatch(/claims_train/);
+    expect(evidenceGateFor('no-such-model')).toBeNull();
   });
 
-  it('was fitted over the shipped MiniLM stance model (refit the gate after refitting it)', () => {
-    const stance = JSON.parse(
-      readFileSync(new URL('./fitted/stance-all-MiniLM-L6-v2.json', import.meta.url), 'utf8'),
-    ) as FittedStanceModel;
-    expect(evidenceGateFor('all-MiniLM-L6-v2')!.stanceProvenance).toEqual(stance.provenance);
-  });
+  it.each(['all-MiniLM-L6-v2', 'use-lite'])(
+    'was fitted over the shipped %s stance model (refit the gate after refitting it)',
+    (id) => {
+      const stance = JSON.parse(
+        readFileSync(new URL(`./fitted/stance-${id}.json`, import.meta.url), 'utf8'),
+      ) as FittedStanceModel;
+      expect(evidenceGateFor(id)!.stanceProvenance).toEqual(stance.provenance);
+    },
+  );
 
   it('turns a labelled source NEUTRAL exactly below its threshold; rank moves it', async () => {
     const model = createStanceModel(fitted, fitted.dim);

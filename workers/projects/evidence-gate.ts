@@ -9,6 +9,7 @@
 // Fitted on SciFact claims_train only by bench/eval/evidence-gate-fit.ts (fitted/
 // evidence-gate-<model>.json); a model without a file has no gate. Imports only its JSON data.
 import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
+import useLite from './fitted/evidence-gate-use-lite.json';
 
 export const GATE_FEATURES = [
   'supportScore',
@@ -83,6 +84,7 @@ export interface GateSentence {
 
 const GATES: Record<string, EvidenceGate> = {
   'all-MiniLM-L6-v2': miniLm,
+  'use-lite': useLite,
 };
 
 /** The gate shipped for an embedding model id, or null. */
