@@ -1,6 +1,7 @@
 // `npm run bench -- claims [--dataset <scifact folder>] [--claims 100] [--split validation|train]
 //   [--budget 12] [--fidelity] [--recheck] [--out file]`
-// One LLM-free claim check (workers/projects/claim-check.ts: lexical search, stance judgement of
+// One LLM-free claim check (workers/projects/claim-check.ts: lexical search, stance judgement (and
+// the evidence gate fitted for USE-lite, as the app) of
 // up to 8 distinct sources, with live USE-lite embedding, in one batched forward pass, of the
 // `--budget` sentences closest to the claim shared by the sources, triangulation) on SciFact
 // stored as a library (5,183 abstracts, ~20k chunks), over the first N claims of the split.
@@ -24,6 +25,7 @@ import {
 } from '../workers/projects/claim-check';
 import { cachedEmbed, createSentenceCache } from '../workers/projects/check-cache';
 import { createEvidenceJudge } from '../workers/projects/evidence';
+import { evidenceGateFor } from '../workers/projects/evidence-gate';
 import { provenanceOf } from '../workers/projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../workers/projects/stance-model';
 import { createLexicalSearch } from '../workers/store/lexical-search';
@@ -58,12 +60,15 @@ export default {
     ) as FittedStanceModel;
     const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
     // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
+    // The app's judge: the stance model and the evidence gate fitted for USE-lite.
+    const gate = evidenceGateFor('use-lite');
     const judge = createEvidenceJudge({
       model: createStanceModel(fitted, m.dim),
       embed: {
         claims: async (t) => t.map((x) => m.embedInt16(x)),
         sentences: async (t) => m.embedInt16Batch(t),
       },
+      gate,
     });
     const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
     const deps: ClaimCheckDeps = {
@@ -114,6 +119,7 @@ export default {
             claims: async (t) => t.map((x) => m.embedInt16(x)),
             sentences: cachedEmbed(async (t) => m.embedInt16Batch(t)),
           },
+          gate,
         }),
         sentences: createSentenceCache(),
       };
