@@ -137,6 +137,7 @@ export async function runClaimsPipeline(opts: {
         }
         out.dump.push({
           claim: c.id,
+          docId,
           rank,
           gold: goldEv?.label ?? null,
           nei: c.evidence.size === 0,

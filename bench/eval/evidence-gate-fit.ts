@@ -26,6 +26,7 @@ import { fitLogistic, round4 } from './logistic';
 
 interface DumpRow {
   claim: string;
+  docId?: string;
   rank: number;
   gold: string | null;
   stance: string;
@@ -40,10 +41,14 @@ const FOLDS = 5;
 /** Candidate feature sets: the gate's first (no list ranks), with the list ranks, and all. */
 const FEATURE_SETS: Record<string, readonly string[]> = {
   base: GATE_FEATURES.filter(
-    (f) => f !== 'lexicalRankInv' && f !== 'semanticRankInv' && f !== 'relevance',
+    (f) =>
+      f !== 'lexicalRankInv' &&
+      f !== 'semanticRankInv' &&
+      f !== 'relevance' &&
+      f !== 'passageScore',
   ),
-  ranks: GATE_FEATURES.filter((f) => f !== 'relevance'),
-  all: GATE_FEATURES,
+  ranks: GATE_FEATURES.filter((f) => f !== 'relevance' && f !== 'passageScore'),
+  all: GATE_FEATURES.filter((f) => f !== 'passageScore'),
 };
 
 export function dumpFeatures(r: DumpRow, evidenceThreshold: number): Record<string, number> {
@@ -102,6 +107,22 @@ function main() {
     return { mode: mode!, rows };
   });
   const tau = stance.evidenceThreshold;
+  // --crag FILE (experiment, bench/eval/claims-crag-scores.ts): the answer evaluator's passage
+  // score per (claim, document) joined into the rows, and a feature set with it; --out FILE then
+  // keeps the shipped gate untouched.
+  if (args.crag) {
+    const crag = new Map<string, number>();
+    for (const l of readFileSync(args.crag, 'utf8').trim().split('\n')) {
+      const x = JSON.parse(l) as { claim: string; docId: string; crag: number };
+      crag.set(`${x.claim}:${x.docId}`, x.crag);
+    }
+    for (const d of dumps)
+      for (const r of d.rows) {
+        const v = crag.get(`${r.claim}:${r.docId}`);
+        if (v !== undefined) r.retrieval = { ...r.retrieval, passageScore: v };
+      }
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+  }
   const maxDocs = Number(args.maxDocs ?? 3);
   const foldOf = (r: DumpRow) => Number(r.claim) % FOLDS;
   const f1At = (rows: DumpRow[], p: number[], t: number, docs: number) => {
@@ -216,7 +237,7 @@ function main() {
       oofRecall: round4(best.recall),
     },
   };
-  const out = join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
+  const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
   writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);
   console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(best)}`);
 }

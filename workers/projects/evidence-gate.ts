@@ -25,6 +25,7 @@ export const GATE_FEATURES = [
   'lexicalRankInv',
   'semanticRankInv',
   'relevance',
+  'passageScore',
 ] as const;
 
 /** Logistic weights over named features, standardised by the training mean and scale. */
@@ -74,6 +75,12 @@ export interface RetrievalContext {
    * fitted on measured relevance); absent when the search does not rate hits.
    */
   relevance?: number;
+  /**
+   * The answer evaluator's P(relevant) for the source (workers/answer/evaluator.ts, CRAG passage
+   * score). Not passed by the claim check yet: only the train experiment of
+   * bench/eval/claims-crag-scores.ts fills it (bench/README.md, "One code path").
+   */
+  passageScore?: number;
 }
 
 /** The per-sentence numbers the gate reads (a judged sentence's probabilities and evidence flag). */
@@ -128,6 +135,7 @@ export function gateFeatures(
   if (retrieval.semanticRank !== undefined)
     out.semanticRankInv = retrieval.semanticRank === null ? 0 : 1 / retrieval.semanticRank;
   if (retrieval.relevance !== undefined) out.relevance = retrieval.relevance;
+  if (retrieval.passageScore !== undefined) out.passageScore = retrieval.passageScore;
   return out;
 }
 
