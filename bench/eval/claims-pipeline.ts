@@ -18,6 +18,9 @@ import type { BeirDoc } from './beir';
 import type { ClaimRecord } from './claims-data';
 import { originalSentences } from './claims-data';
 import { createHybridCore } from './hybrid-mode';
+import { loadFittedModel } from '../../workers/answer/fitted';
+import { libraryRetrievalDeps } from '../../workers/library/answers';
+import { createPassageScores, type PassageScores } from '../../workers/projects/passage-scores';
 import { storeBeirDoc } from './store-beir-doc';
 
 export interface PipelineResult {
@@ -41,12 +44,38 @@ async function librarySearch(
   mode: string,
   args: Record<string, string>,
   corpus: BeirDoc[],
-): Promise<{ search(r: SearchRequest): Promise<SearchResponse>; close(): Promise<void> }> {
+): Promise<{
+  search(r: SearchRequest): Promise<SearchResponse>;
+  passageScores?: PassageScores;
+  close(): Promise<void>;
+}> {
   if (mode === 'hybrid') {
     const core = await createHybridCore({ ...args, threads: args.threads ?? '2' });
     await core.index(corpus);
     const { hybrid } = core.appSearch();
-    return { search: (r) => hybrid.search({ ...r, mode: 'hybrid' }), close: () => core.close() };
+    const { store, lexical } = core.parts();
+    // The app's retrieval deps (workers/library/answers.ts), the vectors from the eval's index
+    // instead of the store's vector table.
+    const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+    const passageScores = createPassageScores(
+      {
+        ...retrieval,
+        chunkVectors: async (ids) => {
+          const out = new Map<number, Int16Array>();
+          for (const id of ids) {
+            const v = core.vector(id);
+            if (v) out.set(id, v);
+          }
+          return out;
+        },
+      },
+      await loadFittedModel(args.model ?? 'use-lite'),
+    );
+    return {
+      search: (r) => hybrid.search({ ...r, mode: 'hybrid' }),
+      ...(args.noPassageScores ? {} : { passageScores }),
+      close: () => core.close(),
+    };
   }
   if (mode !== 'lexical') throw new Error('--task claims: --mode lexical or hybrid');
   const db = await openNodeDatabase();
@@ -79,6 +108,7 @@ export async function runClaimsPipeline(opts: {
       for (const h of res.hits) paths.set(h.documentId, h.path);
       return res;
     },
+    ...(lib.passageScores ? { passageScores: lib.passageScores } : {}),
     documentText: async (id) => byId.get(paths.get(id)!)?.text ?? null,
     provenance: async (id) =>
       provenanceOf({ location: paths.get(id)!, title: paths.get(id)!, date: 0 }, undefined),

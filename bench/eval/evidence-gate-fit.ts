@@ -123,6 +123,9 @@ function main() {
       }
     FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
   }
+  // Dumps whose rows carry the claim check's own passage scores get the feature set too.
+  if (dumps.some((d) => d.rows.some((r) => r.retrieval.passageScore !== undefined)))
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
   const maxDocs = Number(args.maxDocs ?? 3);
   const foldOf = (r: DumpRow) => Number(r.claim) % FOLDS;
   const f1At = (rows: DumpRow[], p: number[], t: number, docs: number) => {

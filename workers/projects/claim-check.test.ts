@@ -159,6 +159,26 @@ describe('checkClaim', () => {
     expect(gated.evidence[1]!.judgement.sentences).toEqual(plain.evidence[1]!.judgement.sentences);
   });
 
+  it("gives each source the evaluator's passage score (0 when it did not reach it)", async () => {
+    const asked: string[] = [];
+    const r = await checkClaim(
+      {
+        ...deps,
+        passageScores: async (claim) => {
+          asked.push(claim);
+          return new Map([[ids[0]!, 0.9]]);
+        },
+      },
+      'Vitamin D reduces hip fracture risk.',
+    );
+    expect(asked).toEqual(['Vitamin D reduces hip fracture risk.']);
+    const score = new Map(r.evidence.map((e) => [e.documentId, e.retrieval.passageScore]));
+    expect(score.get(ids[0]!)).toBe(0.9);
+    expect(score.get(ids[1]!)).toBe(0);
+    const none = await checkClaim(deps, 'Vitamin D reduces hip fracture risk.');
+    expect(none.evidence.every((e) => e.retrieval.passageScore === undefined)).toBe(true);
+  });
+
   it('reads sentences from the injected cache instead of splitting', async () => {
     const seen: number[] = [];
     const r = await checkClaim(

@@ -12,6 +12,7 @@ import { createError } from '../shared/errors';
 import type { QualityGrade, SearchHit, SearchRequest } from '../shared/types';
 import type { EvidenceJudge, SourceJudgement } from './evidence';
 import type { RetrievalContext } from './evidence-gate';
+import type { PassageScores } from './passage-scores';
 import type { Provenance } from './provenance';
 import { splitSentences, type SentenceSpan } from './sentences';
 import { triangulate, type JudgedSource, type Triangulation } from './triangulation';
@@ -22,6 +23,11 @@ export interface ClaimCheckDeps {
   /** The document's text, or null when it was deleted meanwhile. */
   documentText(documentId: number): Promise<string | null>;
   provenance(documentId: number): Promise<Provenance | null>;
+  /**
+   * The answer evaluator's P(relevant) per document for the claim (passage-scores.ts), read by the
+   * evidence gate; absent: not scored.
+   */
+  passageScores?: PassageScores;
   /** The document's sentences (a cache may serve them); default: the rule-based splitter. */
   sentences?(documentId: number, text: string): SentenceSpan[];
   now?: () => number;
@@ -79,12 +85,11 @@ export async function checkClaim(
   checkAbort();
   // The same search depth whatever `sources` is, so a source's retrieval context (the next
   // source's score) does not depend on how many are judged.
-  const { hits } = await deps.search({
-    query: claim,
-    limit: Math.max(limit, SOURCES_PER_CHECK) * 4,
-    filters,
-  });
-  const contexts = retrievalContexts(hits);
+  const [{ hits }, scores] = await Promise.all([
+    deps.search({ query: claim, limit: Math.max(limit, SOURCES_PER_CHECK) * 4, filters }),
+    deps.passageScores?.(claim, filters) ?? Promise.resolve(null),
+  ]);
+  const contexts = retrievalContexts(hits, scores);
   const docIds = [...contexts.keys()].slice(0, limit);
   checkAbort();
   const [view, fetched] = await Promise.all([
@@ -148,7 +153,10 @@ export async function checkClaim(
  * (null when that list did not find it; absent when no hit carries that list's rank at all, as in
  * a lexical-only search).
  */
-export function retrievalContexts(hits: SearchHit[]): Map<number, RetrievalContext> {
+export function retrievalContexts(
+  hits: SearchHit[],
+  passageScores: Map<number, number> | null = null,
+): Map<number, RetrievalContext> {
   const best = new Map<number, number>();
   const lexical = new Map<number, number>();
   const semantic = new Map<number, number>();
@@ -184,6 +192,8 @@ export function retrievalContexts(hits: SearchHit[]): Map<number, RetrievalConte
       ...(anyLexical ? { lexicalRank: lexical.get(id) ?? null } : {}),
       ...(anySemantic ? { semanticRank: semantic.get(id) ?? null } : {}),
       ...(relevance.has(id) ? { relevance: relevance.get(id)! } : {}),
+      // A document the evaluator did not reach (past its top 10) scores 0.
+      ...(passageScores ? { passageScore: passageScores.get(id) ?? 0 } : {}),
     });
   });
   return out;

@@ -77,8 +77,7 @@ export interface RetrievalContext {
   relevance?: number;
   /**
    * The answer evaluator's P(relevant) for the source (workers/answer/evaluator.ts, CRAG passage
-   * score). Not passed by the claim check yet: only the train experiment of
-   * bench/eval/claims-crag-scores.ts fills it (bench/README.md, "One code path").
+   * score, via passage-scores.ts); 0 when the evaluator's top 10 documents miss it.
    */
   passageScore?: number;
 }
