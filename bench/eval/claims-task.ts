@@ -10,6 +10,8 @@
 // - audit_right_pass / audit_wrong_flagged: the citation audit on each gold (claim, abstract)
 //   citation and on the same claim citing a random other abstract.
 // Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical|hybrid  --docs N  --sweep 1 (train only)
+//          --candidates N (sentences per source)  --noPassageScores 1 (hybrid: no evaluator scores)
+//          --dumpPipeline FILE (ungated rows for bench/eval/evidence-gate-fit.ts)  --skipAudit 1
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
