@@ -61,11 +61,11 @@ export function buildPairs(
   return pairs;
 }
 
-/** A checker whose embeddings come from the eval's Node encoder (cached on disk). */
-export async function evalChecker(harness: CragHarness, fitted: FittedModel) {
+/** The eval encoder's passage embeddings of texts, cached on disk (the checker's side cache). */
+export async function evalEmbed(harness: CragHarness) {
   const encoder = await loadNodeEncoder(harness.modelId);
   const cache = openEmbedCache(encoder.id, `${encoder.version}+checker`, encoder.dim);
-  const embed = async (texts: string[]) =>
+  return async (texts: string[]) =>
     texts.map((t) => {
       const input = encoder.passageText(t);
       let v = cache.get(input);
@@ -75,5 +75,10 @@ export async function evalChecker(harness: CragHarness, fitted: FittedModel) {
       }
       return v;
     });
+}
+
+/** A checker whose embeddings come from the eval's Node encoder (cached on disk). */
+export async function evalChecker(harness: CragHarness, fitted: FittedModel) {
+  const embed = await evalEmbed(harness);
   return createSentenceChecker({ stats: harness.deps.lexicalStats, embed }, fitted);
 }

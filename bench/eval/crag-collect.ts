@@ -3,7 +3,7 @@
 // retrieval), and the refinement, answer, checker and corrective figures computed from records
 // with a given fitted model. Everything calls the answer room's own functions.
 import { correctiveSwitch, rerankByScore } from '../../workers/answer/corrective';
-import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
+import { createRetrievalEvaluator, variantFor } from '../../workers/answer/evaluator';
 import { extractiveAnswer } from '../../workers/answer/extractive';
 import type { FittedModel } from '../../workers/answer/fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from '../../workers/answer/pipeline';
@@ -75,8 +75,9 @@ export async function collectQueries(
 /** Passage scores and the decision of an evaluated retrieval under `fitted`. */
 export function scoreWith(fitted: FittedModel, ev: EvaluatedRetrieval) {
   const e = createRetrievalEvaluator(fitted);
+  const v = variantFor(fitted, ev.features);
   const scores = e.scorePassages(ev.features);
-  return { scores, ...e.decide(fitted.query ? e.queryScores(ev.features) : scores) };
+  return { scores, ...e.decide(v.query ? e.queryScores(ev.features) : scores, v) };
 }
 
 /** Gold rationale spans per query id and document path (aligned), plus counts. */

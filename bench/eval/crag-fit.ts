@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { CHECKER_FEATURES } from '../../workers/answer/checker';
 import { createExpansion } from '../../workers/answer/corrective';
 import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
-import { PASSAGE_FEATURES } from '../../workers/answer/features';
-import type { FittedModel, LogisticModel } from '../../workers/answer/fitted';
+import { LEXICAL_FEATURES, PASSAGE_FEATURES } from '../../workers/answer/features';
+import type { EvaluatorVariant, FittedModel, LogisticModel } from '../../workers/answer/fitted';
 import { logisticScore } from '../../workers/answer/fitted';
 import { STRIP_FEATURES } from '../../workers/answer/refine';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
@@ -208,32 +208,29 @@ function queryThresholds(
   };
 }
 
-export async function fitCrag(
-  harness: CragHarness,
+/**
+ * The evaluator's models over `names` on `records`: the passage model (logistic + trees) and its
+ * threshold on out-of-fold scores, then the query score from the passage model or from a model
+ * also trained on the ablated retrievals' passages as negatives, whichever gives the larger
+ * out-of-fold train coverage under the same precision and ablation constraints.
+ */
+export function fitVariant(
+  fitted: FittedModel,
   records: QueryRecord[],
-  evidence: Evidence[],
-  corpusSize: number,
-  provenance: { command: string; fittedOn: string },
+  names: readonly string[],
   log: (msg: string) => void,
-): Promise<FittedModel> {
-  const fitted = unfitted(harness.modelId);
-  Object.assign(fitted, { ...provenance, date: new Date().toISOString().slice(0, 10) });
+): { variant: EvaluatorVariant; oof: RecordScores; qOof: RecordScores } {
   const rows = records.flatMap((r) => r.first.features);
   const labels = records.flatMap((r) => r.labels);
   const fitPassage = (r: Array<Record<string, number>>, l: boolean[]) =>
-    fitBoosted(PASSAGE_FEATURES, r, l, PASSAGE_BOOST);
-  fitted.passage = fitPassage(rows, labels);
-  const oof = crossFitted(records, fitPassage);
-  fitted.thresholds.passage = passageThreshold(oof.first.flat(), labels);
-  const baseline = fitLogistic(BASELINE_FEATURES, rows, labels, 1);
-  const bScores = rows.map((r) => logisticScore(baseline, r));
-  (fitted as FittedModel & { baseline?: unknown }).baseline = {
-    ...baseline,
-    threshold: passageThreshold(bScores, labels),
+    fitBoosted(names, r, l, PASSAGE_BOOST);
+  const variant: EvaluatorVariant = {
+    passage: fitPassage(rows, labels),
+    queryTopN: fitted.queryTopN,
+    thresholds: { ...fitted.thresholds },
   };
-  // The query score: from the passage model, or from a model also trained on the ablated
-  // retrievals' passages as negatives, whichever gives the larger out-of-fold train coverage
-  // under the same precision and ablation constraints.
+  const oof = crossFitted(records, fitPassage);
+  variant.thresholds.passage = passageThreshold(oof.first.flat(), labels);
   log('[crag-fit] query score from the passage model:');
   let qt = queryThresholds(fitted, records, oof, log);
   let qOof = oof;
@@ -242,13 +239,63 @@ export async function fitCrag(
   const qtHard = queryThresholds(fitted, records, oofHard, log);
   if (qtHard.coverage > qt.coverage) {
     const t = trainingRows(records, true);
-    fitted.query = fitPassage(t.rows, t.labels);
+    variant.query = fitPassage(t.rows, t.labels);
     qt = qtHard;
     qOof = oofHard;
   }
-  log(`[crag-fit] query model: ${fitted.query ? 'with ablated negatives' : 'the passage model'}`);
-  fitted.queryTopN = qt.queryTopN;
-  Object.assign(fitted.thresholds, qt.thresholds);
+  log(`[crag-fit] query model: ${variant.query ? 'with ablated negatives' : 'the passage model'}`);
+  variant.queryTopN = qt.queryTopN;
+  Object.assign(variant.thresholds, qt.thresholds);
+  return { variant, oof, qOof };
+}
+
+/**
+ * The features of `names` the records hold (records collected before a feature was added lack
+ * it, and a fit must not read a missing feature as a value); the dropped ones are logged.
+ */
+export function present(
+  records: QueryRecord[],
+  names: readonly string[],
+  log: (msg: string) => void,
+): string[] {
+  const row = records[0]?.first.features[0] ?? {};
+  const missing = names.filter((n) => row[n] === undefined);
+  if (missing.length) log(`[crag-fit] records lack ${missing.join(', ')}: fitted without them`);
+  return names.filter((n) => row[n] !== undefined);
+}
+
+/**
+ * `lexicalRecords`: the same train queries retrieved lexical-only (no semantic list, no query
+ * vector), for the vector-free variant (`noVectors`) over LEXICAL_FEATURES.
+ */
+export async function fitCrag(
+  harness: CragHarness,
+  records: QueryRecord[],
+  evidence: Evidence[],
+  corpusSize: number,
+  provenance: { command: string; fittedOn: string },
+  log: (msg: string) => void,
+  lexicalRecords?: QueryRecord[],
+): Promise<FittedModel> {
+  const fitted = unfitted(harness.modelId);
+  Object.assign(fitted, { ...provenance, date: new Date().toISOString().slice(0, 10) });
+  const rows = records.flatMap((r) => r.first.features);
+  const labels = records.flatMap((r) => r.labels);
+  const main = fitVariant(fitted, records, present(records, PASSAGE_FEATURES, log), log);
+  const { oof, qOof } = main;
+  Object.assign(fitted, main.variant);
+  const baseline = fitLogistic(BASELINE_FEATURES, rows, labels, 1);
+  const bScores = rows.map((r) => logisticScore(baseline, r));
+  (fitted as FittedModel & { baseline?: unknown }).baseline = {
+    ...baseline,
+    threshold: passageThreshold(bScores, labels),
+  };
+  if (lexicalRecords) {
+    log('[crag-fit] the vector-free variant, on lexical-only retrievals:');
+    const names = present(lexicalRecords, LEXICAL_FEATURES, log);
+    fitted.noVectors = fitVariant(fitted, lexicalRecords, names, log).variant;
+    log(`[crag-fit] vector-free thresholds ${JSON.stringify(fitted.noVectors.thresholds)}`);
+  }
   // Strips, their keep threshold and the answer's are fitted on out-of-fold passage scores too
   // (a strip's features include its passage's score).
   records.forEach((r, i) => {

@@ -40,6 +40,11 @@ export interface CragHarness {
   ): Promise<Array<{ id: string; text: string; score: number }>>;
   synonyms: () => Promise<ReturnType<typeof loadSynonymIndex>>;
   modelId: string;
+  /**
+   * Lexical-only retrieval from now on (on) or hybrid again (off): no semantic list and no query
+   * vector, as a library without vectors retrieves (no semantic index yet, USE-lite not loaded).
+   */
+  setLexicalOnly(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -107,11 +112,24 @@ export async function createCragHarness(
     });
   };
 
+  let lexicalOnly = false;
   async function lists(
     query: string,
     exclude?: Set<string>,
     lexicalQuery?: string,
   ): Promise<HybridLists> {
+    if (lexicalOnly) {
+      const extra = exclude && exclude.size ? 60 : 0;
+      const side = await core.lists(lexicalQuery ?? query, {
+        lexicalK: lexicalK + extra,
+        semanticK: 1,
+        exact,
+      });
+      const lexical = (
+        exclude ? side.lexical.filter((c) => !exclude.has(c.path)) : side.lexical
+      ).slice(0, lexicalK);
+      return { semantic: [], lexical };
+    }
     const extra = exclude && exclude.size ? 60 : 0;
     const opts = { lexicalK: lexicalK + extra, semanticK: semanticK + extra, exact };
     const semSide = await core.lists(query, opts);
@@ -176,6 +194,9 @@ export async function createCragHarness(
     },
     synonyms: async () => loadSynonymIndex(),
     modelId: options.model ?? 'use-lite',
+    setLexicalOnly: (on) => {
+      lexicalOnly = on;
+    },
     close: () => core.close(),
   };
   return harness;

@@ -151,5 +151,29 @@ describe('--task crag on a small BEIR folder', () => {
     expect(Math.abs(r.corrective_ndcg_gain as number)).toBeLessThanOrEqual(1);
     expect(r.p50_ms as number).toBeGreaterThan(0);
     expect(r.p95_ms as number).toBeGreaterThanOrEqual(r.p50_ms as number);
+    expect(r.evaluator_variant).toBe('main');
+  }, 120_000);
+
+  it('--lexical-only retrieves without vectors and scores by the vector-free variant', async () => {
+    const dir = writeFolder();
+    const json = join(dir, 'report.json');
+    await runCragTask({
+      dataset: dir,
+      task: 'crag',
+      model: 'use-lite',
+      index: 'exact',
+      'lexical-only': '',
+      json,
+    });
+    const r = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    expect(r.retrieval).toBe('lexical-only (no vectors)');
+    expect(r.evaluator_variant).toBe('no vectors');
+    for (const key of SHARES) {
+      expect(r[key] as number, key).toBeGreaterThanOrEqual(0);
+      expect(r[key] as number, key).toBeLessThanOrEqual(1);
+    }
+    expect(r.evaluator_auroc as number).toBeGreaterThan(0.5);
+    const d = r.decisions as Record<string, number>;
+    expect(d.CORRECT! + d.AMBIGUOUS! + d.INCORRECT!).toBe(10);
   }, 120_000);
 });

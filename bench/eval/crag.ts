@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { createExpansion } from '../../workers/answer/corrective';
+import { variantFor } from '../../workers/answer/evaluator';
 import {
   loadFittedModel,
   logisticScore,
@@ -173,18 +174,23 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
     // --records FILE: the collected records (features of the first and ablated retrievals, which
     // do not depend on the fitted model) are read from FILE when it exists, else written to it,
     // so a re-fit on the same split and model skips the retrievals.
-    const recordsFile = args.records;
-    let records: QueryRecord[];
-    if (recordsFile && existsSync(recordsFile)) {
-      records = deserialize(readFileSync(recordsFile)) as QueryRecord[];
-      log(`[crag] ${records.length} records read from ${recordsFile}`);
-    } else {
-      records = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
+    const collect = async (file: string | undefined): Promise<QueryRecord[]> => {
+      if (file && existsSync(file)) {
+        const read = deserialize(readFileSync(file)) as QueryRecord[];
+        log(`[crag] ${read.length} records read from ${file}`);
+        return read;
+      }
+      const got = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
         if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
       });
       log('');
-      if (recordsFile) writeFileSync(recordsFile, serialize(records));
-    }
+      if (file) writeFileSync(file, serialize(got));
+      return got;
+    };
+    // --lexical-only (crag): every retrieval without vectors, as a library with no semantic
+    // index retrieves (the fit's vector-free variant scores it).
+    if ('lexical-only' in args && task === 'crag') harness.setLexicalOnly(true);
+    const records = await collect(args.records);
     if (task === 'checker-fit') {
       const path = await fitChecker(
         harness,
@@ -217,6 +223,12 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
     }
     if (task === 'crag-fit') {
       const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`;
+      // the vector-free variant's rows: the same queries retrieved lexical-only
+      // (--lexical-records FILE caches them as --records does)
+      harness.setLexicalOnly(true);
+      log('[crag-fit] lexical-only retrievals for the vector-free variant');
+      const lexicalRecords = await collect(args['lexical-records']);
+      harness.setLexicalOnly(false);
       const fitted = await fitCrag(
         harness,
         records,
@@ -227,6 +239,7 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
           fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
         },
         log,
+        lexicalRecords,
       );
       log(`[crag-fit] wrote ${writeFitted(fitted)}`);
       return;
@@ -236,6 +249,7 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
     const out = {
       dataset: args.dataset,
       split,
+      ...('lexical-only' in args ? { retrieval: 'lexical-only (no vectors)' } : {}),
       model: harness.modelId,
       fitted: `${fitted.modelId} ${fitted.date}`,
       ...report,
@@ -253,7 +267,9 @@ export async function cragReport(
   records: QueryRecord[],
   l: Loaded,
 ) {
-  const pf = passageFigures(records, fitted.passage, fitted.thresholds.passage);
+  // the variant the evaluator uses for these retrievals (vector-free when they have no vectors)
+  const variant = variantFor(fitted, records[0]?.first.features ?? []);
+  const pf = passageFigures(records, variant.passage, variant.thresholds.passage);
   const baseline = (fitted as FittedModel & { baseline?: LogisticModel & { threshold: number } })
     .baseline;
   const bf = baseline ? passageFigures(records, baseline, baseline.threshold) : null;
@@ -283,6 +299,8 @@ export async function cragReport(
   });
   const r = (x: number | null) => (x === null ? null : round4(x));
   return {
+    // which of the fit's models scored these retrievals ('no vectors': the vector-free variant)
+    evaluator_variant: variant === fitted ? 'main' : 'no vectors',
     queries: records.length,
     documents: l.corpus.length,
     passages: pf.passages,

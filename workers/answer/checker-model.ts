@@ -7,6 +7,11 @@ import type { FittedModel } from './fitted';
 import miniLm from './fitted/checker-all-MiniLM-L6-v2.json';
 
 export type CheckerModel = FittedModel['checker'] & {
+  /**
+   * Cosine gate, fitted with the cut-off: a sentence whose nearest cited strip has a canonical
+   * cosine below it is unsupported whatever its score (the cited strip is not about it).
+   */
+  gate?: number;
   modelId?: string;
   command?: string;
   date?: string;

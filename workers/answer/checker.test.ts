@@ -2,11 +2,15 @@
 // features include the stance model's claim/sentence cues from workers/projects): the model
 // lookup, the features' ranges, and that the MiniLM fit separates a supporting sentence from a
 // same-topic sentence lacking the claim's rarest terms, with bag-of-words vectors standing in for
-// the encoder (the features are what is under test, not the encoder).
+// the encoder (the features are what is under test, not the encoder); the fitted cosine gate;
+// and, on the real MiniLM weights (skipped without them), support, topic and off-topic citations.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
 import { bowVector } from '../research/test-helpers';
 import { CHECKER_FEATURES, createSentenceChecker } from './checker';
-import { checkerModelFor } from './checker-model';
+import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
 import { contentStems } from './text';
 import type { LexicalStats } from './types';
@@ -76,4 +80,68 @@ describe('fitted checker', async () => {
     expect(random!.label).toBe('unsupported');
     expect(copied!.label).toBe('supported');
   });
+
+  it('flags a sentence whose nearest cited strip falls below the fitted cosine gate', async () => {
+    const fitted = await loadFittedModel('all-MiniLM-L6-v2');
+    const gate = checkerModelFor(fitted).gate;
+    expect(gate).toBeGreaterThan(0);
+    // the same pair under the fitted model without its gate, and with a gate above its cosine
+    const withGate = (g?: number): CheckerModel => {
+      const m: CheckerModel = { ...checkerModelFor(fitted) };
+      delete m.gate;
+      if (g !== undefined) m.gate = g;
+      return m;
+    };
+    const pair = { sentence: claim, evidence: [CORPUS[1]!] };
+    const [f] = await checker.features([pair]);
+    const ungated = createSentenceChecker(
+      { stats, embed: async (texts) => texts.map(bowVector) },
+      { ...fitted, modelId: 'gate-test', checker: withGate() },
+    );
+    const gated = createSentenceChecker(
+      { stats, embed: async (texts) => texts.map(bowVector) },
+      { ...fitted, modelId: 'gate-test', checker: withGate(f!.cos! + 0.01) },
+    );
+    const [open] = await ungated.check([pair]);
+    const [shut] = await gated.check([pair]);
+    expect(open!.score).toBeGreaterThan(0);
+    expect(shut!.score).toBe(0);
+    expect(shut!.label).toBe('unsupported');
+    expect(shut!.reason).toMatch(/off topic/);
+    // a verbatim copy is supported by construction, gate or not
+    const [copied] = await gated.check([{ sentence: CORPUS[1]!, evidence: [CORPUS[1]!] }]);
+    expect(copied!.label).toBe('supported');
+  });
+});
+
+describe('fitted checker on the real MiniLM vectors', () => {
+  it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
+    'supports a paraphrase, gates an off-topic citation, ranks a same-topic strip lower',
+    async () => {
+      const bert = loadBertFolder(await createNodeKernel(), MINILM_DIR);
+      const checker = createSentenceChecker(
+        {
+          stats,
+          embed: async (texts) => texts.map((t) => bert.embedInt16(bert.passagePrefix + t)),
+        },
+        await loadFittedModel('all-MiniLM-L6-v2'),
+      );
+      const sentence = 'Vitamin D supplementation lowered fracture risk in elderly women.';
+      const [right, topic, off] = await checker.check([
+        { sentence, evidence: [CORPUS[0]!] },
+        { sentence, evidence: [CORPUS[1]!] },
+        {
+          sentence,
+          evidence: ['The bridge was opened in 1932 and its steel arch spans 503 metres.'],
+        },
+      ]);
+      expect(right!.label).toBe('supported');
+      expect(topic!.score).toBeLessThan(right!.score);
+      expect(off!.label).toBe('unsupported');
+      expect(off!.components.cos).toBeLessThan(
+        checkerModelFor(await loadFittedModel('all-MiniLM-L6-v2')).gate!,
+      );
+      expect(off!.reason).toMatch(/off topic/);
+    },
+  );
 });

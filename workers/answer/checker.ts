@@ -144,14 +144,19 @@ export function createSentenceChecker(
         if (!values)
           return { label: 'unsupported', score: 0, components: {}, reason: 'no citation' };
         // A sentence copied verbatim from the strip it cites is supported by construction (the
-        // extractive answer); the fitted model never saw such pairs.
-        const lexical = values.exact ? 1 : logisticScore(model, values);
+        // extractive answer); the fitted model never saw such pairs. Below the fitted cosine gate
+        // the nearest cited strip is off topic: unsupported (score 0) whatever the lexical model.
+        const gated = !values.exact && model.gate !== undefined && values.cos < model.gate;
+        const lexical = values.exact ? 1 : gated ? 0 : logisticScore(model, values);
         const g = llm?.[k];
         const score = g === null || g === undefined ? lexical : 0.5 * lexical + 0.5 * g;
         return {
           label: label(score),
           score,
           components: { ...values, lexical, ...(g != null ? { llm: g } : {}) },
+          ...(gated
+            ? { reason: 'the cited strip is off topic (cosine below the fitted gate)' }
+            : {}),
         };
       });
     },

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { bowVector } from '../research/test-helpers';
 import { createSentenceChecker } from './checker';
-import { createRetrievalEvaluator } from './evaluator';
+import { createRetrievalEvaluator, variantFor } from './evaluator';
 import { extractiveAnswer } from './extractive';
-import { passageFeatures, queryContext } from './features';
+import { LEXICAL_FEATURES, passageFeatures, queryContext, VECTORS_FLAG } from './features';
 import { loadFittedModel } from './fitted';
 import type { Passage } from './passages';
 import { passage } from './passage.testkit';
@@ -83,6 +83,31 @@ describe('retrieval evaluator', () => {
     expect(pel!.bothLists).toBe(1);
   });
 
+  it("weighs the question's terms by how few of the other passages hold them", async () => {
+    const question = 'Do coastal pelican colonies nest near the harbour cliffs?';
+    const ON_TOPIC = 'Pelican colonies are large. A pelican colony is loud.';
+    const ON_TOPIC2 = 'The pelican colony moved. Colonies of pelicans fish together.';
+    const passages = [
+      passage(1, 1, ON_TOPIC, 3),
+      passage(2, 2, PELICANS, 3),
+      passage(3, 3, ON_TOPIC2, 3),
+    ];
+    const q = await queryContext(question, stats, null);
+    const [a, pel, b] = passageFeatures(q, passages, new Map(), question);
+    // every passage holds pelican and colony (the topic); only PELICANS the harbour and cliffs
+    expect(pel!.onlyW).toBeGreaterThan(0.3);
+    expect(a!.onlyW).toBe(0);
+    expect(pel!.specCov).toBe(1);
+    expect(a!.specCov).toBe(0);
+    expect(a!.topicShare).toBe(pel!.topicShare);
+    expect(a!.topicShare).toBeGreaterThan(0);
+    expect(pel!.locCovW).toBeGreaterThan(a!.locCovW! + 0.3);
+    expect(a!.locCovW).toBeCloseTo(b!.locCovW!, 9);
+    // its best sentence covers more of the question than any other passage's
+    expect(pel!.sentGapOther).toBeGreaterThan(0);
+    expect(a!.sentGapOther).toBeCloseTo(-pel!.sentGapOther!, 9);
+  });
+
   it('places each passage among the others by its chunk vectors (none without a query vector)', async () => {
     const question = 'Where does the coastal pelican colony nest?';
     const JAM2 = 'Simmer the gooseberries with sugar until the jam sets in jars.';
@@ -104,6 +129,32 @@ describe('retrieval evaluator', () => {
     for (const f of noVector)
       for (const k of ['simMaxOther', 'simMeanOther', 'simToTop', 'cos2nd', 'cosMeanChunks'])
         expect(f[k]).toBe(0);
+    expect([jam, jam2, pel].map((f) => f![VECTORS_FLAG])).toEqual([1, 1, 1]);
+    expect(noVector.map((f) => f[VECTORS_FLAG])).toEqual([0, 0, 0]);
+  });
+
+  it('scores a retrieval without vectors by the vector-free variant, fitted without vector features', async () => {
+    for (const model of ['use-lite', 'all-MiniLM-L6-v2']) {
+      const fit = await loadFittedModel(model);
+      const nv = fit.noVectors!;
+      expect(nv, model).toBeDefined();
+      for (const m of [nv.passage, ...(nv.query ? [nv.query] : [])])
+        for (const f of m.features) expect(LEXICAL_FEATURES as readonly string[]).toContain(f);
+      const question = 'Where does the coastal pelican colony nest?';
+      const passages = [passage(1, 1, PELICANS, 6, 0.75), passage(2, 2, JAM, 0.5, 0.55)];
+      const lexical = passageFeatures(
+        await queryContext(question, stats, null),
+        passages,
+        new Map(),
+      );
+      expect(variantFor(fit, lexical)).toBe(nv);
+      const vectors = new Map(passages.map((p) => [p.chunkIds[0]!, bowVector(p.text)]));
+      const q = await queryContext(question, stats, bowVector(question));
+      expect(variantFor(fit, passageFeatures(q, passages, vectors, question))).toBe(fit);
+      // the decision reads the variant's thresholds
+      const r = createRetrievalEvaluator(fit).evaluate(passages, lexical);
+      expect(r.thresholds).toEqual(nv.thresholds);
+    }
   });
 
   it('judges an off-topic retrieval not CORRECT', async () => {

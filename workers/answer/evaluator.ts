@@ -3,7 +3,8 @@
 // (under the query model when the fit chose one) and the fitted thresholds decide CORRECT /
 // AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
-import { logisticScore, type FittedModel } from './fitted';
+import { VECTORS_FLAG } from './features';
+import { logisticScore, type EvaluatorVariant, type FittedModel } from './fitted';
 import type { Passage } from './passages';
 
 export interface RetrievalEvaluator {
@@ -11,8 +12,14 @@ export interface RetrievalEvaluator {
   scorePassages(features: Array<Record<string, number>>): number[];
   /** Per passage, the score the query decision reads (the query model's, else the passage's). */
   queryScores(features: Array<Record<string, number>>): number[];
-  /** The query score and decision from `queryScores` (in rank order). */
-  decide(scores: number[]): { decision: CragDecision; queryScore: number };
+  /**
+   * The query score and decision from `queryScores` (in rank order), by `variant`'s top-N and
+   * thresholds (the main fit's when not given; `variantFor` picks the one for given features).
+   */
+  decide(
+    scores: number[],
+    variant?: EvaluatorVariant,
+  ): { decision: CragDecision; queryScore: number };
   /** Everything for the answer's metadata. `llm`: optional grades (0..1 or null) to blend. */
   evaluate(
     passages: Passage[],
@@ -21,14 +28,31 @@ export interface RetrievalEvaluator {
   ): EvaluatorResult;
 }
 
+/**
+ * The fit's variant for these features: `noVectors` when the retrieval had no vectors (every
+ * passage flags `vectors` 0) and the fit has one, else the main models.
+ */
+export function variantFor(
+  fitted: FittedModel,
+  features: Array<Record<string, number>>,
+): EvaluatorVariant {
+  const vectorless = features.length > 0 && features.every((f) => f[VECTORS_FLAG] === 0);
+  return vectorless && fitted.noVectors ? fitted.noVectors : fitted;
+}
+
 export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluator {
-  const t = fitted.thresholds;
-  const scorePassages = (features: Array<Record<string, number>>) =>
-    features.map((f) => logisticScore(fitted.passage, f));
-  const queryScores = (features: Array<Record<string, number>>) =>
-    fitted.query ? features.map((f) => logisticScore(fitted.query!, f)) : scorePassages(features);
-  const decide = (scores: number[]) => {
-    const queryScore = Math.max(0, ...scores.slice(0, fitted.queryTopN));
+  const scorePassages = (features: Array<Record<string, number>>) => {
+    const v = variantFor(fitted, features);
+    return features.map((f) => logisticScore(v.passage, f));
+  };
+  const queryScores = (features: Array<Record<string, number>>) => {
+    const v = variantFor(fitted, features);
+    return v.query ? features.map((f) => logisticScore(v.query!, f)) : scorePassages(features);
+  };
+  /** `variant`: whose top-N and thresholds (the main fit's when not given). */
+  const decide = (scores: number[], variant: EvaluatorVariant = fitted) => {
+    const t = variant.thresholds;
+    const queryScore = Math.max(0, ...scores.slice(0, variant.queryTopN));
     const decision: CragDecision =
       queryScore >= t.upper ? 'CORRECT' : queryScore < t.lower ? 'INCORRECT' : 'AMBIGUOUS';
     return { decision, queryScore };
@@ -38,6 +62,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
     queryScores,
     decide,
     evaluate(passages, features, llm) {
+      const variant = variantFor(fitted, features);
       const scores = scorePassages(features);
       const blend = (v: number[]) =>
         v.map((s, i) => {
@@ -56,12 +81,15 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
         finalScore: finals[i]!,
         components: features[i]!,
       }));
-      const { decision, queryScore } = decide(fitted.query ? blend(queryScores(features)) : finals);
+      const { decision, queryScore } = decide(
+        variant.query ? blend(queryScores(features)) : finals,
+        variant,
+      );
       return {
         decision,
         queryScore,
         passages: out,
-        thresholds: t,
+        thresholds: variant.thresholds,
         fittedModel: `${fitted.modelId} (${fitted.date || 'unfitted'})`,
       };
     },

@@ -47,6 +47,21 @@ export async function queryContext(
   };
 }
 
+/**
+ * Local specificity: the question's terms weighted by how few of the top passages hold them.
+ * On-topic passages share the topic's terms; the one that answers also holds the claim's
+ * specific entities, which the others lack. Out-of-fold SciFact train (MiniLM): F1 at balanced
+ * accuracy >= 0.87 0.696 -> 0.705 (bench/eval/crag-explore-signals.ts); on SciFact test the
+ * refit with them raised CORRECT coverage 0.450 -> 0.473 but not F1 (0.669 -> 0.652).
+ */
+export const LOCAL_FEATURES = [
+  'locCovW',
+  'onlyW',
+  'specCov',
+  'topicShare',
+  'sentGapOther',
+] as const;
+
 export const PASSAGE_FEATURES = [
   'rankInv',
   'logRank',
@@ -83,7 +98,41 @@ export const PASSAGE_FEATURES = [
   'simToTop',
   'cos2nd',
   'cosMeanChunks',
+  ...LOCAL_FEATURES,
 ] as const;
+
+/**
+ * The features that need the query's and the chunks' vectors (all 0 in a library without them:
+ * no semantic index yet, or a lexical-only search). The fit's vector-free variant leaves them out.
+ */
+export const VECTOR_FEATURES = [
+  'cos',
+  'cosGap',
+  'cosNext',
+  'cosZ',
+  'semRankInv',
+  'qTopCos',
+  'cosXcov',
+  'bothLists',
+  'simMaxOther',
+  'simMeanOther',
+  'simToTop',
+  'cos2nd',
+  'cosMeanChunks',
+] as const;
+
+/**
+ * The features of the vector-free variant: those a retrieval without vectors gives values to,
+ * less the passage length (`lenLog`): SciFact's passages are abstracts (3 of 8,090 train passages
+ * under 33 words), so the trees read a short passage by extrapolation, and fitted on lexical-only
+ * retrievals they called three one-line notes with one question word each CORRECT.
+ */
+export const LEXICAL_FEATURES = PASSAGE_FEATURES.filter(
+  (f) => !(VECTOR_FEATURES as readonly string[]).includes(f) && f !== 'lenLog',
+);
+
+/** Feature key: 1 when the retrieval had vectors (query and stored chunks), else 0. */
+export const VECTORS_FLAG = 'vectors';
 
 /** Query terms whose weight is at least the median (the question's distinctive terms). */
 function rareTerms(q: QueryContext): WeightedTerms {
@@ -100,7 +149,13 @@ function rareTerms(q: QueryContext): WeightedTerms {
  * adjacent-pair coverage (does one sentence hold the question's entities together), coverage
  * of the distinctive terms, and the share of the question's numbers present (1 when none).
  */
-function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNums: string[]) {
+function sentenceFeatures(
+  q: QueryContext,
+  p: Passage,
+  rare: WeightedTerms,
+  qNums: string[],
+  all: Set<string>,
+) {
   let sentCovW = 0;
   let sentPairs = 0;
   const text = windowText(p);
@@ -109,7 +164,6 @@ function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNum
     sentCovW = Math.max(sentCovW, coverage(q.terms, new Set(st)).weighted);
     sentPairs = Math.max(sentPairs, pairCoverage(q.ordered, st));
   }
-  const all = new Set([...contentStems(text), ...contentStems(p.title)]);
   const nums = new Set(numbersOf(`${p.title} ${text}`));
   return {
     sentCovW,
@@ -117,6 +171,46 @@ function sentenceFeatures(q: QueryContext, p: Passage, rare: WeightedTerms, qNum
     rareCov: coverage(rare, all).weighted,
     numHit: qNums.length ? qNums.filter((n) => nums.has(n)).length / qNums.length : 1,
   };
+}
+
+/**
+ * Each passage's local specificity among the others (LOCAL_FEATURES): its weighted coverage of
+ * the question's terms with each term discounted by how many other passages hold it, the weight
+ * of the terms only it holds, its coverage of the terms fewer than half the passages hold (1 when
+ * every term is shared), the weight share of those shared topic terms (the same for every
+ * passage), and its best sentence's coverage minus the best of the others'.
+ */
+function localFeatures(
+  q: QueryContext,
+  sets: Array<Set<string>>,
+  sentCovW: number[],
+): Array<Record<string, number>> {
+  const n = Math.max(1, sets.length);
+  const holders = q.terms.stems.map((s) => sets.filter((x) => x.has(s)).length);
+  const total = q.terms.total || 1;
+  let topic = 0;
+  holders.forEach((h, j) => {
+    if (h >= n / 2) topic += q.terms.weights[j]!;
+  });
+  return sets.map((set, i) => {
+    let local = 0;
+    let only = 0;
+    let specific = 0;
+    q.terms.stems.forEach((s, j) => {
+      if (!set.has(s)) return;
+      const w = q.terms.weights[j]!;
+      local += w * (1 - (holders[j]! - 1) / Math.max(1, n - 1));
+      if (holders[j] === 1) only += w;
+      if (holders[j]! < n / 2) specific += w;
+    });
+    return {
+      locCovW: local / total,
+      onlyW: only / total,
+      specCov: total - topic > 0 ? specific / (total - topic) : 1,
+      topicShare: topic / total,
+      sentGapOther: sentCovW[i]! - Math.max(0, ...sentCovW.filter((_, j) => j !== i)),
+    };
+  });
 }
 
 /**
@@ -179,18 +273,39 @@ export function passageFeatures(
   vectors: Map<number, Int16Array>,
   question = '',
 ): Array<Record<string, number>> {
-  const base = baseFeatures(q, passages, vectors);
+  // each passage's content stems (body, title, both), tokenised once for every feature group
+  const words = passages.map((p) => {
+    const body = contentStems(windowText(p));
+    const title = contentStems(p.title);
+    return { body, title, all: new Set([...body, ...title]) };
+  });
+  const base = baseFeatures(q, passages, vectors, words);
   const rare = rareTerms(q);
   const qNums = numbersOf(question);
   const bm25 = base.map((f) => f.bm25Norm!);
   const sortedBm25 = [...bm25].sort((a, b) => b - a);
   const maxCov = Math.max(0, ...base.map((f) => f.covW!));
   const near = neighbourFeatures(q, passages, vectors);
-  return passages.map((p, i) => {
+  const qv = q.vector && q.vector.length > 0 ? q.vector : null;
+  const hasVectors =
+    qv && passages.some((p) => p.chunkIds.some((id) => vectors.get(id)?.length === qv.length))
+      ? 1
+      : 0;
+  const sent = passages.map((p, i) => sentenceFeatures(q, p, rare, qNums, words[i]!.all));
+  const local = localFeatures(
+    q,
+    words.map((w) => w.all),
+    sent.map((x) => x.sentCovW),
+  );
+  return passages.map((_, i) => {
     const f = base[i]!;
     return {
       ...f,
-      ...sentenceFeatures(q, p, rare, qNums),
+      ...sent[i]!,
+      ...local[i]!,
+      // not a model input: marks a retrieval scored without vectors (no query vector or no
+      // stored chunk vector), which the evaluator scores with the fit's vector-free variant
+      [VECTORS_FLAG]: hasVectors,
       ...near[i]!,
       bothLists: f.lexRankInv! > 0 && f.semRankInv! > 0 ? 1 : 0,
       covGap: f.covW! - maxCov,
@@ -204,6 +319,7 @@ function baseFeatures(
   q: QueryContext,
   passages: Passage[],
   vectors: Map<number, Int16Array>,
+  words: Array<{ body: string[]; title: string[]; all: Set<string> }>,
 ): Array<Record<string, number>> {
   const cosOf = (p: Passage): number => {
     let best = -1;
@@ -225,9 +341,7 @@ function baseFeatures(
   const rarest = q.terms.weights.indexOf(Math.max(...q.terms.weights));
   const maxW = Math.max(1e-9, ...q.terms.weights);
   return passages.map((p, i) => {
-    const body = contentStems(windowText(p));
-    const title = contentStems(p.title);
-    const all = new Set([...body, ...title]);
+    const { body, title, all } = words[i]!;
     const cov = coverage(q.terms, all);
     const lex = p.hits.map((h) => h.lexicalRank).filter((r): r is number => r !== null);
     const sem = p.hits.map((h) => h.semanticRank).filter((r): r is number => r !== null);

@@ -1,8 +1,9 @@
 // The fitted numbers of the LLM-free tier: logistic weights (the passage model also boosted
 // trees) and thresholds per embedding model, fitted on SciFact train only by
-// `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts) and committed as data
-// (fitted/<model>.json, with the command line and date inside). Each file (about 100 KB of
-// trees) is loaded on first use by a dynamic import, so only the active model's file is fetched
+// `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts; its vector-free variant alone by
+// bench/eval/crag-fit-novectors.ts) and committed as data (fitted/<model>.json, with the command
+// lines and date inside). Each file (about 0.9 MB of trees, half of them the vector-free
+// variant's) is loaded on first use by a dynamic import, so only the active model's file is fetched
 // and none sits in the chunk that loads the worker.
 import type { EvaluatorThresholds } from '../shared/answer-api';
 
@@ -47,6 +48,13 @@ export interface FittedModel {
   /** The query score is the best query-model score among the first `queryTopN` passages. */
   queryTopN: number;
   thresholds: EvaluatorThresholds;
+  /**
+   * The variant for retrievals without vectors (features flag `vectors` 0: no semantic index
+   * yet, a lexical-only library): models over the vector-free features only, fitted on
+   * lexical-only retrievals of the same train split, with their own thresholds. Absent: the
+   * models above score those retrievals too (their vector features then read 0).
+   */
+  noVectors?: EvaluatorVariant;
   strip: LogisticModel & {
     /** Strips scoring below are dropped by refinement. */
     keep: number;
@@ -77,6 +85,9 @@ export interface FittedModel {
     foldGains?: number[];
   };
 }
+
+/** The parts of a fit the evaluator reads: passage and query models, top-N, thresholds. */
+export type EvaluatorVariant = Pick<FittedModel, 'passage' | 'query' | 'queryTopN' | 'thresholds'>;
 
 export type CorrectiveTechnique = 'rm3' | 'wordnet' | 'rerank' | 'none';
 

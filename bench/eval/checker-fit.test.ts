@@ -1,0 +1,34 @@
+// The checker's cut-off search: the cosine gate must be able to flag random pairs that the
+// model scores high, and without gates such pairs force the cut above every right pair.
+import { describe, expect, it } from 'vitest';
+import { checkerCeiling, checkerCut } from './checker-fit';
+import type { Pair, PairKind } from './crag-checker';
+
+const pair = (kind: PairKind): Pair => ({ kind, sentence: kind, evidence: [kind] });
+const pairs = [
+  ...Array.from({ length: 10 }, () => pair('right')),
+  ...Array.from({ length: 10 }, () => pair('hard')),
+  ...Array.from({ length: 10 }, () => pair('random')),
+];
+// right: high score, on topic; hard: low score, on topic; random: high score, off topic
+const scores = pairs.map((p) => (p.kind === 'right' ? 0.8 : p.kind === 'hard' ? 0.3 : 0.9));
+const cos = pairs.map((p) => (p.kind === 'random' ? 0.05 : 0.5));
+
+describe('checkerCut', () => {
+  it('finds a gate that flags the off-topic pairs and a cut between right and hard', () => {
+    const cut = checkerCut(scores, cos, pairs, true);
+    expect(cut.gate).toBeGreaterThan(0.05);
+    expect(cut.gate).toBeLessThanOrEqual(0.5);
+    expect(cut.t).toBeGreaterThanOrEqual(0.3);
+    expect(cut.t).toBeLessThanOrEqual(0.8);
+    expect(cut.figures).toBe('right 1.000 hard 1.000 random 1.000');
+  });
+
+  it('without gates keeps random flagged >= 0.98 only by giving up every right pair', () => {
+    const cut = checkerCut(scores, cos, pairs, false);
+    expect(cut.gate).toBe(-1);
+    expect(cut.figures).toBe('right 0.000 hard 1.000 random 1.000');
+    expect(checkerCeiling(scores, pairs)).toBe(0);
+    expect(checkerCeiling(cos, pairs)).toBe(1);
+  });
+});
