@@ -18,6 +18,7 @@ import {
   type EvidenceGate,
   type RetrievalContext,
 } from '../../workers/projects/evidence-gate';
+import { fittedKeyFor } from '../../workers/answer/fitted';
 import { sourceStance } from '../../workers/projects/evidence';
 import type { FittedStanceModel } from '../../workers/projects/stance-model';
 import { parseArgs } from '../args';
@@ -75,6 +76,14 @@ interface Choice {
   docs: number;
   t: number;
   bias: number;
+}
+
+/** The shipped answer evaluator's fit for `model` (its command and date identify it). */
+export function passageModelOf(model: string): string {
+  const f = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'workers/answer/fitted', `${fittedKeyFor(model)}.json`), 'utf8'),
+  ) as { command: string; date: string };
+  return `${f.command} (${f.date})`;
 }
 
 /** The rows relabelled with `bias` added to SUPPORT (sourceStance), NEUTRAL ones dropped. */
@@ -228,6 +237,11 @@ function main() {
     // The stance model whose judgements the gate was fitted on: a refitted stance model needs a
     // refitted gate (evidence-gate.test.ts checks they match).
     stanceProvenance: stance.provenance,
+    // The answer evaluator whose passage scores the rows carry (a refitted evaluator needs a refitted
+    // gate too; evidence-gate.test.ts checks it).
+    ...(FEATURE_SETS[best.features]!.includes('passageScore')
+      ? { passageModel: passageModelOf(model) }
+      : {}),
     threshold: best.t,
     supportBias: best.bias,
     docs: best.docs,

@@ -76,6 +76,18 @@ describe('evidence gate', () => {
     },
   );
 
+  it.each(['all-MiniLM-L6-v2', 'use-lite'])(
+    "reads the shipped answer evaluator's passage scores for %s (refit the gate after it)",
+    (id) => {
+      const gate = evidenceGateFor(id)!;
+      if (!gate.features.includes('passageScore')) return;
+      const evaluator = JSON.parse(
+        readFileSync(new URL(`../answer/fitted/${id}.json`, import.meta.url), 'utf8'),
+      ) as { command: string; date: string };
+      expect(gate.passageModel).toBe(`${evaluator.command} (${evaluator.date})`);
+    },
+  );
+
   it('turns a labelled source NEUTRAL exactly below its threshold; rank moves it', async () => {
     const model = createStanceModel(fitted, fitted.dim);
     const plain = createEvidenceJudge({ model, embed });

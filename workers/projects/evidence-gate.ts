@@ -42,6 +42,8 @@ export type EvidenceGate = GateModel & {
   threshold: number;
   /** The fitted stance model's provenance the gate was fitted over (its judgements are the input). */
   stanceProvenance?: Record<string, string | number>;
+  /** The answer evaluator's fit the passage scores came from (when the gate reads them). */
+  passageModel?: string;
   /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
   supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
