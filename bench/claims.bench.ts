@@ -1,6 +1,7 @@
 // `npm run bench -- claims [--dataset <scifact folder>] [--claims 100] [--split validation|train]
 //   [--budget 12] [--fidelity] [--recheck] [--out file]`
-// One LLM-free claim check (workers/projects/claim-check.ts: lexical search, stance judgement of
+// One LLM-free claim check (workers/projects/claim-check.ts: lexical search, stance judgement (and
+// the evidence gate fitted for USE-lite, reading the answer evaluator's passage scores, as the app) of
 // up to 8 distinct sources, with live USE-lite embedding, in one batched forward pass, of the
 // `--budget` sentences closest to the claim shared by the sources, triangulation) on SciFact
 // stored as a library (5,183 abstracts, ~20k chunks), over the first N claims of the split.
@@ -24,6 +25,12 @@ import {
 } from '../workers/projects/claim-check';
 import { cachedEmbed, createSentenceCache } from '../workers/projects/check-cache';
 import { createEvidenceJudge } from '../workers/projects/evidence';
+import { evidenceGateFor } from '../workers/projects/evidence-gate';
+import { createPassageScores } from '../workers/projects/passage-scores';
+import { loadFittedModel } from '../workers/answer/fitted';
+import { libraryRetrievalDeps } from '../workers/library/answers';
+import { createHybridSearch } from '../workers/search/hybrid';
+import { createChunkLookup } from '../workers/store/chunk-lookup';
 import { provenanceOf } from '../workers/projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../workers/projects/stance-model';
 import { createLexicalSearch } from '../workers/store/lexical-search';
@@ -58,17 +65,36 @@ export default {
     ) as FittedStanceModel;
     const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
     // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
+    // The app's judge: the stance model and the evidence gate fitted for USE-lite.
+    const gate = evidenceGateFor('use-lite');
     const judge = createEvidenceJudge({
       model: createStanceModel(fitted, m.dim),
       embed: {
         claims: async (t) => t.map((x) => m.embedInt16(x)),
         sentences: async (t) => m.embedInt16Batch(t),
       },
+      gate,
     });
     const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
+    // The evaluator's passage scores the app's check computes for the gate (here over the lexical
+    // side only: this library has no vector index, so no semantic list and no chunk vectors).
+    const lookup = createChunkLookup(store.sql);
+    const hybrid = createHybridSearch({
+      lexical,
+      semantic: null,
+      allowedChunkIds: lookup.allowedChunkIds,
+      chunkKeys: lookup.chunkKeys,
+      buildHits: lexical.buildHits,
+      version: () => store.version(),
+    });
+    const passageScores = createPassageScores(
+      await libraryRetrievalDeps({ store, lexical, hybrid }, null),
+      await loadFittedModel('use-lite'),
+    );
     const deps: ClaimCheckDeps = {
       judge,
       search: (r) => lexical.search(r),
+      passageScores,
       documentText: async (id) => (await store.getDocument(id)).text,
       provenance: async (id) => {
         const d = docs.get(id)!;
@@ -114,6 +140,7 @@ export default {
             claims: async (t) => t.map((x) => m.embedInt16(x)),
             sentences: cachedEmbed(async (t) => m.embedInt16Batch(t)),
           },
+          gate,
         }),
         sentences: createSentenceCache(),
       };

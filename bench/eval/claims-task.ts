@@ -4,16 +4,23 @@
 // - stance_macro_f1_oracle: 3-way label of each (claim, abstract) given the gold rationale
 //   sentences (NEI: the 3 BM25-closest sentences of each cited abstract);
 // - stance_sc_macro_f1: SUPPORT vs CONTRADICT on the SUPPORT/CONTRADICT instances alone;
-// - abstract_label_f1 (+ P/R) and sentence selection P/R/F1 for the full pipeline: retrieve the
-//   top --docs abstracts with --mode, judge each (workers/projects/evidence.ts), label;
+// - abstract_label_f1 (+ P/R) and sentence selection P/R/F1 for the full pipeline: the app's claim
+//   check (workers/projects/claim-check.ts, via claims-pipeline.ts) over the app's --mode search
+//   (lexical or hybrid; default: the gate file's), --docs sources per claim, gated, labelled;
 // - audit_right_pass / audit_wrong_flagged: the citation audit on each gold (claim, abstract)
 //   citation and on the same claim citing a random other abstract.
-// Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical  --docs 1  --sweep 1 (train only)
+// Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical|hybrid  --docs N  --sweep 1 (train only)
+//          --candidates N (sentences per source)  --noPassageScores 1 (hybrid: no evaluator scores)
+//          --dumpPipeline FILE (ungated rows for bench/eval/evidence-gate-fit.ts)  --skipAudit 1
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
-import { createEvidenceJudge, type ClaimView } from '../../workers/projects/evidence';
+import {
+  CANDIDATES_PER_SOURCE,
+  createEvidenceJudge,
+  type ClaimView,
+} from '../../workers/projects/evidence';
 import { evidenceGateFor } from '../../workers/projects/evidence-gate';
 import { contentStems } from '../../workers/projects/stance-cues';
 import { splitSentences } from '../../workers/projects/sentences';
@@ -27,7 +34,7 @@ import {
 } from '../../workers/projects/stance-model';
 import { loadCorpus, type BeirDoc } from './beir';
 import { loadClaims, loadSentenceStarts, oracleInstances, originalSentences } from './claims-data';
-import { MODES } from './modes';
+import { runClaimsPipeline } from './claims-pipeline';
 import { createStanceEmbedder } from './stance-embed';
 import { confusion, macroF1, prf } from './stance-metrics';
 
@@ -41,7 +48,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   // alone gives abstract label F1 0.389 against 0.252 for the top three (precision 0.35 vs 0.15).
   // With the evidence gate, the depth the gate's fit chose (train abstract F1).
   const topDocs = Number(args.docs ?? (args.noGate ? 1 : (evidenceGateFor(model)?.docs ?? 1)));
-  const mode = args.mode ?? 'lexical';
+  const mode = args.mode ?? evidenceGateFor(model)?.mode ?? 'lexical';
   const t0 = performance.now();
   const fitted = JSON.parse(
     readFileSync(args.stance ?? `workers/projects/fitted/stance-${model}.json`, 'utf8'),
@@ -55,7 +62,9 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   // The evidence gate (fitted on train by bench/eval/evidence-gate-fit.ts); --noGate 1 leaves it out
   // (the dumps the fit reads are written without it).
   const gate = args.noGate || args.dumpPipeline ? null : evidenceGateFor(model);
-  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate });
+  // --candidates N: sentences judged per source (default CANDIDATES_PER_SOURCE; train experiments).
+  const candidates = Number(args.candidates ?? CANDIDATES_PER_SOURCE);
+  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate, candidates });
   const claimVectors = await embedder.claims(claims.map((c) => c.claim));
   const claimViews = new Map(
     claims.map((c, i) => [c.id, { ...textView(c.claim, claimVectors[i]!), text: c.claim }]),
@@ -86,95 +95,27 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   });
   const tOracle = performance.now();
 
-  // 2. Full pipeline: retrieve, select sentences, label.
-  const retriever = await MODES[mode]!(args);
-  const pipeline = { tp: 0, predicted: 0, gold: 0, sentTp: 0, sentPred: 0, sentGold: 0 };
-  // Every judged (claim, retrieved abstract) for --sweep: the evidence threshold and depth that the
-  // abstract-level label F1 prefers, on TRAIN only (fit there, copy into the fitted JSON).
-  const judged: Array<{ rank: number; gold: Stance | null; probs: StanceProbabilities[] }> = [];
-  // Where the pipeline loses (reported): gold (claim, abstract) pairs retrieved at the depth, and
-  // the labels given to retrieved abstracts that are not gold evidence.
-  let goldRetrieved = 0;
-  let labelledNotGold = 0;
-  let labelledGoldWrong = 0;
-  const dump: unknown[] = [];
-  try {
-    process.stderr.write(`[claims] indexing ${corpusList.length} abstracts (${mode})\n`);
-    const pipelineClaims = args.skipPipeline ? [] : claims; // --skipPipeline 1: audit work only
-    if (pipelineClaims.length) await retriever.index(corpusList);
-    for (const c of pipelineClaims) {
-      for (const [docId, e] of c.evidence) {
-        pipeline.gold++;
-        pipeline.sentGold += e.sentences.length;
-        void docId;
-      }
-    }
-    // Retrieve first and embed every candidate sentence in one batch (one thread pool), then judge
-    // from the cache.
-    const hitsOf = new Map<string, Awaited<ReturnType<typeof retriever.search>>>();
-    const nextScore = new Map<string, number>();
-    const candidates: string[] = [];
-    for (const c of pipelineClaims) {
-      const all = await retriever.search(c.claim, topDocs + 1);
-      const hits = all.slice(0, topDocs);
-      hitsOf.set(c.id, hits);
-      nextScore.set(c.id, all[topDocs]?.score ?? 0);
-      for (const docId of c.evidence.keys())
-        if (hits.some((h) => h.docId === docId)) goldRetrieved++;
-      for (const h of hits) {
-        const sents = splitSentences(corpus.get(h.docId)!.text);
-        for (const s of judge.pick(claimViews.get(c.id)!, sents)) candidates.push(s.text);
-      }
-    }
-    await embedder.sentences(candidates);
-    let done = 0;
-    for (const c of pipelineClaims) {
-      const hits = hitsOf.get(c.id)!;
-      const claim = claimViews.get(c.id)!;
-      for (const [rank, hit] of hits.entries()) {
-        const doc = corpus.get(hit.docId)!;
-        const next = rank + 1 < hits.length ? hits[rank + 1]!.score : nextScore.get(c.id)!;
-        const j = await judge.judge(claim, doc.text, undefined, {
-          rank,
-          nextRatio: hit.score > 0 ? next / hit.score : 0,
-        });
-        const goldEv = c.evidence.get(hit.docId);
-        judged.push({ rank, gold: goldEv?.label ?? null, probs: j.sentences.map((s) => s.probs) });
-        if (j.stance !== 'NEUTRAL') {
-          pipeline.predicted++;
-          if (goldEv && goldEv.label === j.stance) pipeline.tp++;
-          else if (goldEv) labelledGoldWrong++;
-          else labelledNotGold++;
-        }
-        if (args.dumpPipeline)
-          dump.push({
-            claim: c.id,
-            rank,
-            gold: goldEv?.label ?? null,
-            nei: c.evidence.size === 0,
-            stance: j.stance,
-            score: hit.score,
-            next,
-            supportScore: j.supportScore,
-            maxCosine: j.maxCosine,
-            maxOverlap: j.maxOverlap,
-            probs: j.sentences.map((s) => s.probs),
-          });
-        const selected = j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);
-        pipeline.sentPred += selected.length;
-        if (goldEv && starts[hit.docId]) {
-          const spans = originalSentences(doc.text, starts[hit.docId]!);
-          const goldSpans = goldEv.sentences.map((i) => spans[i]!).filter(Boolean);
-          pipeline.sentTp += goldSpans.filter((g) => selected.some((s) => overlaps(s, g))).length;
-        }
-      }
-      if (++done % 25 === 0) process.stderr.write(`\r[claims] pipeline ${done}/${claims.length}`);
-    }
-  } finally {
-    await retriever.close();
-  }
-  if (args.dumpPipeline)
-    writeFileSync(args.dumpPipeline, dump.map((x) => JSON.stringify(x)).join('\n'));
+  // 2. Full pipeline: retrieve, select sentences, label, through the app's claim check
+  // (bench/eval/claims-pipeline.ts) with --docs sources per claim.
+  process.stderr.write(`[claims] pipeline over ${corpusList.length} abstracts (${mode})\n`);
+  const pipelineClaims = args.skipPipeline ? [] : claims; // --skipPipeline 1: audit work only
+  const pipeline = pipelineClaims.length
+    ? await runClaimsPipeline({
+        claims: pipelineClaims,
+        corpus: corpusList,
+        starts,
+        judge,
+        mode,
+        docs: topDocs,
+        candidates,
+        args: { ...args, model },
+        dim: embedder.dim,
+      })
+    : null;
+  const judged = pipeline?.judged ?? [];
+  const P = pipeline ?? { tp: 0, predicted: 0, gold: 0, sentTp: 0, sentPred: 0, sentGold: 0 };
+  if (args.dumpPipeline && pipeline)
+    writeFileSync(args.dumpPipeline, pipeline.dump.map((x) => JSON.stringify(x)).join('\n'));
   const tPipeline = performance.now();
 
   // 3. Citation audit: gold citations and random wrong ones (chosen first, embedded in one batch).
@@ -251,15 +192,15 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
           const label: Stance = sum[0]! >= sum[1]! ? 'SUPPORT' : 'CONTRADICT';
           if (x.gold === label) tp++;
         }
-        const r = prf(tp, predicted, pipeline.gold);
+        const r = prf(tp, predicted, P.gold);
         console.error(
           `[sweep] docs ${docs} tau ${t} P ${r.precision.toFixed(4)} R ${r.recall.toFixed(4)} F1 ${r.f1.toFixed(4)}`,
         );
       }
     }
   }
-  const abs = prf(pipeline.tp, pipeline.predicted, pipeline.gold);
-  const sel = prf(pipeline.sentTp, pipeline.sentPred, pipeline.sentGold);
+  const abs = prf(P.tp, P.predicted, P.gold);
+  const sel = prf(P.sentTp, P.sentPred, P.sentGold);
   // Sentence precision counts a selected sentence as right when it overlaps a gold rationale.
   const report = {
     dataset,
@@ -279,10 +220,10 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
     abstract_label_precision: round(abs.precision),
     abstract_label_recall: round(abs.recall),
     abstract_label_f1: round(abs.f1),
-    pipeline_gold_retrieved: round(goldRetrieved / Math.max(1, pipeline.gold)),
-    pipeline_labelled: pipeline.predicted,
-    pipeline_labelled_not_gold: labelledNotGold,
-    pipeline_labelled_gold_wrong: labelledGoldWrong,
+    pipeline_gold_retrieved: round((pipeline?.goldRetrieved ?? 0) / Math.max(1, P.gold)),
+    pipeline_labelled: P.predicted,
+    pipeline_labelled_not_gold: pipeline?.labelledNotGold ?? 0,
+    pipeline_labelled_gold_wrong: pipeline?.labelledGoldWrong ?? 0,
     sentence_selection_precision: round(sel.precision),
     sentence_selection_recall: round(sel.recall),
     sentence_selection_f1: round(sel.f1),
@@ -314,11 +255,6 @@ function dot(a: Int16Array, b: Int16Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s / (32767 * 32767);
-}
-
-function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
-  const inter = Math.min(a.end, b.end) - Math.max(a.start, b.start);
-  return inter > 0.5 * Math.min(a.end - a.start, b.end - b.start);
 }
 
 function lookup(corpus: Map<string, BeirDoc>, id: string): { id: string; text: string } | null {

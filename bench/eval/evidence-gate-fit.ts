@@ -1,11 +1,13 @@
-// `npx tsx bench/eval/evidence-gate-fit.ts --dataset ../shared/datasets/scifact --model <id> --dump FILE`:
-// fits the evidence gate (workers/projects/evidence-gate.ts) on TRAIN only. FILE is what
-// `npm run eval -- --task claims --split train --docs 2 --dumpPipeline FILE` writes: one line per
-// judged (train claim, retrieved abstract) with the judgement and the search scores. Rows: the
-// judgements that give a label (SUPPORT/CONTRADICT); target: the abstract is gold evidence for the
-// claim. The L2, the threshold and the depth (1 or 2 abstracts per claim) are chosen by the
-// abstract-level label F1 of 5-fold out-of-fold probabilities (folds by claim), the metric
-// `--task claims` reports. Writes workers/projects/fitted/evidence-gate-<model>.json. Node only.
+// `npx tsx bench/eval/evidence-gate-fit.ts --dataset ../shared/datasets/scifact --model <id> --dump hybrid=FILE[,lexical=FILE]`:
+// fits the evidence gate (workers/projects/evidence-gate.ts) on TRAIN only. A FILE is what
+// `npm run eval -- --task claims --split train --mode <mode> --docs 3 --skipAudit 1 --dumpPipeline FILE`
+// writes: one line per judged (train claim, source) of the app's claim check, with the judgement
+// and the source's retrieval context. Rows: the judgements that give a label (SUPPORT/CONTRADICT);
+// target: the abstract is gold evidence (or: gold with the right label). The search mode, the
+// feature set, the target, the L2, the depth (1-3 sources per claim), the threshold and the
+// SUPPORT bias of the source label are chosen by the abstract-level label F1 of 5-fold
+// out-of-fold probabilities (folds by claim id), the metric `--task claims` reports. Writes
+// workers/projects/fitted/evidence-gate-<model>.json. Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
@@ -14,7 +16,10 @@ import {
   gateFeatures,
   gateProbability,
   type EvidenceGate,
+  type RetrievalContext,
 } from '../../workers/projects/evidence-gate';
+import { fittedKeyFor } from '../../workers/answer/fitted';
+import { sourceStance } from '../../workers/projects/evidence';
 import type { FittedStanceModel } from '../../workers/projects/stance-model';
 import { parseArgs } from '../args';
 import { loadClaims } from './claims-data';
@@ -22,11 +27,11 @@ import { fitLogistic, round4 } from './logistic';
 
 interface DumpRow {
   claim: string;
+  docId?: string;
   rank: number;
   gold: string | null;
   stance: string;
-  score: number;
-  next: number;
+  retrieval: RetrievalContext;
   supportScore: number;
   maxCosine: number;
   maxOverlap: number;
@@ -34,6 +39,18 @@ interface DumpRow {
 }
 
 const FOLDS = 5;
+/** Candidate feature sets: the gate's first (no list ranks), with the list ranks, and all. */
+const FEATURE_SETS: Record<string, readonly string[]> = {
+  base: GATE_FEATURES.filter(
+    (f) =>
+      f !== 'lexicalRankInv' &&
+      f !== 'semanticRankInv' &&
+      f !== 'relevance' &&
+      f !== 'passageScore',
+  ),
+  ranks: GATE_FEATURES.filter((f) => f !== 'relevance' && f !== 'passageScore'),
+  all: GATE_FEATURES.filter((f) => f !== 'passageScore'),
+};
 
 export function dumpFeatures(r: DumpRow, evidenceThreshold: number): Record<string, number> {
   return gateFeatures(
@@ -44,8 +61,40 @@ export function dumpFeatures(r: DumpRow, evidenceThreshold: number): Record<stri
       maxOverlap: r.maxOverlap,
       sentences: r.probs.map((p) => ({ probs: p, evidence: p[2] < evidenceThreshold })),
     },
-    { rank: r.rank, nextRatio: r.score > 0 ? r.next / r.score : 0 },
+    r.retrieval,
   );
+}
+
+interface Choice {
+  f1: number;
+  precision: number;
+  recall: number;
+  mode: string;
+  features: string;
+  target: 'evidence' | 'right';
+  l2: number;
+  docs: number;
+  t: number;
+  bias: number;
+}
+
+/** The shipped answer evaluator's fit for `model` (its command and date identify it). */
+export function passageModelOf(model: string): string {
+  const f = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'workers/answer/fitted', `${fittedKeyFor(model)}.json`), 'utf8'),
+  ) as { command: string; date: string };
+  return `${f.command} (${f.date})`;
+}
+
+/** The rows relabelled with `bias` added to SUPPORT (sourceStance), NEUTRAL ones dropped. */
+function withBias(rows: DumpRow[], tau: number, bias: number): DumpRow[] {
+  return rows.map((r) => ({
+    ...r,
+    stance: sourceStance(
+      r.probs.map((p) => ({ probs: p, evidence: p[2] < tau })),
+      bias,
+    ),
+  }));
 }
 
 function main() {
@@ -56,15 +105,39 @@ function main() {
   ) as FittedStanceModel;
   const claims = loadClaims(args.dataset!, 'train');
   const gold = claims.reduce((a, c) => a + c.evidence.size, 0);
-  const rows = readFileSync(args.dump!, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as DumpRow)
-    .filter((r) => r.stance !== 'NEUTRAL');
-  const feats = rows.map((r) => dumpFeatures(r, stance.evidenceThreshold));
-  const labels = rows.map((r) => r.gold !== null);
+  // --dump MODE=FILE[,MODE=FILE]: one dump per retrieval mode (a bare FILE is lexical).
+  const dumps = args.dump!.split(',').map((spec) => {
+    const [mode, file] = spec.includes('=') ? spec.split('=') : ['lexical', spec];
+    const rows = readFileSync(file!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as DumpRow)
+      .filter((r) => r.stance !== 'NEUTRAL');
+    return { mode: mode!, rows };
+  });
+  const tau = stance.evidenceThreshold;
+  // --crag FILE (experiment, bench/eval/claims-crag-scores.ts): the answer evaluator's passage
+  // score per (claim, document) joined into the rows, and a feature set with it; --out FILE then
+  // keeps the shipped gate untouched.
+  if (args.crag) {
+    const crag = new Map<string, number>();
+    for (const l of readFileSync(args.crag, 'utf8').trim().split('\n')) {
+      const x = JSON.parse(l) as { claim: string; docId: string; crag: number };
+      crag.set(`${x.claim}:${x.docId}`, x.crag);
+    }
+    for (const d of dumps)
+      for (const r of d.rows) {
+        const v = crag.get(`${r.claim}:${r.docId}`);
+        if (v !== undefined) r.retrieval = { ...r.retrieval, passageScore: v };
+      }
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+  }
+  // Dumps whose rows carry the claim check's own passage scores get the feature set too.
+  if (dumps.some((d) => d.rows.some((r) => r.retrieval.passageScore !== undefined)))
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+  const maxDocs = Number(args.maxDocs ?? 3);
   const foldOf = (r: DumpRow) => Number(r.claim) % FOLDS;
-  const f1At = (p: number[], t: number, docs: number) => {
+  const f1At = (rows: DumpRow[], p: number[], t: number, docs: number) => {
     let kept = 0;
     let tp = 0;
     rows.forEach((r, i) => {
@@ -77,57 +150,113 @@ function main() {
     const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
     return { f1, precision, recall, kept };
   };
-  const none = f1At(
-    rows.map(() => 1),
-    0,
-    1,
-  );
-  console.error(
-    `[gate-fit] ${rows.length} labelled judgements, ${gold} gold pairs; no gate, depth 1: F1 ${round4(none.f1)}`,
-  );
-  let best = { f1: -1, l2: 1, t: 0, docs: 1, precision: 0, recall: 0 };
-  for (const l2 of [0.1, 1, 10]) {
-    const oof = new Array<number>(rows.length).fill(0);
-    for (let f = 0; f < FOLDS; f++) {
-      const train = rows.map((r, i) => i).filter((i) => foldOf(rows[i]!) !== f);
-      const m = fitLogistic(
-        GATE_FEATURES,
-        train.map((i) => feats[i]!),
-        train.map((i) => labels[i]!),
-        l2,
-      );
-      rows.forEach((r, i) => {
-        if (foldOf(r) === f) oof[i] = gateProbability(m, feats[i]!);
-      });
-    }
-    for (const docs of [1, 2])
-      for (let k = 0; k <= 90; k += 2) {
-        const t = k / 100;
-        const r = f1At(oof, t, docs);
-        if (r.f1 > best.f1)
-          best = { f1: r.f1, l2, t, docs, precision: r.precision, recall: r.recall };
+  let best: Choice = {
+    f1: -1,
+    precision: 0,
+    recall: 0,
+    mode: 'lexical',
+    features: 'all',
+    target: 'evidence',
+    l2: 1,
+    docs: 1,
+    t: 0,
+    bias: 0,
+  };
+  // --biases 0: no SUPPORT bias (a bias flips weakly contradicting sources to SUPPORT).
+  const biases = (args.biases ?? '0,0.25,0.5').split(',').map(Number);
+  for (const bias of biases)
+    for (const dump of dumps) {
+      const { mode } = dump;
+      // The dumps are written without a gate (bias 0): each row's label again under this bias.
+      const rows = withBias(dump.rows, tau, bias);
+      const feats = rows.map((r) => dumpFeatures(r, tau));
+      for (let docs = 1; docs <= maxDocs; docs++) {
+        const none = f1At(
+          rows,
+          rows.map(() => 1),
+          0,
+          docs,
+        );
+        console.error(
+          `[gate-fit] ${mode} bias ${bias}: ${rows.length} labelled judgements, ${gold} gold pairs; no gate, depth ${docs}: F1 ${round4(none.f1)} (P ${round4(none.precision)} R ${round4(none.recall)})`,
+        );
       }
-    console.error(`[gate-fit] l2 ${l2}: best so far ${JSON.stringify(best)}`);
-  }
+      for (const features of Object.keys(FEATURE_SETS))
+        for (const target of ['evidence', 'right'] as const)
+          for (const l2 of [0.1, 1, 10])
+            for (let docs = 1; docs <= maxDocs; docs++) {
+              const names = FEATURE_SETS[features]!;
+              const labels = rows.map((r) =>
+                target === 'evidence' ? r.gold !== null : r.gold === r.stance,
+              );
+              const oof = new Array<number>(rows.length).fill(0);
+              for (let f = 0; f < FOLDS; f++) {
+                const train = rows
+                  .map((_, i) => i)
+                  .filter((i) => foldOf(rows[i]!) !== f && rows[i]!.rank < docs);
+                const m = fitLogistic(
+                  names,
+                  train.map((i) => feats[i]!),
+                  train.map((i) => labels[i]!),
+                  l2,
+                );
+                rows.forEach((r, i) => {
+                  if (foldOf(r) === f) oof[i] = gateProbability(m, feats[i]!);
+                });
+              }
+              let local: Choice | null = null;
+              for (let k = 0; k <= 90; k += 2) {
+                const t = k / 100;
+                const r = f1At(rows, oof, t, docs);
+                if (!local || r.f1 > local.f1)
+                  local = { ...r, mode, features, target, l2, docs, t, bias };
+              }
+              console.error(`[gate-fit] ${JSON.stringify(local)}`);
+              if (local!.f1 > best.f1) best = local!;
+            }
+    }
+  const chosenRows = withBias(dumps.find((d) => d.mode === best.mode)!.rows, tau, best.bias);
+  const chosen = { rows: chosenRows, feats: chosenRows.map((r) => dumpFeatures(r, tau)) };
+  const names = FEATURE_SETS[best.features]!;
+  const idx = chosen.rows.map((_, i) => i).filter((i) => chosen.rows[i]!.rank < best.docs);
   const gate: EvidenceGate & { docs: number } = {
     modelId: model,
     command: `npx tsx bench/eval/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
     date: new Date().toISOString().slice(0, 10),
-    fittedOn: `SciFact claims_train only (${rows.length} labelled judgements of ${claims.length} claims)`,
-    ...fitLogistic(GATE_FEATURES, feats, labels, best.l2),
+    fittedOn: `SciFact claims_train only (${idx.length} labelled judgements of ${claims.length} claims, ${best.mode} search, the first ${best.docs} sources)`,
+    ...fitLogistic(
+      names,
+      idx.map((i) => chosen.feats[i]!),
+      idx.map((i) =>
+        best.target === 'evidence'
+          ? chosen.rows[i]!.gold !== null
+          : chosen.rows[i]!.gold === chosen.rows[i]!.stance,
+      ),
+      best.l2,
+    ),
+    // The stance model whose judgements the gate was fitted on: a refitted stance model needs a
+    // refitted gate (evidence-gate.test.ts checks they match).
+    stanceProvenance: stance.provenance,
+    // The answer evaluator whose passage scores the rows carry (a refitted evaluator needs a refitted
+    // gate too; evidence-gate.test.ts checks it).
+    ...(FEATURE_SETS[best.features]!.includes('passageScore')
+      ? { passageModel: passageModelOf(model) }
+      : {}),
     threshold: best.t,
+    supportBias: best.bias,
     docs: best.docs,
+    mode: best.mode,
+    target: best.target,
     train: {
       l2: best.l2,
       oofAbstractF1: round4(best.f1),
       oofPrecision: round4(best.precision),
       oofRecall: round4(best.recall),
-      noGateAbstractF1: round4(none.f1),
     },
   };
-  const out = join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
+  const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
   writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);
-  console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(gate.train)} depth ${best.docs}`);
+  console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(best)}`);
 }
 
 main();

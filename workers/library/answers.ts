@@ -16,6 +16,7 @@ import { applyEntailment, createLlmEntail, createLlmGrade } from '../answer/llm-
 import { createSentenceChecker } from '../answer/checker';
 import { createWebStrips, webEnabled } from '../answer/web-strips';
 import type { AnswerDeps, AnswerHooks, RetrievedChunk } from '../answer/types';
+import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { LexicalTopKFn, LlmDep } from '../research/types';
 import type { SynonymIndex } from '../research/wordnet';
 import { classifyComplexity } from '../research/routing';
@@ -48,14 +49,18 @@ export interface AnswerLinkDeps {
   wallNow(): number;
 }
 
-/** Builds the answer service's deps over the opened library for the active model. */
-async function libraryAnswerDeps(
-  deps: AnswerLinkDeps,
-): Promise<Omit<AnswerDeps, 'hooks' | 'expand'>> {
-  const { store, lexical, hybrid } = await deps.parts();
+/**
+ * The retrieval side of the answer service's deps over an opened library: the fused lists with
+ * each retriever's signals, term statistics, documents and stored vectors of `model`. The answer
+ * service and the claim check's passage scores (projects-link.ts) both read it.
+ */
+export async function libraryRetrievalDeps(
+  parts: { store: Store; lexical: Pick<LexicalSearch, 'stems'>; hybrid: HybridSearch },
+  model: EmbeddingModelKey | null,
+): Promise<Pick<AnswerDeps, 'retrieve' | 'lexicalStats' | 'document' | 'chunkVectors'>> {
+  const { store, lexical, hybrid } = parts;
   const lookup = createChunkLookup(store.sql);
   const terms = await createTermStats(store.sql, lexical.stems);
-  const model = deps.semantic.status().model;
   return {
     async retrieve(req) {
       const { fused, queryVector } = await hybrid.fusedLists(
@@ -80,11 +85,6 @@ async function libraryAnswerDeps(
       });
       return { chunks, queryVector };
     },
-    // Before a model is loaded the checker still runs, on lexical evidence only (cosine 0).
-    embed: (texts, kind) =>
-      model
-        ? deps.semantic.embed(texts, { role: kind })
-        : Promise.resolve(texts.map(() => new Int16Array(1))),
     lexicalStats: terms,
     async document(documentId) {
       try {
@@ -97,6 +97,22 @@ async function libraryAnswerDeps(
     },
     chunkVectors: async (ids) =>
       model ? createVectorStore(store.sql).get(model, ids) : new Map<number, Int16Array>(),
+  };
+}
+
+/** Builds the answer service's deps over the opened library for the active model. */
+async function libraryAnswerDeps(
+  deps: AnswerLinkDeps,
+): Promise<Omit<AnswerDeps, 'hooks' | 'expand'>> {
+  const parts = await deps.parts();
+  const model = deps.semantic.status().model;
+  return {
+    ...(await libraryRetrievalDeps(parts, model)),
+    // Before a model is loaded the checker still runs, on lexical evidence only (cosine 0).
+    embed: (texts, kind) =>
+      model
+        ? deps.semantic.embed(texts, { role: kind })
+        : Promise.resolve(texts.map(() => new Int16Array(1))),
     modelId: model?.id ?? 'use-lite',
     clock: { now: deps.now, wallNow: deps.wallNow },
   };

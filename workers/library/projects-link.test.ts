@@ -10,6 +10,8 @@ import {
   readUseLiteFile,
 } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
+import { createHybridSearch } from '../search/hybrid';
+import { createChunkLookup } from '../store/chunk-lookup';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
 import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
@@ -54,11 +56,20 @@ beforeEach(async () => {
   projects = createProjectStore(lib.db.sql);
   status = READY;
   link = createProjectsLink({
-    parts: async () => ({
-      store: lib.store,
-      hybrid: { search: (r) => lib.search.search(r) } as HybridSearch,
-      projects,
-    }),
+    // The app's hybrid search over the test library, lexical side only (no vector index here):
+    // the claim check's passage scores read its fused lists.
+    parts: async () => {
+      const lookup = createChunkLookup(lib.store.sql);
+      const hybrid = createHybridSearch({
+        lexical: lib.search,
+        semantic: null,
+        allowedChunkIds: lookup.allowedChunkIds,
+        chunkKeys: lookup.chunkKeys,
+        buildHits: lib.search.buildHits,
+        version: () => lib.store.version(),
+      });
+      return { store: lib.store, hybrid, projects, lexical: lib.search };
+    },
     semantic: { status: () => status, embed: (texts) => embed(texts) },
     getAnswer: () => Promise.reject(new Error('no answers in this test')),
   });
@@ -111,6 +122,9 @@ describe('projects link: claim checks', () => {
         const a = (await link.checkProjectClaim(p.id, claims[0]!.id)).result as ClaimCheckView;
         expect(a.evidence.find((e) => e.role === 'supporting')?.documentId).toBe(ids[0]);
         expect(a.evidence.some((e) => e.documentId === ids[2] && e.role !== 'neutral')).toBe(false);
+        // The evidence gate and its SUPPORT bias (fitted for MiniLM) keep the clear contradiction.
+        const b = (await link.checkProjectClaim(p.id, claims[1]!.id)).result as ClaimCheckView;
+        expect(b.status).toBe('CONTESTED');
       } finally {
         embed = useLite;
         status = READY;

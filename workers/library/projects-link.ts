@@ -24,6 +24,11 @@ import {
   replaceCitation,
 } from '../projects/draft-references';
 import { createEvidenceJudge, type EvidenceJudge } from '../projects/evidence';
+import { evidenceGateFor } from '../projects/evidence-gate';
+import { createPassageScores, type PassageScores } from '../projects/passage-scores';
+import { loadFittedModel } from '../answer/fitted';
+import type { LexicalSearch } from '../store/lexical-search';
+import { libraryRetrievalDeps } from './answers';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../projects/stance-model';
@@ -41,7 +46,13 @@ export const FITTED_STANCE: FittedStanceModel[] = [
 ];
 
 export interface ProjectsLinkDeps {
-  parts(): Promise<{ store: Store; hybrid: HybridSearch; projects: ProjectStore }>;
+  /** `lexical` (its stemmer, for term statistics): absent, checks go without passage scores. */
+  parts(): Promise<{
+    store: Store;
+    hybrid: HybridSearch;
+    projects: ProjectStore;
+    lexical?: Pick<LexicalSearch, 'stems'>;
+  }>;
   semantic: Pick<SemanticSync, 'embed' | 'status'>;
   getAnswer(id: number): Promise<StoredAnswer>;
   /** The active generator (null: no backend); absent: claims are never extracted with an LLM. */
@@ -83,6 +94,9 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
     }
     const j = createEvidenceJudge({
       model: createStanceModel(fitted, model.dim),
+      // The evidence gate `--task claims` measures (fitted on SciFact train): a labelled source
+      // whose judgement and search position say it is not evidence counts as NEUTRAL.
+      gate: evidenceGateFor(model.id),
       embed: {
         claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
         // A check's sentences go out as one call, split over the workers in batched passes.
@@ -93,6 +107,19 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
     });
     judgeFor = { key, judge: j };
     return j;
+  }
+
+  /** The answer evaluator's passage scores over the library for the active model. */
+  async function passageScoresFor(parts: {
+    store: Store;
+    hybrid: HybridSearch;
+    lexical: Pick<LexicalSearch, 'stems'>;
+  }): Promise<PassageScores> {
+    const model = deps.semantic.status().model;
+    return createPassageScores(
+      await libraryRetrievalDeps(parts, model),
+      await loadFittedModel(model?.id ?? 'use-lite'),
+    );
   }
 
   /** A document and its provenance, or null when it was deleted. */
@@ -111,7 +138,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
 
   return {
     async checkProjectClaim(projectId, claimId, options = {}, requestId) {
-      const { store, hybrid, projects } = await deps.parts();
+      const { store, hybrid, projects, lexical } = await deps.parts();
       const claim = (await projects.claims(projectId)).find((c) => c.id === claimId);
       if (!claim) throw createError('NOT_FOUND', { reason: 'The claim was removed.' });
       const signal = { aborted: false };
@@ -123,6 +150,10 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
           {
             judge: judge(),
             search: (r) => hybrid.search(r),
+            // The answer evaluator's score of each source, which the evidence gate reads.
+            ...(lexical
+              ? { passageScores: await passageScoresFor({ store, hybrid, lexical }) }
+              : {}),
             documentText: async (id) => (await get(id))?.detail.text ?? null,
             provenance: async (id) => (await get(id))?.provenance ?? null,
             sentences,

@@ -3,7 +3,7 @@
 // supports it. PASS when the support score is above AUDIT_PASS (the spec's 0.7), REVIEW below,
 // SOURCE_NOT_INDEXED when the source is not in the library (removed after it was cited, or never
 // imported) — a value, never an exception. Imports projects only.
-import type { EvidenceJudge, JudgedSentence } from './evidence';
+import { sourceStance, type EvidenceJudge, type JudgedSentence } from './evidence';
 import type { TextView } from './stance-features';
 import type { Stance } from './stance-model';
 
@@ -39,7 +39,9 @@ export async function auditCitation(
   return {
     status: score > AUDIT_PASS ? 'PASS' : 'REVIEW',
     supportScore: score,
-    stance: j.stance,
+    // The sentences' own label, before the claim check's evidence gate and its SUPPORT bias: the
+    // audit's support score already says whether the source speaks to the sentence.
+    stance: sourceStance(j.sentences),
     ...(passage ? { passage } : {}),
   };
 }

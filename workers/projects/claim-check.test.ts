@@ -4,13 +4,17 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
-import { checkClaim, shareBudget, type ClaimCheckDeps } from './claim-check';
+import type { SearchHit } from '../shared/types';
+import { checkClaim, retrievalContexts, shareBudget, type ClaimCheckDeps } from './claim-check';
+import type { EvidenceGate } from './evidence-gate';
 import { createEvidenceJudge, type EvidenceJudge } from './evidence';
 import { createProjectStore } from './project-store';
 import { provenanceOf } from './provenance';
 import { createStanceModel, type FittedStanceModel } from './stance-model';
 
 let judge: EvidenceJudge;
+let judgeModel: ReturnType<typeof createStanceModel>;
+let embed: (t: string[]) => Promise<Int16Array[]>;
 let lib: TestLibrary;
 let deps: ClaimCheckDeps;
 const ids: number[] = [];
@@ -20,11 +24,9 @@ beforeAll(async () => {
     readFileSync(new URL('./fitted/stance-use-lite.json', import.meta.url), 'utf8'),
   ) as FittedStanceModel;
   const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
-  const embed = async (t: string[]) => t.map((x) => m.embedInt16(x));
-  judge = createEvidenceJudge({
-    model: createStanceModel(fitted, m.dim),
-    embed: { claims: embed, sentences: embed },
-  });
+  embed = async (t: string[]) => t.map((x) => m.embedInt16(x));
+  judgeModel = createStanceModel(fitted, m.dim);
+  judge = createEvidenceJudge({ model: judgeModel, embed: { claims: embed, sentences: embed } });
 });
 
 beforeEach(async () => {
@@ -126,6 +128,57 @@ describe('checkClaim', () => {
     }
   });
 
+  it("passes each source's search position to the judge's evidence gate", async () => {
+    const claim = 'Vitamin D reduces hip fracture risk.';
+    const plain = await checkClaim(deps, claim);
+    expect(plain.evidence.map((e) => e.retrieval.rank)).toEqual([0, 1]);
+    // A gate that reads only the rank: the first source keeps its label, the second is NEUTRAL.
+    const firstOnly: EvidenceGate = {
+      features: ['rankInv'],
+      weights: [4],
+      bias: 0,
+      mean: [0.75],
+      scale: [1],
+      threshold: 0.5,
+    };
+    const gated = await checkClaim(
+      {
+        ...deps,
+        judge: createEvidenceJudge({
+          model: judgeModel,
+          embed: { claims: embed, sentences: embed },
+          gate: firstOnly,
+        }),
+      },
+      claim,
+    );
+    // Both sources get a label without the gate, so the gate is what turns the second NEUTRAL.
+    expect(plain.evidence.map((e) => e.stance)).not.toContain('NEUTRAL');
+    expect(gated.evidence[0]!.stance).toBe(plain.evidence[0]!.stance);
+    expect(gated.evidence[1]!.stance).toBe('NEUTRAL');
+    expect(gated.evidence[1]!.judgement.sentences).toEqual(plain.evidence[1]!.judgement.sentences);
+  });
+
+  it("gives each source the evaluator's passage score (0 when it did not reach it)", async () => {
+    const asked: string[] = [];
+    const r = await checkClaim(
+      {
+        ...deps,
+        passageScores: async (claim) => {
+          asked.push(claim);
+          return new Map([[ids[0]!, 0.9]]);
+        },
+      },
+      'Vitamin D reduces hip fracture risk.',
+    );
+    expect(asked).toEqual(['Vitamin D reduces hip fracture risk.']);
+    const score = new Map(r.evidence.map((e) => [e.documentId, e.retrieval.passageScore]));
+    expect(score.get(ids[0]!)).toBe(0.9);
+    expect(score.get(ids[1]!)).toBe(0);
+    const none = await checkClaim(deps, 'Vitamin D reduces hip fracture risk.');
+    expect(none.evidence.every((e) => e.retrieval.passageScore === undefined)).toBe(true);
+  });
+
   it('reads sentences from the injected cache instead of splitting', async () => {
     const seen: number[] = [];
     const r = await checkClaim(
@@ -139,6 +192,40 @@ describe('checkClaim', () => {
       'Vitamin D reduces hip fracture risk.',
     );
     expect(seen.sort()).toEqual(r.evidence.map((e) => e.documentId).sort());
+  });
+});
+
+describe('retrievalContexts', () => {
+  const hit = (documentId: number, score: number, ranks: SearchHit['ranks']) =>
+    ({ documentId, score, ranks }) as SearchHit;
+
+  it("gives each document its rank, the next document's score ratio and its best list ranks", () => {
+    const ctx = retrievalContexts([
+      hit(7, 1, { lexical: 3, semantic: 1 }),
+      hit(9, 0.8, { semantic: 2 }),
+      hit(7, 0.5, { lexical: 1 }),
+      hit(4, 0.4, { lexical: 2 }),
+    ]);
+    expect([...ctx.keys()]).toEqual([7, 9, 4]);
+    expect(ctx.get(7)).toEqual({ rank: 0, nextRatio: 0.8, lexicalRank: 1, semanticRank: 1 });
+    expect(ctx.get(9)).toEqual({ rank: 1, nextRatio: 0.5, lexicalRank: null, semanticRank: 2 });
+    expect(ctx.get(4)).toEqual({ rank: 2, nextRatio: 0, lexicalRank: 2, semanticRank: null });
+  });
+
+  it('leaves a list out when no hit carries its rank (a lexical-only search)', () => {
+    const ctx = retrievalContexts([hit(1, 2, { lexical: 1 }), hit(2, 1, { lexical: 2 })]);
+    expect(ctx.get(1)).toEqual({ rank: 0, nextRatio: 0.5, lexicalRank: 1 });
+  });
+
+  it("keeps the best relevance band's precision among a document's hits", () => {
+    const rated = (documentId: number, score: number, precision: number) =>
+      ({
+        ...hit(documentId, score, { lexical: 1 }),
+        relevance: { band: 'high', basis: 'keywords', precision },
+      }) as SearchHit;
+    const ctx = retrievalContexts([rated(1, 1, 0.2), rated(1, 0.9, 0.6), hit(2, 0.5, {})]);
+    expect(ctx.get(1)!.relevance).toBe(0.6);
+    expect(ctx.get(2)!.relevance).toBeUndefined();
   });
 });
 

@@ -11,6 +11,8 @@
 import { createError } from '../shared/errors';
 import type { QualityGrade, SearchHit, SearchRequest } from '../shared/types';
 import type { EvidenceJudge, SourceJudgement } from './evidence';
+import type { RetrievalContext } from './evidence-gate';
+import type { PassageScores } from './passage-scores';
 import type { Provenance } from './provenance';
 import { splitSentences, type SentenceSpan } from './sentences';
 import { triangulate, type JudgedSource, type Triangulation } from './triangulation';
@@ -21,6 +23,11 @@ export interface ClaimCheckDeps {
   /** The document's text, or null when it was deleted meanwhile. */
   documentText(documentId: number): Promise<string | null>;
   provenance(documentId: number): Promise<Provenance | null>;
+  /**
+   * The answer evaluator's P(relevant) per document for the claim (passage-scores.ts), read by the
+   * evidence gate; absent: not scored.
+   */
+  passageScores?: PassageScores;
   /** The document's sentences (a cache may serve them); default: the rule-based splitter. */
   sentences?(documentId: number, text: string): SentenceSpan[];
   now?: () => number;
@@ -46,6 +53,8 @@ export interface ClaimCheckOptions {
 export interface ClaimEvidence extends JudgedSource {
   documentId: number;
   judgement: SourceJudgement;
+  /** Where the search ranked the source: what the judge's evidence gate read with the judgement. */
+  retrieval: RetrievalContext;
 }
 
 export interface ClaimCheck {
@@ -74,8 +83,14 @@ export async function checkClaim(
     ...(options.minGrade ? { minGrade: options.minGrade } : {}),
   };
   checkAbort();
-  const { hits } = await deps.search({ query: claim, limit: limit * 4, filters });
-  const docIds = [...new Set(hits.map((h) => h.documentId))].slice(0, limit);
+  // The same search depth whatever `sources` is, so a source's retrieval context (the next
+  // source's score) does not depend on how many are judged.
+  const [{ hits }, scores] = await Promise.all([
+    deps.search({ query: claim, limit: Math.max(limit, SOURCES_PER_CHECK) * 4, filters }),
+    deps.passageScores?.(claim, filters) ?? Promise.resolve(null),
+  ]);
+  const contexts = retrievalContexts(hits, scores);
+  const docIds = [...contexts.keys()].slice(0, limit);
   checkAbort();
   const [view, fetched] = await Promise.all([
     deps.judge.claimView(claim),
@@ -111,10 +126,12 @@ export async function checkClaim(
   checkAbort();
   const evidence = sources.map((s, i): ClaimEvidence => {
     const picked = [...chosen[i]!].sort((a, b) => a.start - b.start);
+    const retrieval = contexts.get(s.id)!;
     const judgement = deps.judge.judgePicked(
       view,
       picked,
       picked.map((p) => vectors.get(p.text)!),
+      retrieval,
     );
     return {
       id: String(s.id),
@@ -123,10 +140,63 @@ export async function checkClaim(
       stance: judgement.stance,
       supportScore: judgement.supportScore,
       judgement,
+      retrieval,
     };
   });
   const tri = triangulate(evidence, options.minGrade ? { minGrade: options.minGrade } : {});
   return { claim, triangulation: tri, evidence, skipped, tookMs: now() - t0 };
+}
+
+/**
+ * Per distinct document of a ranked hit list (in first-seen order): its rank among the documents,
+ * the next document's best score over its own, and the best lexical / semantic rank of its chunks
+ * (null when that list did not find it; absent when no hit carries that list's rank at all, as in
+ * a lexical-only search).
+ */
+export function retrievalContexts(
+  hits: SearchHit[],
+  passageScores: Map<number, number> | null = null,
+): Map<number, RetrievalContext> {
+  const best = new Map<number, number>();
+  const lexical = new Map<number, number>();
+  const semantic = new Map<number, number>();
+  const relevance = new Map<number, number>();
+  let anyLexical = false;
+  let anySemantic = false;
+  for (const h of hits) {
+    if (!best.has(h.documentId)) best.set(h.documentId, h.score);
+    if (h.relevance)
+      relevance.set(
+        h.documentId,
+        Math.max(h.relevance.precision, relevance.get(h.documentId) ?? 0),
+      );
+    const l = h.ranks.lexical;
+    const m = h.ranks.semantic;
+    if (l !== undefined) {
+      anyLexical = true;
+      lexical.set(h.documentId, Math.min(l, lexical.get(h.documentId) ?? Infinity));
+    }
+    if (m !== undefined) {
+      anySemantic = true;
+      semantic.set(h.documentId, Math.min(m, semantic.get(h.documentId) ?? Infinity));
+    }
+  }
+  const ids = [...best.keys()];
+  const out = new Map<number, RetrievalContext>();
+  ids.forEach((id, rank) => {
+    const score = best.get(id)!;
+    const next = rank + 1 < ids.length ? best.get(ids[rank + 1]!)! : 0;
+    out.set(id, {
+      rank,
+      nextRatio: score > 0 ? next / score : 0,
+      ...(anyLexical ? { lexicalRank: lexical.get(id) ?? null } : {}),
+      ...(anySemantic ? { semanticRank: semantic.get(id) ?? null } : {}),
+      ...(relevance.has(id) ? { relevance: relevance.get(id)! } : {}),
+      // A document the evaluator did not reach (past its top 10) scores 0.
+      ...(passageScores ? { passageScore: passageScores.get(id) ?? 0 } : {}),
+    });
+  });
+  return out;
 }
 
 /**

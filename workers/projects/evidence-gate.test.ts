@@ -59,11 +59,34 @@ describe('rationale picker', () => {
 describe('evidence gate', () => {
   it('ships a MiniLM gate over its features, fitted on train', () => {
     const gate = evidenceGateFor('all-MiniLM-L6-v2')!;
-    expect(gate.features).toEqual([...GATE_FEATURES]);
+    for (const f of gate.features) expect(GATE_FEATURES).toContain(f);
     expect(gate.fittedOn).toMatch(/claims_train/);
     expect(gate.threshold).toBeGreaterThan(0);
-    expect(evidenceGateFor('use-lite')).toBeNull();
+    expect(evidenceGateFor('use-lite')!.fittedOn).toMatch(/claims_train/);
+    expect(evidenceGateFor('no-such-model')).toBeNull();
   });
+
+  it.each(['all-MiniLM-L6-v2', 'use-lite'])(
+    'was fitted over the shipped %s stance model (refit the gate after refitting it)',
+    (id) => {
+      const stance = JSON.parse(
+        readFileSync(new URL(`./fitted/stance-${id}.json`, import.meta.url), 'utf8'),
+      ) as FittedStanceModel;
+      expect(evidenceGateFor(id)!.stanceProvenance).toEqual(stance.provenance);
+    },
+  );
+
+  it.each(['all-MiniLM-L6-v2', 'use-lite'])(
+    "reads the shipped answer evaluator's passage scores for %s (refit the gate after it)",
+    (id) => {
+      const gate = evidenceGateFor(id)!;
+      if (!gate.features.includes('passageScore')) return;
+      const evaluator = JSON.parse(
+        readFileSync(new URL(`../answer/fitted/${id}.json`, import.meta.url), 'utf8'),
+      ) as { command: string; date: string };
+      expect(gate.passageModel).toBe(`${evaluator.command} (${evaluator.date})`);
+    },
+  );
 
   it('turns a labelled source NEUTRAL exactly below its threshold; rank moves it', async () => {
     const model = createStanceModel(fitted, fitted.dim);

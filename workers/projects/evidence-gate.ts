@@ -9,6 +9,7 @@
 // Fitted on SciFact claims_train only by bench/eval/evidence-gate-fit.ts (fitted/
 // evidence-gate-<model>.json); a model without a file has no gate. Imports only its JSON data.
 import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
+import useLite from './fitted/evidence-gate-use-lite.json';
 
 export const GATE_FEATURES = [
   'supportScore',
@@ -21,6 +22,10 @@ export const GATE_FEATURES = [
   'contradicts',
   'rankInv',
   'nextRatio',
+  'lexicalRankInv',
+  'semanticRankInv',
+  'relevance',
+  'passageScore',
 ] as const;
 
 /** Logistic weights over named features, standardised by the training mean and scale. */
@@ -35,8 +40,18 @@ export interface GateModel {
 export type EvidenceGate = GateModel & {
   /** A source whose gate probability is below this is NEUTRAL. */
   threshold: number;
+  /** The fitted stance model's provenance the gate was fitted over (its judgements are the input). */
+  stanceProvenance?: Record<string, string | number>;
+  /** The answer evaluator's fit the passage scores came from (when the gate reads them). */
+  passageModel?: string;
+  /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
+  supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
   docs?: number;
+  /** The search the fit chose for `--task claims` (lexical or hybrid). */
+  mode?: string;
+  /** What the gate predicts: the source is gold evidence, or gold evidence with the right label. */
+  target?: string;
   modelId?: string;
   command?: string;
   date?: string;
@@ -50,6 +65,23 @@ export interface RetrievalContext {
   rank?: number;
   /** The next source's search score divided by this one's (0..1 for a ranked list). */
   nextRatio?: number;
+  /**
+   * 1-based rank of the source's best chunk in the lexical / semantic list of a hybrid search
+   * (SearchHit.ranks); null: that list did not find the source. Absent: not known (e.g. a
+   * lexical-only search has no semantic list), the feature then takes its training mean.
+   */
+  lexicalRank?: number | null;
+  semanticRank?: number | null;
+  /**
+   * The best relevance band's measured precision among the source's hits (SearchHit.relevance,
+   * fitted on measured relevance); absent when the search does not rate hits.
+   */
+  relevance?: number;
+  /**
+   * The answer evaluator's P(relevant) for the source (workers/answer/evaluator.ts, CRAG passage
+   * score, via passage-scores.ts); 0 when the evaluator's top 10 documents miss it.
+   */
+  passageScore?: number;
 }
 
 /** The per-sentence numbers the gate reads (a judged sentence's probabilities and evidence flag). */
@@ -60,6 +92,7 @@ export interface GateSentence {
 
 const GATES: Record<string, EvidenceGate> = {
   'all-MiniLM-L6-v2': miniLm,
+  'use-lite': useLite,
 };
 
 /** The gate shipped for an embedding model id, or null. */
@@ -98,6 +131,12 @@ export function gateFeatures(
   };
   if (retrieval.rank !== undefined) out.rankInv = 1 / (retrieval.rank + 1);
   if (retrieval.nextRatio !== undefined) out.nextRatio = retrieval.nextRatio;
+  if (retrieval.lexicalRank !== undefined)
+    out.lexicalRankInv = retrieval.lexicalRank === null ? 0 : 1 / retrieval.lexicalRank;
+  if (retrieval.semanticRank !== undefined)
+    out.semanticRankInv = retrieval.semanticRank === null ? 0 : 1 / retrieval.semanticRank;
+  if (retrieval.relevance !== undefined) out.relevance = retrieval.relevance;
+  if (retrieval.passageScore !== undefined) out.passageScore = retrieval.passageScore;
   return out;
 }
 

@@ -15,7 +15,6 @@ import { rankSentences, type PickModel } from './sentence-rank';
 import { contentStems } from './stance-cues';
 import { textView, type TextView } from './stance-features';
 import {
-  combineStances,
   STANCE_LABELS,
   type FittedStanceModel,
   type Stance,
@@ -120,7 +119,7 @@ export function createEvidenceJudge(deps: {
     });
     const claimWords = new Set(claim.stems);
     const judged: SourceJudgement = {
-      stance: sourceStance(sentences),
+      stance: sourceStance(sentences, deps.gate?.supportBias ?? 0),
       supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
       maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
       maxOverlap: Math.max(
@@ -165,14 +164,24 @@ function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): numb
   return rankSentences(claim.text, all, limit, SENTENCE_PICK);
 }
 
-/** SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences. */
-export function sourceStance(sentences: JudgedSentence[]): Stance {
+/**
+ * SUPPORT vs CONTRADICT by summed log-probability over the evidence sentences; `supportBias` is
+ * added to SUPPORT's sum once per source (the gate's fit chooses it on train: the stance model's
+ * class weights make it call CONTRADICT more often than evidence abstracts do).
+ */
+export function sourceStance(
+  sentences: ReadonlyArray<Pick<JudgedSentence, 'probs' | 'evidence'>>,
+  supportBias = 0,
+): Stance {
   const ev = sentences.filter((s) => s.evidence);
   if (ev.length === 0) return 'NEUTRAL';
-  const lp = ev.map(
-    (s) => [Math.log(s.probs[0]), Math.log(s.probs[1]), -Infinity] as StanceProbabilities,
-  );
-  return combineStances(lp);
+  let support = supportBias;
+  let contradict = 0;
+  for (const s of ev) {
+    support += Math.log(s.probs[0]);
+    contradict += Math.log(s.probs[1]);
+  }
+  return support >= contradict ? 'SUPPORT' : 'CONTRADICT';
 }
 
 function cosine(a: Int16Array, b: Int16Array): number {
