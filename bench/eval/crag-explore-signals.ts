@@ -15,7 +15,11 @@
 // Train only: never pass a test split's records.
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
-import { LOCAL_FEATURES, PASSAGE_FEATURES as ALL } from '../../workers/answer/features';
+import {
+  LOCAL_FEATURES,
+  localFeatures,
+  PASSAGE_FEATURES as ALL,
+} from '../../workers/answer/features';
 import { logisticScore, type LogisticModel } from '../../workers/answer/fitted';
 import { windowText, type Passage } from '../../workers/answer/passages';
 import type { EvaluatedRetrieval } from '../../workers/answer/pipeline';
@@ -67,17 +71,12 @@ function coverageAt(records: QueryRecord[], s: number[], a: Array<number | null>
     .join('; ');
 }
 
-/** Local specificity of each passage: the question's terms weighted by how few passages hold them. */
-export function localFeatures(ev: Pick<EvaluatedRetrieval, 'query' | 'passages'>): Rows {
+/** Local specificity of each passage, as the evaluator computes it (`localFeatures` of features.ts). */
+function localRows(ev: Pick<EvaluatedRetrieval, 'query' | 'passages'>): Rows {
   const q = ev.query;
   const sets = ev.passages.map(
     (p: Passage) => new Set([...contentStems(windowText(p)), ...contentStems(p.title)]),
   );
-  const N = Math.max(1, sets.length);
-  const holders = q.terms.stems.map((s) => sets.filter((x) => x.has(s)).length);
-  const total = q.terms.total || 1;
-  let topic = 0;
-  holders.forEach((n, j) => n >= N / 2 && (topic += q.terms.weights[j]!));
   const best = ev.passages.map((p) =>
     Math.max(
       0,
@@ -86,27 +85,8 @@ export function localFeatures(ev: Pick<EvaluatedRetrieval, 'query' | 'passages'>
       ),
     ),
   );
-  return sets.map((set, i) => {
-    let local = 0;
-    let only = 0;
-    let specific = 0;
-    q.terms.stems.forEach((s, j) => {
-      if (!set.has(s)) return;
-      const w = q.terms.weights[j]!;
-      local += w * (1 - (holders[j]! - 1) / Math.max(1, N - 1));
-      if (holders[j] === 1) only += w;
-      if (holders[j]! < N / 2) specific += w;
-    });
-    return {
-      locCovW: local / total,
-      onlyW: only / total,
-      specCov: total - topic > 0 ? specific / (total - topic) : 1,
-      topicShare: topic / total,
-      sentGapOther: best[i]! - Math.max(0, ...best.filter((_, j) => j !== i)),
-    };
-  });
+  return localFeatures(q, sets, best);
 }
-const LOCAL = ['locCovW', 'onlyW', 'specCov', 'topicShare', 'sentGapOther'];
 
 async function main(): Promise<void> {
   const file = process.argv[2];
@@ -170,10 +150,10 @@ async function main(): Promise<void> {
   console.log('1. local specificity');
   const loc = new Map<EvaluatedRetrieval, Rows>();
   const withLocal: RowsOf = (ev) => {
-    if (!loc.has(ev)) loc.set(ev, localFeatures(ev));
+    if (!loc.has(ev)) loc.set(ev, localRows(ev));
     return ev.features.map((f, j) => ({ ...f, ...loc.get(ev)![j]! }));
   };
-  report('+ local specificity', withLocal, [...PASSAGE_FEATURES, ...LOCAL]);
+  report('+ local specificity', withLocal, [...PASSAGE_FEATURES, ...LOCAL_FEATURES]);
 
   console.log('2. query-level shape of the list (logistic over the baseline scores + shape)');
   const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
@@ -182,7 +162,7 @@ async function main(): Promise<void> {
     const a = h5.indexOf(Math.max(...h5));
     const others = h.filter((_, j) => j !== a);
     const fa = ev.features[a]!;
-    const l = localFeatures(ev)[a]!;
+    const l = localRows(ev)[a]!;
     return {
       hL: logit(h5[a]!),
       hGap: logit(h5[a]!) - logit(Math.max(1e-6, ...others)),

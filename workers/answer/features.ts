@@ -180,7 +180,7 @@ function sentenceFeatures(
  * every term is shared), the weight share of those shared topic terms (the same for every
  * passage), and its best sentence's coverage minus the best of the others'.
  */
-function localFeatures(
+export function localFeatures(
   q: QueryContext,
   sets: Array<Set<string>>,
   sentCovW: number[],
