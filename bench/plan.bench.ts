@@ -207,13 +207,17 @@ export default {
     for (const q of texts.slice(0, 3)) for (const n of names) await runs[n]!(q); // warm-up
     for (const k of Object.keys(timeline)) delete timeline[k];
     const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const cpuSamples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     // Round-robin with a rotating order: every configuration sees each query, warm or cold alike.
     for (let i = 0; i < texts.length; i++) {
       for (let j = 0; j < names.length; j++) {
         const n = names[(i + j) % names.length]!;
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         await runs[n]!(texts[i]!);
         samples[n]!.push(performance.now() - t0);
+        const c = process.cpuUsage(c0); // every thread of the process: embed threads included
+        cpuSamples[n]!.push((c.user + c.system) / 1000);
       }
     }
     const microNames = Object.keys(micro);
@@ -229,9 +233,13 @@ export default {
       }
     }
     const microResults = Object.fromEntries(microNames.map((n) => [n, stats(microSamples[n]!)]));
-    const results = Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
+    const results = Object.fromEntries(
+      names.map((n) => [n, { ...stats(samples[n]!), cpuP50Ms: stats(cpuSamples[n]!).p50Ms }]),
+    );
     const base = results[names[0]!]!.p50Ms;
     const ratio = (n: string) => Math.round((results[n]!.p50Ms / base) * 100) / 100;
+    const cpuRatio = (n: string) =>
+      Math.round((results[n]!.cpuP50Ms / results[names[0]!]!.cpuP50Ms) * 100) / 100;
     const pageBase = results[names[5]!]!.p50Ms;
     const pageRatio = (n: string) => Math.round((results[n]!.p50Ms / pageBase) * 100) / 100;
     const report = {
@@ -250,6 +258,8 @@ export default {
       'RAGF-006 before: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[2]!),
       'RAGF-006 now: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[3]!),
       'fusion with 5 sequential query embeddings p50 / one hybrid query p50': ratio(names[4]!),
+      // CPU time of all threads: what the ratio tends to when no core is free (load-independent).
+      'RAG-Fusion CPU p50 / one hybrid query CPU p50': cpuRatio(names[3]!),
       'results pages: defaults p50 / plain search page p50': pageRatio(names[6]!),
       'results pages: fusion p50 / plain search page p50': pageRatio(names[7]!),
       'RAG-Fusion timeline (median ms from the plan start)': Object.fromEntries(
