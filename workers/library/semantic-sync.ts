@@ -45,12 +45,6 @@ export interface SemanticSyncDeps {
   createEmbedPool?(options: EmbedPoolOptions<PooledEmbedWorker>): EmbedPool<PooledEmbedWorker>;
   /** Milliseconds for the embedding rate (default `performance.now`). */
   now?(): number;
-  /**
-   * Start the query worker beside the backlog's (default true): queries never wait behind the
-   * backlog, and a plan's original query and variants embed side by side (./query-lane.ts). It
-   * holds one more copy of the model (about 90-110 MB, bench/reports/query-worker-memory.txt).
-   */
-  queryWorker?: boolean;
 }
 
 export interface SemanticSync {
@@ -209,10 +203,13 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
 
   /**
    * Starts the query worker after the backlog's (so two model loads do not compete for memory at
-   * once); queries use the backlog's workers until it is up, and keep doing so if it fails.
+   * once); queries use the backlog's workers until it is up, and keep doing so if it fails. Queries
+   * then never wait behind the backlog, and a plan's original query and variants embed side by
+   * side (./query-lane.ts). It holds one more copy of the model (about 100 MB of RSS,
+   * bench/reports/query-worker-memory.txt).
    */
   function startQueryWorker(spawner: EmbedSpawner): void {
-    if (deps.queryWorker === false || !deps.createEmbedPool) return;
+    if (!deps.createEmbedPool) return;
     const lane = deps.createEmbedPool({ size: 1, spawn: () => spawnWorker(spawner) });
     queryLane = lane;
     queryLaneReady = false;

@@ -402,6 +402,32 @@ describe('the embedding backlog over the embed pool', () => {
     expect(query.calls).toEqual([{ texts: ['lichen count'], role: 'query', model: 'bow-b' }]);
   });
 
+  it("searches on the backlog's worker when the query worker fails to start", async () => {
+    const fakes: Array<ReturnType<typeof fakeEmbedWorker>> = [];
+    const lib = await big({
+      wrapEmbedder: () => {
+        const fake = fakeEmbedWorker();
+        fakes.push(fake);
+        if (fakes.length === 2) {
+          // The query worker cannot load its model (out of memory, say).
+          fake.worker.init = (() =>
+            Promise.reject(createError('MODEL_LOAD_FAILED'))) as typeof fake.worker.init;
+        }
+        return fake.worker;
+      },
+    });
+    const spawns = spawner();
+    await lib.connectEmbedders(spawns, 1);
+    await until(lib, embeddedAll);
+    await until(lib, () => spawns.terminated.length === 1); // the failed query worker, stopped
+    const { hits } = await lib.search({ query: 'heron count', mode: 'semantic' });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(fakes).toHaveLength(2); // not respawned over and over
+    expect(fakes[0]!.calls.filter((c) => c.role === 'query')).toEqual([
+      { texts: ['heron count'], role: 'query', model: 'bow-a' },
+    ]);
+  });
+
   it('keeps a hold from before the workers connect: searches what is embedded, then resumes', async () => {
     const embed = fakeEmbedWorker();
     const lib = await big({}, embed);
