@@ -13,12 +13,15 @@
 //   - the app's results pages: a plain search's page of 10 documents against the optimised
 //     search's page (PlanOptions.documents = 10; defaults and RAG-Fusion),
 //   - and, apart, 5 query embeddings one at a time against one batch (same bytes).
-// `--threads N` (default 1): query embeddings run where the app runs them, in embed threads (the
-// app always has at least one embed worker beside the library worker): one query goes to one
-// thread, a plan's batch is split as the library splits it (ceil(n / idle threads) per thread,
-// each share one batched pass: a thread still busy with the original query gets no share). So a single query's keyword ranking overlaps its embedding, as in the app,
-// and a plan's keyword rankings overlap its batch. `--threads 0`: every embedding on the main
-// thread (no overlap anywhere; the reference runs before the overlap used this).
+// `--threads N` (default 1, the app's count on a 2-core device: hardwareConcurrency - 1): the
+// backlog's embed threads; `--query-worker 1` (default; 0 = none, the layout before): the query
+// worker beside them. Query embeddings run where the app runs them and are routed by the app's
+// own function (workers/library/query-lane.ts `embedQueriesOnLane`): a lone query on the query
+// worker, a plan's batch shared over the idle threads, each share one batched pass (a thread
+// still busy with the original query gets no share). So a single query's keyword ranking
+// overlaps its embedding, as in the app, and a plan's keyword rankings overlap its batch.
+// `--threads 0`: every embedding on the main thread (no overlap anywhere; the reference runs
+// before the overlap used this).
 // Reports; never gates.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,7 +32,8 @@ import { planSearchDeps } from '../workers/library/search-paths';
 import { createQueryPlanner } from '../workers/research/planner';
 import type { LlmDep, RankedHit } from '../workers/research/types';
 import type { PlanOptions } from '../workers/shared/research-api';
-import { createEmbedPool, type EmbedPool } from '../workers/embed/pool';
+import { createEmbedPool } from '../workers/embed/pool';
+import { embedQueriesOnLane, type QueryLanePools } from '../workers/library/query-lane';
 import { parseArgs } from './args';
 import { spawnEmbedThread } from './embed-cache';
 import { loadCorpus, loadQueries } from './eval/beir';
@@ -49,7 +53,7 @@ function stats(samples: number[]) {
   };
 }
 
-async function library(args: Record<string, string>, pool: EmbedPool | null) {
+async function library(args: Record<string, string>, lane: QueryLanePools | null) {
   const dataset = args.dataset ?? join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
   const [corpus, queries] = await Promise.all([loadCorpus(dataset), loadQueries(dataset)]);
   const docs = corpus.slice(0, Number(args.docs ?? 700));
@@ -62,15 +66,8 @@ async function library(args: Record<string, string>, pool: EmbedPool | null) {
     // Live query embedding: every configuration pays for its own query vectors. Several queries
     // in one call run as one batched forward pass, as the app's embedder runs them.
     semantic: {
-      embedQuery: async (t) =>
-        pool ? (await pool.embed([t], { role: 'query', batchSize: 1 }))[0]! : embedFresh(t),
-      embedQueries: async (ts) =>
-        pool
-          ? pool.embed(ts, {
-              role: 'query',
-              batchSize: Math.ceil(ts.length / Math.max(1, pool.idle())),
-            })
-          : embedFreshBatch(ts),
+      embedQuery: async (t) => (lane ? (await embedQueriesOnLane(lane, [t]))[0]! : embedFresh(t)),
+      embedQueries: async (ts) => (lane ? embedQueriesOnLane(lane, ts) : embedFreshBatch(ts)),
     },
   });
   return { dataset, core, report, hybrid, lookup, store, lexical, queries };
@@ -84,15 +81,18 @@ export default {
     const tokenMs = Number(args['token-ms'] ?? 0);
     const model = args.model ?? 'use-lite';
     const threads = Math.max(0, Number(args.threads ?? 1));
-    const pool =
+    const queryWorker = threads > 0 && Number(args['query-worker'] ?? 1) > 0;
+    const spawn = () => spawnEmbedThread(model, { queries: true });
+    const lane: QueryLanePools | null =
       threads > 0
-        ? createEmbedPool({
-            spawn: () => spawnEmbedThread(model, { queries: true }),
-            size: threads,
-          })
+        ? {
+            backlog: createEmbedPool({ spawn, size: threads }),
+            query: queryWorker ? createEmbedPool({ spawn, size: 1 }) : null,
+          }
         : null;
-    await pool?.workers();
-    const lib = await library(args, pool);
+    await lane?.backlog.workers();
+    await lane?.query?.workers();
+    const lib = await library(args, lane);
     const g = createScriptedGenerator({ yieldBetweenPieces: false });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const llm: LlmDep = {
@@ -115,7 +115,7 @@ export default {
       embedQueries: async (ts: string[]) => {
         const out: Int16Array[] = [];
         for (const t of ts)
-          out.push(pool ? (await pool.embed([t], { role: 'query' }))[0]! : embedFresh(t));
+          out.push(lane ? (await embedQueriesOnLane(lane, [t]))[0]! : embedFresh(t));
         return out;
       },
       embed,
@@ -139,6 +139,7 @@ export default {
       complexity: 'complex',
       techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
     };
+    const timeline: Record<string, number[]> = {};
     const runs: Record<string, (q: string) => Promise<unknown>> = {
       'hybrid search (one query)': (q) => lib.hybrid.retrieve({ query: q, limit: 10 }, {}),
       'plan, default techniques': async (q) => {
@@ -149,8 +150,22 @@ export default {
       'plan, RAG-Fusion, now (rank, 5 query vectors from one embedder call, hits once)': async (
         q,
       ) => {
+        const t0 = performance.now();
         const out = await now.plan(q, fusion);
+        const planned = performance.now();
         await paths.present(q, out.hits);
+        // Where the wall time goes: when each step ended (ms from the plan's start).
+        const at = (k: string, ms: number) => (timeline[k] ??= []).push(ms);
+        let lastRetrieval = 0;
+        for (const s of out.plan.steps) {
+          if (s.status === 'skipped') continue;
+          const end = s.startMs + s.durationMs;
+          if (s.kind === 'retrieve') lastRetrieval = Math.max(lastRetrieval, end);
+          else at(`${s.id} ends`, end);
+        }
+        at('last of the five retrievals ends', lastRetrieval);
+        at('plan returned', planned - t0);
+        at('hits built (end)', performance.now() - t0);
       },
       'plan, RAG-Fusion, 5 query embeddings one after another (rank, hits once)': async (q) => {
         const out = await nowSequential.plan(q, fusion);
@@ -190,14 +205,19 @@ export default {
     const names = Object.keys(runs);
     const texts = [...lib.queries.values()].slice(0, nQueries);
     for (const q of texts.slice(0, 3)) for (const n of names) await runs[n]!(q); // warm-up
+    for (const k of Object.keys(timeline)) delete timeline[k];
     const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const cpuSamples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     // Round-robin with a rotating order: every configuration sees each query, warm or cold alike.
     for (let i = 0; i < texts.length; i++) {
       for (let j = 0; j < names.length; j++) {
         const n = names[(i + j) % names.length]!;
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         await runs[n]!(texts[i]!);
         samples[n]!.push(performance.now() - t0);
+        const c = process.cpuUsage(c0); // every thread of the process: embed threads included
+        cpuSamples[n]!.push((c.user + c.system) / 1000);
       }
     }
     const microNames = Object.keys(micro);
@@ -213,9 +233,13 @@ export default {
       }
     }
     const microResults = Object.fromEntries(microNames.map((n) => [n, stats(microSamples[n]!)]));
-    const results = Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
+    const results = Object.fromEntries(
+      names.map((n) => [n, { ...stats(samples[n]!), cpuP50Ms: stats(cpuSamples[n]!).p50Ms }]),
+    );
     const base = results[names[0]!]!.p50Ms;
     const ratio = (n: string) => Math.round((results[n]!.p50Ms / base) * 100) / 100;
+    const cpuRatio = (n: string) =>
+      Math.round((results[n]!.cpuP50Ms / results[names[0]!]!.cpuP50Ms) * 100) / 100;
     const pageBase = results[names[5]!]!.p50Ms;
     const pageRatio = (n: string) => Math.round((results[n]!.p50Ms / pageBase) * 100) / 100;
     const report = {
@@ -228,13 +252,19 @@ export default {
       queries: texts.length,
       tokenMs,
       queryEmbeddingThreads: threads,
+      queryWorker,
       results,
       'defaults p50 / one hybrid query p50 (goal < 1.77)': ratio(names[1]!),
       'RAGF-006 before: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[2]!),
       'RAGF-006 now: fusion p50 / one hybrid query p50 (goal < 1.77)': ratio(names[3]!),
       'fusion with 5 sequential query embeddings p50 / one hybrid query p50': ratio(names[4]!),
+      // CPU time of all threads: what the ratio tends to when no core is free (load-independent).
+      'RAG-Fusion CPU p50 / one hybrid query CPU p50': cpuRatio(names[3]!),
       'results pages: defaults p50 / plain search page p50': pageRatio(names[6]!),
       'results pages: fusion p50 / plain search page p50': pageRatio(names[7]!),
+      'RAG-Fusion timeline (median ms from the plan start)': Object.fromEntries(
+        Object.entries(timeline).map(([k, v]) => [k, stats(v).p50Ms]),
+      ),
       queryEmbedding: {
         results: microResults,
         'batched p50 / one-at-a-time p50':
@@ -245,7 +275,8 @@ export default {
       loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
     };
     await lib.core.close().catch(() => undefined);
-    await pool?.close();
+    await lane?.backlog.close();
+    await lane?.query?.close();
     const text = JSON.stringify(report, null, 2);
     if (args.out) writeFileSync(args.out, `${text}\n`);
     console.log(text);

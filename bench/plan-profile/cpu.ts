@@ -97,6 +97,71 @@ const fusion1 = Math.max(Eo + Ev, L5) + post5;
 const fusion2Split = Math.max(Eo, 2 * Ev2, (Eo + 2 * Ev2 + L5) / 2) + post5;
 const fusion2 = Math.max(Eo, Ev, (Eo + Ev + L5) / 2) + post5;
 const r = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Wall time of threads sharing `cores` fairly (each runnable thread runs at min(1, cores /
+ * (runnable + background)), as a fair scheduler shares them) with `background` other busy threads.
+ * Each thread runs its tasks in order; a task waits for the tasks named in `after`.
+ */
+type Task = { id: string; cpu: number; after?: string[] };
+function shared(threads: Task[][], cores: number, background: number): number {
+  const done = new Map<string, number>();
+  const left = threads.map((ts) => ts.map((t) => t.cpu));
+  const at = threads.map(() => 0);
+  const dt = 0.005;
+  let t = 0;
+  while (at.some((i, k) => i < threads[k]!.length)) {
+    const ready = threads.map(
+      (ts, k) => at[k]! < ts.length && (ts[at[k]!]!.after ?? []).every((a) => done.has(a)),
+    );
+    const n = ready.filter(Boolean).length;
+    const rate = Math.min(1, cores / Math.max(1, n + background));
+    t += dt;
+    ready.forEach((go, k) => {
+      if (!go) return;
+      left[k]![at[k]!]! -= rate * dt;
+      if (left[k]![at[k]!]! <= 0) done.set(threads[k]![at[k]!++]!.id, t);
+    });
+  }
+  return t;
+}
+const singleDag = [
+  [
+    { id: 'L', cpu: L },
+    { id: 'post', cpu: post1, after: ['Eo'] },
+  ],
+  [{ id: 'Eo', cpu: Eo }],
+];
+// The app's layout since the query worker: the original on the query worker, the variants on the
+// idle backlog worker, the five keyword rankings on the library thread.
+const laneDag = [
+  [
+    { id: 'L5', cpu: L5 },
+    { id: 'post', cpu: post5, after: ['Eo', 'Ev'] },
+  ],
+  [{ id: 'Eo', cpu: Eo }],
+  [{ id: 'Ev', cpu: Ev }],
+];
+// Before it, on a 2-core device: the original and the variants on the one embed worker.
+const oneDag = [
+  [
+    { id: 'L5', cpu: L5 },
+    { id: 'post', cpu: post5, after: ['Ev'] },
+  ],
+  [
+    { id: 'Eo', cpu: Eo },
+    { id: 'Ev', cpu: Ev },
+  ],
+];
+const fairShare = Object.fromEntries(
+  [0, 0.5, 1, 2].map((b) => [
+    `2 cores, ${b} other busy threads`,
+    {
+      'query worker (now)': r(shared(laneDag, 2, b) / shared(singleDag, 2, b)),
+      'one embed worker (before)': r(shared(oneDag, 2, b) / shared(singleDag, 2, b)),
+    },
+  ]),
+);
 console.log(
   JSON.stringify({
     singleFloorMs: r(single),
@@ -105,6 +170,7 @@ console.log(
     'ratio floor, 1 embed thread': r(fusion1 / single),
     'ratio floor, 2 embed threads, 2 free cores, variants 2 + 2 (before)': r(fusion2Split / single),
     'ratio floor, 2 embed threads, 2 free cores, variants in one pass (now)': r(fusion2 / single),
+    'ratio, fair share of 2 cores (simulated from the CPU times)': fairShare,
     load: loadavg().map(r),
   }),
 );

@@ -19,6 +19,7 @@ import { createSemanticIndex, type SemanticIndex } from '../search/semantic-inde
 import type { HybridDeps } from '../search/hybrid';
 import type { VectorStore } from '../store/vectors';
 import { createHnswIndex, type DotKernel } from '../vector';
+import { embedQueriesOnLane } from './query-lane';
 
 /** An embed worker as the library sees it (a Comlink remote, or an EmbedWorkerApi in tests). */
 export type EmbedWorker = Remote<EmbedWorkerApi>;
@@ -47,7 +48,10 @@ export interface SemanticSyncDeps {
 }
 
 export interface SemanticSync {
-  /** Starts a pool of `size` embed workers; the first one's model names the vectors. */
+  /**
+   * Starts a pool of `size` embed workers for the backlog (the first one's model names the
+   * vectors), then the query worker beside them.
+   */
   connect(spawner: EmbedSpawner, size: number): Promise<void>;
   /** Every embed worker loads model `id`; a new index re-embeds the library in the background. */
   activateModel(id: string): Promise<void>;
@@ -95,6 +99,9 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const watchers = new Set<(s: SemanticStatus) => void>();
   let semantic: SemanticIndex | null = null;
   let pool: EmbedPool<PooledEmbedWorker> | null = null;
+  /** The query worker's pool (one worker); queries use it once its worker has loaded the model. */
+  let queryLane: EmbedPool<PooledEmbedWorker> | null = null;
+  let queryLaneReady = false;
   let kernel: Promise<DotKernel> | null = null;
   let maxTokens: number | undefined;
   /** The model every (re)spawned worker must load; null until the first worker reports one. */
@@ -127,17 +134,17 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     maxTokens = info.maxTokens;
     const passages = (texts: string[], signal: AbortSignal) =>
       workers.embed(texts, { signal, role: 'passage' });
-    // A plan's variants are spread over the idle workers (each embeds its share as one batched
-    // forward pass): on a multi-core device they run side by side. A worker still busy with the
-    // original query's vector gets no share: queued behind it, the share would finish no sooner
-    // than on the idle worker, and the variants as one pass cost less CPU than two (the plan's
-    // keyword rankings need the same cores).
+    // Queries on the query lane (./query-lane.ts): the query worker first, a plan's variants
+    // shared with the idle backlog workers (each share one batched forward pass). A worker still
+    // busy (the original query's vector, a backlog batch) gets no share: queued behind it, the
+    // share would finish no sooner than on an idle worker, and one pass costs less CPU than two
+    // (the plan's keyword rankings need the same cores).
     const queries = (texts: string[], signal: AbortSignal) =>
-      workers.embed(texts, {
+      embedQueriesOnLane(
+        { backlog: workers, query: queryLaneReady ? queryLane : null },
+        texts,
         signal,
-        role: 'query',
-        batchSize: Math.ceil(texts.length / Math.max(1, workers.idle())),
-      });
+      );
     const index: SemanticIndex = createSemanticIndex({
       vectors,
       model: { id: info.id, version: info.version, dim: info.dim },
@@ -194,11 +201,37 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
 
   let lastConnect: { spawner: EmbedSpawner; size: number } | null = null;
 
+  /**
+   * Starts the query worker after the backlog's (so two model loads do not compete for memory at
+   * once); queries use the backlog's workers until it is up, and keep doing so if it fails. Queries
+   * then never wait behind the backlog, and a plan's original query and variants embed side by
+   * side (./query-lane.ts). It holds one more copy of the model (about 100 MB of RSS,
+   * bench/reports/query-worker-memory.txt).
+   */
+  function startQueryWorker(spawner: EmbedSpawner): void {
+    if (!deps.createEmbedPool) return;
+    const lane = deps.createEmbedPool({ size: 1, spawn: () => spawnWorker(spawner) });
+    queryLane = lane;
+    queryLaneReady = false;
+    lane.workers().then(
+      () => {
+        if (queryLane === lane) queryLaneReady = true;
+      },
+      () => {
+        if (queryLane === lane) queryLane = null;
+        void lane.close();
+      },
+    );
+  }
+
   async function connect(spawner: EmbedSpawner, size: number): Promise<void> {
     lastConnect = { spawner, size };
     const previous = pool;
+    const previousQuery = queryLane;
     await retire('Starting the embedding workers…');
-    await previous?.close();
+    queryLane = null;
+    queryLaneReady = false;
+    await Promise.all([previous?.close(), previousQuery?.close()]);
     if (!deps.createEmbedPool) throw new Error('This build has no embed-worker pool.');
     const next = deps.createEmbedPool({ size, spawn: () => spawnWorker(spawner) });
     pool = next;
@@ -206,6 +239,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
       const [first] = await next.workers();
       if (!first) return;
       activeModel ??= first.info.id;
+      startQueryWorker(spawner);
       await start(first.info, next);
     } catch (err) {
       // Say why meaning search is off; Resume (shown as Retry) connects again.
@@ -223,10 +257,15 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
       const before = activeModel;
       const old = await retire(`Switching the embedding model to ${id}…`);
       activeModel = id;
+      // The query worker switches too (awaited if it is still starting; one that failed to
+      // start is left out: queries then use the backlog's workers).
+      const lane = queryLane;
+      const all = async () => [
+        ...(await workers.workers()),
+        ...(lane ? await lane.workers().catch(() => []) : []),
+      ];
       try {
-        const [info] = await Promise.all(
-          (await workers.workers()).map((w) => w.api.activateModel(id)),
-        );
+        const [info] = await Promise.all((await all()).map((w) => w.api.activateModel(id)));
         await deps.onModelChange();
         if (info) await start(info, workers);
       } catch (err) {
@@ -234,9 +273,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
         activeModel = before;
         if (before) {
           await Promise.all(
-            (await workers.workers()).map((w) =>
-              w.api.activateModel(before).catch(() => undefined),
-            ),
+            (await all()).map((w) => w.api.activateModel(before).catch(() => undefined)),
           );
         }
         if (old) {

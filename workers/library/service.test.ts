@@ -215,7 +215,7 @@ describe('library service', () => {
     expect((await lib.planQuery({ query: 'pelican colony' })).plan.backend).toBe('none');
   });
 
-  it("spreads a plan's query embeddings over the embed workers (query batch size per worker)", async () => {
+  it("spreads a plan's query embeddings over the query worker and the backlog's (2 cores: one backlog worker)", async () => {
     const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
     const embed = fakeEmbedWorker();
     const asked: Array<{ texts: number; batchSize?: number; role?: string }> = [];
@@ -235,7 +235,7 @@ describe('library service', () => {
         };
       },
     });
-    await lib.connectEmbedders(spawner(), 2);
+    await lib.connectEmbedders(spawner(), 1);
     await until(lib, embeddedAll);
     await lib.connectLlm(port());
     await llm.useScripted();
@@ -255,15 +255,18 @@ describe('library service', () => {
     );
     const variants = plan.steps.find((s) => s.id === 'embed')?.texts.length ?? 0;
     expect(variants).toBeGreaterThan(1);
-    // The original query alone (started early), then the variants in ceil(n / 2) per worker: the
-    // original's vector came back while the model wrote them, so both workers are idle
-    // (pool.test.ts: a worker still busy gets no share).
+    // The original query alone (started early) on the query worker, then the variants in
+    // ceil(n / 2) per worker, the query worker's share first: the original's vector came back
+    // while the model wrote them, so both workers are idle (query-lane.test.ts: a worker still
+    // busy gets no share, and the variants then run beside the original).
+    const half = Math.ceil(variants / 2);
     expect(asked).toEqual([
       { texts: 1, batchSize: 1, role: 'query' },
-      { texts: variants, batchSize: Math.ceil(variants / 2), role: 'query' },
+      { texts: half, batchSize: half, role: 'query' },
+      { texts: variants - half, batchSize: half, role: 'query' },
     ]);
     const sizes = embed.calls.filter((c) => c.role === 'query').map((c) => c.texts.length);
-    expect(sizes).toEqual([1, Math.ceil(variants / 2), Math.floor(variants / 2)]);
+    expect(sizes).toEqual([1, half, variants - half]);
   });
 
   it('drops cached answers when another tab wrote to the library', async () => {
@@ -337,9 +340,10 @@ describe('the embedding backlog over the embed pool', () => {
     const done = await until(lib, embeddedAll);
     expect(done.embedded).toBe(MANY.length);
     expect(done.workers).toBe(3);
-    // Worker 1 was replaced by a fourth; every chunk went through exactly one successful call.
+    // Worker 1 was replaced; every chunk went through exactly one successful call. Five workers
+    // in all: the backlog's three, the query worker (./query-lane.ts) and the replacement.
     expect(spawns.terminated).toEqual([1]);
-    expect(fakes.length).toBe(4);
+    expect(fakes.length).toBe(5);
     const embedded = fakes.flatMap((f) => f.calls.flatMap((c) => c.texts));
     expect(embedded.length).toBe(MANY.length);
     expect(new Set(embedded).size).toBe(MANY.length);
@@ -366,6 +370,62 @@ describe('the embedding backlog over the embed pool', () => {
     expect(seen.filter((s) => s.model?.id === 'bow-a')).toEqual([]);
     expect(seen[0]).toMatchObject({ phase: 'starting', model: null });
     expect(seen.some((s) => s.phase === 'error')).toBe(false);
+  });
+
+  it('embeds queries on the query worker: a search never waits behind the backlog, and it follows a model switch', async () => {
+    const fakes: Array<ReturnType<typeof fakeEmbedWorker>> = [];
+    const lib = await big({
+      wrapEmbedder: () => {
+        const fake = fakeEmbedWorker();
+        fakes.push(fake);
+        if (fakes.length === 1) fake.hold(); // the backlog worker: its batch never returns
+        return fake.worker;
+      },
+    });
+    await lib.connectEmbedders(spawner(), 1);
+    await until(lib, () => fakes.length === 2 && (fakes[0]?.calls.length ?? 0) > 0);
+    const [backlog, query] = [fakes[0]!, fakes[1]!];
+    // The query worker is up a few microtasks after its spawn (fakes answer at once); until then
+    // queries would use the backlog worker, whose batch is held: this search would never return.
+    await new Promise((r) => setTimeout(r, 10));
+    const { hits } = await lib.search({ query: 'heron count', mode: 'hybrid' });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(query.calls).toEqual([{ texts: ['heron count'], role: 'query', model: 'bow-a' }]);
+    expect(backlog.calls.every((c) => c.role === 'passage')).toBe(true);
+
+    backlog.release();
+    await until(lib, embeddedAll);
+    await lib.activateModel('bow-b');
+    await until(lib, (s) => s.model?.id === 'bow-b' && embeddedAll(s));
+    query.calls.length = 0;
+    await lib.search({ query: 'lichen count', mode: 'semantic' });
+    expect(query.calls).toEqual([{ texts: ['lichen count'], role: 'query', model: 'bow-b' }]);
+  });
+
+  it("searches on the backlog's worker when the query worker fails to start", async () => {
+    const fakes: Array<ReturnType<typeof fakeEmbedWorker>> = [];
+    const lib = await big({
+      wrapEmbedder: () => {
+        const fake = fakeEmbedWorker();
+        fakes.push(fake);
+        if (fakes.length === 2) {
+          // The query worker cannot load its model (out of memory, say).
+          fake.worker.init = (() =>
+            Promise.reject(createError('MODEL_LOAD_FAILED'))) as typeof fake.worker.init;
+        }
+        return fake.worker;
+      },
+    });
+    const spawns = spawner();
+    await lib.connectEmbedders(spawns, 1);
+    await until(lib, embeddedAll);
+    await until(lib, () => spawns.terminated.length === 1); // the failed query worker, stopped
+    const { hits } = await lib.search({ query: 'heron count', mode: 'semantic' });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(fakes).toHaveLength(2); // not respawned over and over
+    expect(fakes[0]!.calls.filter((c) => c.role === 'query')).toEqual([
+      { texts: ['heron count'], role: 'query', model: 'bow-a' },
+    ]);
   });
 
   it('keeps a hold from before the workers connect: searches what is embedded, then resumes', async () => {

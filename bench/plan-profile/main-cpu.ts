@@ -1,0 +1,63 @@
+// Ad-hoc (issue 15, RAGF-006): the library thread's CPU in a RAG-Fusion plan against one hybrid
+// query, the embeddings on the app's lane (one backlog thread + the query worker). Run under the
+// V8 profiler to see where the plan's extra CPU goes:
+// `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/plan-profile/main-cpu.ts`
+import { createEmbedPool } from '../../workers/embed/pool';
+import { createScriptedGenerator } from '../../workers/llm/scripted';
+import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
+import { planSearchDeps } from '../../workers/library/search-paths';
+import { createQueryPlanner } from '../../workers/research/planner';
+import { spawnEmbedThread } from '../embed-cache';
+import { hybridSettings } from '../eval/hybrid-mode';
+import { med, profileLibrary } from './setup';
+
+const spawn = () => spawnEmbedThread('use-lite', { queries: true });
+const lane: QueryLanePools = {
+  backlog: createEmbedPool({ spawn, size: 1 }),
+  query: createEmbedPool({ spawn, size: 1 }),
+};
+await lane.backlog.workers();
+await lane.query!.workers();
+const { queries, core } = await profileLibrary('use-lite');
+const { embedFresh, lexical } = core.parts();
+const { hybrid, lookup } = core.appSearch({
+  fusion: hybridSettings({ model: 'use-lite' }).method,
+  semantic: {
+    embedQuery: async (t) => (await embedQueriesOnLane(lane, [t]))[0]!,
+    embedQueries: (ts) => embedQueriesOnLane(lane, ts),
+  },
+});
+const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
+const g = createScriptedGenerator({ yieldBetweenPieces: false });
+const planner = createQueryPlanner({
+  ...paths,
+  embed: async (ts) => ts.map(embedFresh),
+  llm: { kind: 'scripted', generate: (r, o) => g.generate(r, o) },
+  clock: { now: () => performance.now() },
+});
+const fusion = {
+  complexity: 'complex' as const,
+  techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
+};
+const texts = [...queries.values()].slice(0, 80);
+const cpu: Record<string, number[]> = {};
+const mainCpu = async (k: string, f: () => Promise<unknown>) => {
+  const c = process.cpuUsage();
+  await f();
+  const d = process.cpuUsage(c);
+  (cpu[k] ??= []).push((d.user + d.system) / 1000);
+};
+const mode = process.env.ONLY ?? 'both';
+for (const q of [...texts, ...texts]) {
+  if (mode !== 'fusion')
+    await mainCpu('single (all threads)', () => hybrid.retrieve({ query: q, limit: 10 }, {}));
+  if (mode !== 'single')
+    await mainCpu('fusion (all threads)', async () => {
+      const out = await planner.plan(q, fusion);
+      await paths.present(q, out.hits);
+    });
+}
+for (const [k, v] of Object.entries(cpu)) console.log(k.padEnd(30), med(v));
+await core.close();
+await lane.backlog.close();
+await lane.query!.close();
