@@ -60,14 +60,7 @@ async function librarySearch(
     const passageScores = createPassageScores(
       {
         ...retrieval,
-        chunkVectors: async (ids) => {
-          const out = new Map<number, Int16Array>();
-          for (const id of ids) {
-            const v = core.vector(id);
-            if (v) out.set(id, v);
-          }
-          return out;
-        },
+        chunkVectors: core.chunkVectors,
       },
       await loadFittedModel(args.model ?? 'use-lite'),
     );

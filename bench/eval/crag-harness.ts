@@ -159,14 +159,7 @@ export async function createCragHarness(
         },
       },
       document: async (id) => documents[id] ?? null,
-      chunkVectors: async (ids) => {
-        const out = new Map<number, Int16Array>();
-        for (const id of ids) {
-          const v = core.vector(id);
-          if (v) out.set(id, v);
-        }
-        return out;
-      },
+      chunkVectors: core.chunkVectors,
     },
     async retrieve(query, opts = {}) {
       const l = await lists(query, opts.exclude, opts.lexicalQuery);

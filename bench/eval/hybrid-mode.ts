@@ -76,6 +76,8 @@ export interface HybridCore {
   ): Promise<HybridLists>;
   /** A chunk's stored vector (by the store's chunk id), null when absent. */
   vector(chunkId: number): Int16Array | null;
+  /** The stored vectors of these chunks (absent ones left out), as the answer deps read them. */
+  chunkVectors: (ids: number[]) => Promise<Map<number, Int16Array>>;
   /** Both vector indexes' sizes and the HNSW build/load time, for reports. */
   info(): { hnswMs: number; hnswLoaded: boolean; hnswBytes: number };
   /**
@@ -242,6 +244,14 @@ export async function createHybridCore(options: Record<string, string>): Promise
       };
     },
     vector: (chunkId) => exact?.get(chunkId) ?? null,
+    async chunkVectors(ids) {
+      const out = new Map<number, Int16Array>();
+      for (const id of ids) {
+        const v = exact?.get(id);
+        if (v) out.set(id, v);
+      }
+      return out;
+    },
     info: () => ({ hnswMs, hnswLoaded, hnswBytes: hnsw?.stats().bytes ?? 0 }),
     parts,
     appSearch(opts = {}) {
