@@ -3,13 +3,10 @@
 // V8 profiler to see where the plan's extra CPU goes:
 // `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/plan-profile/main-cpu.ts`
 import { createEmbedPool } from '../../workers/embed/pool';
-import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
-import { planSearchDeps } from '../../workers/library/search-paths';
-import { createQueryPlanner } from '../../workers/research/planner';
 import { spawnEmbedThread } from '../embed-cache';
 import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary } from './setup';
+import { FUSION_ONLY, med, profileLibrary, scriptedPlanner } from './setup';
 
 const spawn = () => spawnEmbedThread('use-lite', { queries: true });
 const lane: QueryLanePools = {
@@ -19,7 +16,6 @@ const lane: QueryLanePools = {
 await lane.backlog.workers();
 await lane.query!.workers();
 const { queries, core } = await profileLibrary('use-lite');
-const { embedFresh, lexical } = core.parts();
 const { hybrid, lookup } = core.appSearch({
   fusion: hybridSettings({ model: 'use-lite' }).method,
   semantic: {
@@ -27,18 +23,8 @@ const { hybrid, lookup } = core.appSearch({
     embedQueries: (ts) => embedQueriesOnLane(lane, ts),
   },
 });
-const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
-const g = createScriptedGenerator({ yieldBetweenPieces: false });
-const planner = createQueryPlanner({
-  ...paths,
-  embed: async (ts) => ts.map(embedFresh),
-  llm: { kind: 'scripted', generate: (r, o) => g.generate(r, o) },
-  clock: { now: () => performance.now() },
-});
-const fusion = {
-  complexity: 'complex' as const,
-  techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
-};
+const { planner, paths } = scriptedPlanner(core, { hybrid, lookup });
+const fusion = FUSION_ONLY;
 const texts = [...queries.values()].slice(0, 80);
 const cpu: Record<string, number[]> = {};
 const mainCpu = async (k: string, f: () => Promise<unknown>) => {

@@ -1,11 +1,8 @@
 // Ad-hoc profile of the plan bench's parts (issue 15, RAGF-006): where a RAG-Fusion plan's time goes.
 // `T=1 npx tsx bench/plan-profile/prof.ts` (T = embed threads, 0 = main thread); emb.ts: query
 // embedding cost by length; post.ts: the parts after the embedding. Reports; never gates.
-import { createScriptedGenerator } from '../../workers/llm/scripted';
-import { planSearchDeps } from '../../workers/library/search-paths';
-import { createQueryPlanner } from '../../workers/research/planner';
 import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary, profilePool } from './setup';
+import { FUSION_ONLY, med, profileLibrary, profilePool, scriptedPlanner } from './setup';
 const threads = Number(process.env.T ?? 1);
 const pool = threads > 0 ? await profilePool('use-lite', threads) : null;
 const { queries, core } = await profileLibrary('use-lite');
@@ -24,18 +21,8 @@ const { hybrid, lookup } = core.appSearch({
         : embedFreshBatch(ts),
   },
 });
-const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
-const g = createScriptedGenerator({ yieldBetweenPieces: false });
-const planner = createQueryPlanner({
-  ...paths,
-  embed: async (ts) => ts.map(embedFresh),
-  llm: { kind: 'scripted', generate: (r, o) => g.generate(r, o) },
-  clock: { now: () => performance.now() },
-});
-const fusion = {
-  complexity: 'complex' as const,
-  techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
-};
+const { planner, paths } = scriptedPlanner(core, { hybrid, lookup });
+const fusion = FUSION_ONLY;
 const texts = [...queries.values()].slice(0, 40);
 const t: Record<string, number[]> = {};
 const add = (k: string, v: number) => (t[k] ??= []).push(v);

@@ -4,9 +4,14 @@
 import { join } from 'node:path';
 import { createEmbedPool, type EmbedPool } from '../../workers/embed/pool';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
+import { planSearchDeps } from '../../workers/library/search-paths';
+import { createScriptedGenerator } from '../../workers/llm/scripted';
+import { createQueryPlanner } from '../../workers/research/planner';
+import type { HybridSearch } from '../../workers/search/hybrid';
+import type { ChunkLookup } from '../../workers/store/chunk-lookup';
 import { spawnEmbedThread } from '../embed-cache';
 import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore } from '../eval/hybrid-mode';
+import { createHybridCore, type HybridCore } from '../eval/hybrid-mode';
 
 /** The median, rounded to 0.01 (ms). */
 export const med = (a: number[]): number => {
@@ -31,4 +36,30 @@ export async function profileLibrary(model: string, docs = 700) {
   const core = await createHybridCore({ model });
   await core.index(corpus.slice(0, docs));
   return { corpus, queries, core };
+}
+
+/** The techniques of a RAG-Fusion plan alone (the scripted generator's 4 variants + the query). */
+export const FUSION_ONLY = {
+  complexity: 'complex' as const,
+  techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
+};
+
+/**
+ * The planner over the app's search paths (returned too: `present` builds hits) with the instant
+ * scripted generator, as the plan bench wires it.
+ */
+export function scriptedPlanner(
+  core: HybridCore,
+  search: { hybrid: HybridSearch; lookup: ChunkLookup },
+) {
+  const { store, lexical, embedFresh } = core.parts();
+  const paths = planSearchDeps({ ...search, store, lexical });
+  const g = createScriptedGenerator({ yieldBetweenPieces: false });
+  const planner = createQueryPlanner({
+    ...paths,
+    embed: async (ts) => ts.map(embedFresh),
+    llm: { kind: 'scripted', generate: (r, o) => g.generate(r, o) },
+    clock: { now: () => performance.now() },
+  });
+  return { planner, paths };
 }

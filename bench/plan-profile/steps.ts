@@ -1,13 +1,9 @@
 // Ad-hoc: each step's start and duration in a RAG-Fusion plan (T embed threads).
-import { createScriptedGenerator } from '../../workers/llm/scripted';
-import { planSearchDeps } from '../../workers/library/search-paths';
-import { createQueryPlanner } from '../../workers/research/planner';
 import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary, profilePool } from './setup';
+import { FUSION_ONLY, med, profileLibrary, profilePool, scriptedPlanner } from './setup';
 const threads = Number(process.env.T ?? 1);
 const pool = await profilePool('use-lite', threads);
 const { queries, core } = await profileLibrary('use-lite');
-const { embedFresh, lexical } = core.parts();
 const { hybrid, lookup } = core.appSearch({
   fusion: hybridSettings({ model: 'use-lite' }).method,
   semantic: {
@@ -16,18 +12,8 @@ const { hybrid, lookup } = core.appSearch({
       pool.embed(ts, { role: 'query', batchSize: Math.ceil(ts.length / Math.max(1, pool.idle())) }),
   },
 });
-const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
-const g = createScriptedGenerator({ yieldBetweenPieces: false });
-const planner = createQueryPlanner({
-  ...paths,
-  embed: async (ts) => ts.map(embedFresh),
-  llm: { kind: 'scripted', generate: (r, o) => g.generate(r, o) },
-  clock: { now: () => performance.now() },
-});
-const fusion = {
-  complexity: 'complex' as const,
-  techniques: { rewrite: false, hyde: false, fusion: true, keyphrases: false },
-};
+const { planner } = scriptedPlanner(core, { hybrid, lookup });
+const fusion = FUSION_ONLY;
 const texts = [...queries.values()].slice(0, 30);
 const acc: Record<string, number[][]> = {};
 for (const q of texts) {
