@@ -4,6 +4,7 @@
 // moves with the machine's load, unlike wall time. `[MODEL=all-MiniLM-L6-v2] npx tsx bench/plan-profile/cpu.ts`
 import { loadavg } from 'node:os';
 import { planSearchDeps } from '../../workers/library/search-paths';
+import { scriptedVariants } from '../../workers/llm/scripted';
 import { hybridSettings } from '../eval/hybrid-mode';
 import { med, profileLibrary, profilePool } from './setup';
 
@@ -30,15 +31,9 @@ async function part<T>(k: string, f: () => Promise<T>): Promise<T> {
   (cpu[k] ??= []).push((d.user + d.system) / 1000);
   return out;
 }
-const aspects = [
-  'definition and background of',
-  'evidence and studies about',
-  'mechanisms behind',
-  'recent findings on',
-];
 const texts = [...queries.values()].slice(0, 60);
 for (const [i, q] of texts.entries()) {
-  const vs = aspects.map((a) => `${a} ${q.replace(/[?.!]/g, '').split(/\s+/).slice(-3).join(' ')}`);
+  const vs = scriptedVariants(q, 4);
   const [v] = await part('E_o: embed the query (worker)', () => pool.embed([q], { role: 'query' }));
   const vv = await part('E_v: embed 4 variants, one call (worker)', () =>
     pool.embed(vs, { role: 'query' }),

@@ -1,3 +1,4 @@
+import { scriptedVariants } from '../../workers/llm/scripted';
 import { med, profileLibrary } from './setup';
 const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, embedFreshBatch } = core.parts();
@@ -9,12 +10,7 @@ const time = (k: string, f: () => unknown) => {
   (t[k] ??= []).push(performance.now() - a);
 };
 for (const q of qs) {
-  const vs = [
-    'definition and background of',
-    'evidence and studies about',
-    'mechanisms behind',
-    'recent findings on',
-  ].map((p) => `${p} ${q.split(' ').slice(-3).join(' ')}`);
+  const vs = scriptedVariants(q, 4);
   time('claim', () => embedFresh(q));
   time('variant', () => embedFresh(vs[0]!));
   time('empty-ish "a"', () => embedFresh('a'));

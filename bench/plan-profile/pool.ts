@@ -1,5 +1,6 @@
 // Ad-hoc: the embed pool's wall time for a plan's query embeddings (original + 4 variants) on
 // T threads, alone and with the keyword rankings on this thread. `T=2 npx tsx bench/plan-profile/pool.ts`
+import { scriptedVariants } from '../../workers/llm/scripted';
 import { med, profileLibrary, profilePool } from './setup';
 const threads = Number(process.env.T ?? 2);
 const pool = await profilePool('use-lite', threads);
@@ -10,12 +11,7 @@ const t: Record<string, number[]> = {};
 const add = (k: string, v: number) => (t[k] ??= []).push(v);
 const bs = (n: number) => Math.ceil(n / pool.size());
 for (const q of [...texts, ...texts]) {
-  const vs = [
-    'definition and background of',
-    'evidence and studies about',
-    'mechanisms behind',
-    'recent findings on',
-  ].map((p) => `${p} ${q.split(' ').slice(-3).join(' ')}`);
+  const vs = scriptedVariants(q, 4);
   let a = performance.now();
   await pool.embed([q], { role: 'query' });
   add('original alone', performance.now() - a);

@@ -29,6 +29,20 @@ export function pieces(text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? [];
 }
 
+/** The default script's RAG-Fusion variants of a question: `n` aspects of its last three words. */
+export function scriptedVariants(question: string, n: number): string[] {
+  const words = question.replace(/[?.!]/g, '').split(/\s+/).filter(Boolean);
+  const aspects = [
+    'definition and background of',
+    'evidence and studies about',
+    'mechanisms behind',
+    'recent findings on',
+    'criticism of',
+    'history of',
+  ];
+  return aspects.slice(0, n).map((a) => `${a} ${words.slice(-3).join(' ')}`);
+}
+
 /**
  * The default script: a fixed reply per known instruction, so `--llm scripted` gives every
  * technique a plausible, deterministic answer without a model.
@@ -39,19 +53,7 @@ export function defaultScript(req: NormalisedRequest, call: number): string {
     /(?:Question|Original question|Query):\s*(.+)/.exec(p)?.[1]?.trim() ?? p.slice(0, 80);
   const words = question.replace(/[?.!]/g, '').split(/\s+/).filter(Boolean);
   if (/Generate \d+ different search queries/.test(p)) {
-    const n = Number(/Generate (\d+)/.exec(p)?.[1] ?? 4);
-    const aspects = [
-      'definition and background of',
-      'evidence and studies about',
-      'mechanisms behind',
-      'recent findings on',
-      'criticism of',
-      'history of',
-    ];
-    return aspects
-      .slice(0, n)
-      .map((a) => `${a} ${words.slice(-3).join(' ')}`)
-      .join('\n');
+    return scriptedVariants(question, Number(/Generate (\d+)/.exec(p)?.[1] ?? 4)).join('\n');
   }
   if (/Rewrite:\s*$/.test(p) || /Rewrite the query/i.test(p)) {
     return (
