@@ -33,10 +33,9 @@ export async function embedQueriesOnLane(
   if (!query) {
     return backlog.embed(texts, { ...base, batchSize: Math.ceil(n / Math.max(1, backlogIdle)) });
   }
+  if (backlogIdle === 0) return query.embed(texts, { ...base, batchSize: n });
   const queryIdle = query.idle() > 0 ? 1 : 0;
-  const idle = queryIdle + backlogIdle;
-  if (backlogIdle === 0 || idle === 0) return query.embed(texts, { ...base, batchSize: n });
-  const per = Math.ceil(n / idle);
+  const per = Math.ceil(n / (queryIdle + backlogIdle));
   const own = queryIdle ? Math.min(n, per) : 0;
   const [mine, rest] = await Promise.all([
     own > 0 ? query.embed(texts.slice(0, own), { ...base, batchSize: own }) : [],
