@@ -4,7 +4,7 @@
 // AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
 import { VECTORS_FLAG } from './features';
-import { logisticScore, type EvaluatorVariant, type FittedModel } from './fitted';
+import { logisticScore, passageScore, type EvaluatorVariant, type FittedModel } from './fitted';
 import type { Passage } from './passages';
 
 export interface RetrievalEvaluator {
@@ -43,7 +43,7 @@ export function variantFor(
 export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluator {
   const scorePassages = (features: Array<Record<string, number>>) => {
     const v = variantFor(fitted, features);
-    return features.map((f) => logisticScore(v.passage, f));
+    return features.map((f) => passageScore(v, f));
   };
   const queryScores = (features: Array<Record<string, number>>) => {
     const v = variantFor(fitted, features);
