@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { PASSAGE_FEATURES } from '../../workers/answer/features';
-import { logisticScore } from '../../workers/answer/fitted';
+import { blendScores, logisticScore } from '../../workers/answer/fitted';
 import { fitBoosted } from './boost';
 import type { QueryRecord } from './crag-collect';
 import { PASSAGE_BOOST, passageThreshold } from './crag-fit';
@@ -216,14 +216,14 @@ function main(): void {
   if (!process.argv.includes('--query') && passageChecks) return;
   console.log('4. query level');
   const hard = oof(plain, PASSAGE_FEATURES, true);
-  console.log(
-    `   passage score = mean logit of the passage and ablated-negatives models: ${reach(
-      base.first.flatMap((x, i) =>
-        x.map((p, j) => 1 / (1 + Math.exp(-(logit(p) + logit(hard.first[i]![j]!)) / 2))),
-      ),
-      labels,
-    )}`,
+  // the shipped passageBlend (crag-fit.ts chooses the weight; 0.5 for MiniLM)
+  const blended = base.first.map((x, i) =>
+    x.map((p, j) => blendScores(p, hard.first[i]![j]!, 0.5)),
   );
+  console.log(
+    `   passage score = mean logit of the passage and ablated-negatives models: ${reach(blended.flat(), labels)}`,
+  );
+  spread(records, blended);
   for (const n of [1, 2, 3, 5]) {
     const best = (x: number[] | null) => (x ? Math.max(...x.slice(0, n)) : null);
     console.log(
