@@ -1,5 +1,6 @@
 // CRAG-001, LLM-free tier: a fitted model over the passage features (logistic plus boosted
-// trees) gives P(relevant) per passage; the query score is the best of the first few passages
+// trees; blended in the logit with the query model's when the fit chose a `passageBlend`) gives
+// P(relevant) per passage; the query score is the best of the first few passages
 // (under the query model when the fit chose one) and the fitted thresholds decide CORRECT /
 // AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
