@@ -1,14 +1,17 @@
-// `npx tsx bench/eval/crag-explore-relative.ts TRAIN_RECORDS [--query | --query-only]` (a TRAIN split's MiniLM
-// `--records` file from `--task crag-fit`): out-of-fold train checks of query-relative passage
-// signals for the unmet passage pair (balanced accuracy 0.87 with F1 0.68, one threshold) and of
-// a query-level model for CORRECT coverage (issue 16). 5 folds by query, as crag-fit.ts; every
-// passage model is the shipped one's trees (PASSAGE_BOOST).
-// 1. the shipped features (baseline) and the threshold the shipped rule picks;
+// `npx tsx bench/eval/crag-explore-relative.ts TRAIN_RECORDS [--query | --query-only]` (a TRAIN
+// split's MiniLM `--records` file from `--task crag-fit`): out-of-fold train checks of
+// query-relative passage signals for the passage pair (balanced accuracy 0.87 with F1 0.68, one
+// threshold) and of a query-level model for CORRECT coverage (issue 16). 5 folds by query, as
+// crag-fit.ts; every passage model is the shipped one's trees (PASSAGE_BOOST).
+// 1. the shipped features, the pair at the threshold the shipped rule picks, and how far a
+//    300-query sample moves it (per fold; bootstrap of 300 train queries);
 // 2. + each key feature relative to the query's other passages (gap to the best other, rank);
 // 3. stage two: a small logistic over the stage-one out-of-fold logit and its place in the
 //    query's list (gap to the best other, rank, softmax share), cross-fitted by query;
-// 4. (--query) a query-level logistic over the shape of the list, real queries (label: relevant
-//    document in the top 3) against ablated ones, coverage at precision / ablated >= 0.90 / 0.92.
+// 4. (--query, --query-only skips 2 and 3) the passage score blended with the ablated-negatives
+//    model (the shipped `passageBlend` 0.5) and its spread, then query-level models (logistic,
+//    trees) over the shape of the list, real queries (label: relevant document in the top 3)
+//    against their ablated retrievals, coverage at precision / ablated >= 0.92 / 0.90.
 // Train only: never pass a test split's records.
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
