@@ -1,6 +1,7 @@
 // `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
 // writes workers/answer/fitted/<model>.json (with the command line and date inside):
-// passage model (logistic + boosted trees, bench/eval/boost.ts) + its threshold, the rank/score baseline, the query decision
+// passage model (logistic + boosted trees, bench/eval/boost.ts), its blend with the query model
+// (`passageBlend`) + its threshold, the rank/score baseline, the query decision
 // thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
 // model and keep threshold (train rationale recall >= 0.93), the answer's strip threshold, the
 // checker model and labels, and the corrective expansion (only if train shows an nDCG gain).
