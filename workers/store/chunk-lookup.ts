@@ -3,11 +3,13 @@
 // deterministic tie-breaks. Must not import other layers.
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
 import { globToRegExp } from './glob';
+import { batchedInQueue } from './queue-batch';
 import type { Sql, SqlValue } from './sql';
 
 export interface ChunkLookup {
   /** Ids of chunks that pass every filter; null when no filter is set (everything passes). */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
+  /** Path and sequence of each chunk that still exists. */
   chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
   /** Chunk texts (for pseudo-relevance feedback). */
   chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
@@ -40,7 +42,33 @@ function hasFilter(f: SearchFilters): boolean {
   );
 }
 
+type ChunkKey = { path: string; seq: number };
+
 export function createChunkLookup(sql: Sql): ChunkLookup {
+  // Look-ups that wait in the connection's queue together share one query (a plan's semantic
+  // sides, whose vectors arrive together); each gets the keys of its own chunks.
+  const keysInQueue = batchedInQueue<number[], Map<number, ChunkKey>>(
+    (fn) => sql.serialized(fn),
+    async (lists) => {
+      const rows = await sql.all<{ id: number; path: string; seq: number }>(
+        `SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c
+         JOIN documents d ON d.id = c.document_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify([...new Set(lists.flat())])],
+      );
+      const all = new Map(
+        rows.map((r) => [Number(r.id), { path: String(r.path), seq: Number(r.seq) }]),
+      );
+      return lists.map((ids) => {
+        const out = new Map<number, ChunkKey>();
+        for (const id of ids) {
+          const key = all.get(id);
+          if (key) out.set(id, key);
+        }
+        return { status: 'fulfilled' as const, value: out };
+      });
+    },
+  );
   return {
     async allowedChunkIds(filters) {
       if (!hasFilter(filters)) return null;
@@ -94,18 +122,8 @@ export function createChunkLookup(sql: Sql): ChunkLookup {
     },
 
     async chunkKeys(chunkIds) {
-      const out = new Map<number, { path: string; seq: number }>();
-      if (chunkIds.length === 0) return out;
-      const rows = await sql.serialized(() =>
-        sql.all<{ id: number; path: string; seq: number }>(
-          `SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c
-           JOIN documents d ON d.id = c.document_id
-           WHERE c.id IN (SELECT value FROM json_each(?))`,
-          [JSON.stringify(chunkIds)],
-        ),
-      );
-      for (const r of rows) out.set(Number(r.id), { path: String(r.path), seq: Number(r.seq) });
-      return out;
+      if (chunkIds.length === 0) return new Map<number, ChunkKey>();
+      return keysInQueue(chunkIds);
     },
 
     async chunkTexts(chunkIds) {
