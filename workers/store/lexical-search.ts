@@ -775,8 +775,8 @@ export async function createLexicalSearch(
    * with the last place (their path and sequence, `placeChunks`, then break the ties exactly).
    */
   function topPool(scores: Float64Array, scored: number[], limit: number): ScoredChunk[] {
-    const ranked = Float64Array.from(scored, (id) => scores[id]!).sort();
-    const floor = ranked[Math.max(0, ranked.length - limit)]!;
+    // The limit-th best score (the lowest when there are fewer), selected without a full sort.
+    const floor = kthLargest(scores, scored, Math.min(limit, scored.length));
     return scored
       .filter((id) => scores[id]! >= floor)
       .map((id) => ({ chunkId: id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
