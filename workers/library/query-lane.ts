@@ -43,3 +43,46 @@ export async function embedQueriesOnLane(
   ]);
   return [...mine, ...rest];
 }
+
+/**
+ * The lane's query embeddings, counted while in flight, and when the library thread may compute
+ * beside them (RAGF-006). A query plan embeds its original query and its variants on two workers
+ * at once; on a device whose cores those embeddings fill (2 cores: the query worker and one
+ * backlog worker), the plan's keyword rankings run on a third thread and slow both down. They
+ * wait instead until one of the embeddings returns, then run beside the other: the cores never
+ * hold more busy threads than they can run.
+ */
+export interface QueryLane {
+  /** `embedQueriesOnLane` over the pools of the moment. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Int16Array[]>;
+  /**
+   * Resolves at once unless query embeddings are in flight and the busy embed workers (queries
+   * or the backlog's passages) take every core; then when the next query embedding returns.
+   */
+  untilCoreFree(): Promise<void>;
+}
+
+/** `cores`: the device's (navigator.hardwareConcurrency), of which the library thread needs one. */
+export function createQueryLane(pools: () => QueryLanePools, cores: number): QueryLane {
+  let inFlight = 0;
+  let waiting: Array<() => void> = [];
+  const busyWorkers = (p: QueryLanePools) =>
+    p.backlog.size() - p.backlog.idle() + (p.query ? p.query.size() - p.query.idle() : 0);
+  return {
+    async embed(texts, signal) {
+      inFlight++;
+      try {
+        return await embedQueriesOnLane(pools(), texts, signal);
+      } finally {
+        inFlight--;
+        const released = waiting;
+        waiting = [];
+        released.forEach((go) => go());
+      }
+    },
+    untilCoreFree() {
+      if (inFlight === 0 || busyWorkers(pools()) < cores) return Promise.resolve();
+      return new Promise((go) => waiting.push(go));
+    },
+  };
+}
