@@ -47,3 +47,19 @@ describe('chunkKeys', () => {
     expect(together[0]!.get(ids[0]!)).toEqual({ path: 'b.txt', seq: 0 });
   });
 });
+
+describe('allowedChunkIds', () => {
+  it('scans once for concurrent calls with the same filters, each as if alone', async () => {
+    const { lookup, counts } = countingLookup();
+    const filters = [{ pathGlob: 'a.*' }, { pathGlob: 'a.*' }, { pathGlob: 'c.*' }, {}];
+    const together = await Promise.all(filters.map((f) => lookup.allowedChunkIds(f)));
+    expect(counts.queries).toBe(2); // one scan per distinct filter; none without a filter
+    const alone = countingLookup().lookup;
+    for (const [i, f] of filters.entries())
+      expect(together[i]).toEqual(await alone.allowedChunkIds(f));
+    expect(together[3]).toBeNull();
+    expect(together[0]!.size).toBeGreaterThan(0);
+    const paths = await lookup.chunkKeys([...together[2]!]);
+    expect([...paths.values()].every((k) => k.path === 'c.txt')).toBe(true);
+  });
+});
