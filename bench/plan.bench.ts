@@ -19,10 +19,7 @@
 // own function (workers/library/query-lane.ts `embedQueriesOnLane`): a lone query on the query
 // worker, a plan's batch shared over the idle threads, each share one batched pass (a thread
 // still busy with the original query gets no share). So a single query's keyword ranking
-// overlaps its embedding, as in the app, and a plan's keyword rankings overlap its batch: once a
-// core is free (`createQueryLane` `untilCoreFree`, as the app; the device is taken to have
-// threads + 1 cores), i.e. after the original's vector when the two embeddings fill 2 cores. One
-// more configuration ranks them at once, beside both embeddings (before the wait).
+// overlaps its embedding, as in the app, and a plan's keyword rankings overlap its batch.
 // `--threads 0`: every embedding on the main thread (no overlap anywhere; the reference runs
 // before the overlap used this).
 // Reports; never gates.
@@ -36,11 +33,7 @@ import { createQueryPlanner } from '../workers/research/planner';
 import type { LlmDep, RankedHit } from '../workers/research/types';
 import type { PlanOptions } from '../workers/shared/research-api';
 import { createEmbedPool } from '../workers/embed/pool';
-import {
-  createQueryLane,
-  type QueryLane,
-  type QueryLanePools,
-} from '../workers/library/query-lane';
+import { embedQueriesOnLane, type QueryLanePools } from '../workers/library/query-lane';
 import { parseArgs } from './args';
 import { spawnEmbedThread } from './embed-cache';
 import { loadCorpus, loadQueries } from './eval/beir';
@@ -60,7 +53,7 @@ function stats(samples: number[]) {
   };
 }
 
-async function library(args: Record<string, string>, lane: QueryLane | null) {
+async function library(args: Record<string, string>, lane: QueryLanePools | null) {
   const dataset = args.dataset ?? join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
   const [corpus, queries] = await Promise.all([loadCorpus(dataset), loadQueries(dataset)]);
   const docs = corpus.slice(0, Number(args.docs ?? 700));
@@ -68,21 +61,16 @@ async function library(args: Record<string, string>, lane: QueryLane | null) {
   const core = await createHybridCore(options);
   const report = await core.index(docs);
   const { store, lexical, embedFresh, embedFreshBatch } = core.parts();
-  // Live query embedding: every configuration pays for its own query vectors. Several queries
-  // in one call run as one batched forward pass, as the app's embedder runs them.
-  const semantic = {
-    embedQuery: async (t: string) => (lane ? (await lane.embed([t]))[0]! : embedFresh(t)),
-    embedQueries: async (ts: string[]) => (lane ? lane.embed(ts) : embedFreshBatch(ts)),
-  };
-  const fusion = hybridSettings(options).method;
   const { hybrid, lookup } = core.appSearch({
-    fusion,
-    // As the app: a plan's keyword rankings wait while its embeddings take every core.
-    semantic: { ...semantic, ...(lane ? { untilCoreFree: () => lane.untilCoreFree() } : {}) },
+    fusion: hybridSettings(options).method,
+    // Live query embedding: every configuration pays for its own query vectors. Several queries
+    // in one call run as one batched forward pass, as the app's embedder runs them.
+    semantic: {
+      embedQuery: async (t) => (lane ? (await embedQueriesOnLane(lane, [t]))[0]! : embedFresh(t)),
+      embedQueries: async (ts) => (lane ? embedQueriesOnLane(lane, ts) : embedFreshBatch(ts)),
+    },
   });
-  // The same search whose plans rank their keyword sides at once (before the core wait).
-  const eager = core.appSearch({ fusion, semantic }).hybrid;
-  return { dataset, core, report, hybrid, eager, lookup, store, lexical, queries };
+  return { dataset, core, report, hybrid, lookup, store, lexical, queries };
 }
 
 export default {
@@ -95,17 +83,15 @@ export default {
     const threads = Math.max(0, Number(args.threads ?? 1));
     const queryWorker = threads > 0 && Number(args['query-worker'] ?? 1) > 0;
     const spawn = () => spawnEmbedThread(model, { queries: true });
-    const pools: QueryLanePools | null =
+    const lane: QueryLanePools | null =
       threads > 0
         ? {
             backlog: createEmbedPool({ spawn, size: threads }),
             query: queryWorker ? createEmbedPool({ spawn, size: 1 }) : null,
           }
         : null;
-    await pools?.backlog.workers();
-    await pools?.query?.workers();
-    // The device the app would run this on: hardwareConcurrency = backlog threads + 1.
-    const lane = pools ? createQueryLane(() => pools, threads + 1) : null;
+    await lane?.backlog.workers();
+    await lane?.query?.workers();
     const lib = await library(args, lane);
     const g = createScriptedGenerator({ yieldBetweenPieces: false });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -123,18 +109,13 @@ export default {
     const paths = planSearchDeps(lib);
     // Now: retrievals rank only, variants embedded in one batch, hits built once (present).
     const now = createQueryPlanner({ ...paths, embed, llm, clock });
-    const eager = createQueryPlanner({
-      ...planSearchDeps({ ...lib, hybrid: lib.eager }),
-      embed,
-      llm,
-      clock,
-    });
     // The same with the batch's vectors computed one after another (before batched passes).
     const nowSequential = createQueryPlanner({
       ...paths,
       embedQueries: async (ts: string[]) => {
         const out: Int16Array[] = [];
-        for (const t of ts) out.push(lane ? (await lane.embed([t]))[0]! : embedFresh(t));
+        for (const t of ts)
+          out.push(lane ? (await embedQueriesOnLane(lane, [t]))[0]! : embedFresh(t));
         return out;
       },
       embed,
@@ -200,10 +181,6 @@ export default {
       },
       'plan, RAG-Fusion, results page (10 documents)': async (q) => {
         const out = await now.plan(q, { ...fusion, documents: 10 });
-        await paths.present(q, out.hits);
-      },
-      'plan, RAG-Fusion, keyword rankings at once (no wait for a free core)': async (q) => {
-        const out = await eager.plan(q, fusion);
         await paths.present(q, out.hits);
       },
     };
@@ -285,7 +262,6 @@ export default {
       'RAG-Fusion CPU p50 / one hybrid query CPU p50': cpuRatio(names[3]!),
       'results pages: defaults p50 / plain search page p50': pageRatio(names[6]!),
       'results pages: fusion p50 / plain search page p50': pageRatio(names[7]!),
-      'fusion, keyword rankings at once p50 / one hybrid query p50': ratio(names[8]!),
       'RAG-Fusion timeline (median ms from the plan start)': Object.fromEntries(
         Object.entries(timeline).map(([k, v]) => [k, stats(v).p50Ms]),
       ),
@@ -299,8 +275,8 @@ export default {
       loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
     };
     await lib.core.close().catch(() => undefined);
-    await pools?.backlog.close();
-    await pools?.query?.close();
+    await lane?.backlog.close();
+    await lane?.query?.close();
     const text = JSON.stringify(report, null, 2);
     if (args.out) writeFileSync(args.out, `${text}\n`);
     console.log(text);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedPoolWorker } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
-import { createQueryLane, embedQueriesOnLane } from './query-lane';
+import { embedQueriesOnLane } from './query-lane';
 
 const vec = (t: string) => Int16Array.from([t.length, t.charCodeAt(0)]);
 
@@ -113,45 +113,5 @@ describe('embedQueriesOnLane', () => {
     const texts = ['t1', 't2', 't3'];
     expect(await embedQueriesOnLane({ backlog, query: null }, texts)).toEqual(texts.map(vec));
     expect(log.map((c) => c.texts).sort()).toEqual([['t1', 't2'], ['t3']]);
-  });
-});
-
-describe('createQueryLane untilCoreFree', () => {
-  it("holds a plan's keyword work while its embeddings fill 2 cores, until the first returns", async () => {
-    const { backlog, query, queryWorker, backlogWorkers } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    const ql = createQueryLane(() => ({ backlog, query }), 2);
-    let free = false;
-    await ql.untilCoreFree(); // nothing in flight: at once
-    queryWorker.hold();
-    backlogWorkers[0]!.hold();
-    const original = ql.embed(['the claim']);
-    await ql.untilCoreFree(); // one embedding on 2 cores: a core is free
-    const variants = ql.embed(['v1', 'v2']);
-    const wait = ql.untilCoreFree().then(() => (free = true));
-    await tick();
-    expect(free).toBe(false); // both workers busy: every core taken
-    queryWorker.release();
-    await original;
-    await wait;
-    expect(free).toBe(true); // the original returned: its core is free again
-    backlogWorkers[0]!.release();
-    expect(await variants).toEqual(['v1', 'v2'].map(vec));
-  });
-
-  it('never holds on a device with a core to spare, nor for an import alone', async () => {
-    const { backlog, query, queryWorker, backlogWorkers } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    queryWorker.hold();
-    backlogWorkers[0]!.hold();
-    const passages = backlog.embed(['p1'], { role: 'passage' }); // the import, not a query
-    await tick();
-    await createQueryLane(() => ({ backlog, query }), 2).untilCoreFree(); // no query in flight
-    const wide = createQueryLane(() => ({ backlog, query }), 4);
-    const original = wide.embed(['the claim']);
-    await wide.untilCoreFree(); // 2 busy workers on 4 cores
-    queryWorker.release();
-    backlogWorkers[0]!.release();
-    await Promise.all([original, passages]);
   });
 });

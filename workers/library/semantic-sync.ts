@@ -19,7 +19,7 @@ import { createSemanticIndex, type SemanticIndex } from '../search/semantic-inde
 import type { HybridDeps } from '../search/hybrid';
 import type { VectorStore } from '../store/vectors';
 import { createHnswIndex, type DotKernel } from '../vector';
-import { createQueryLane, type QueryLane } from './query-lane';
+import { embedQueriesOnLane } from './query-lane';
 
 /** An embed worker as the library sees it (a Comlink remote, or an EmbedWorkerApi in tests). */
 export type EmbedWorker = Remote<EmbedWorkerApi>;
@@ -45,8 +45,6 @@ export interface SemanticSyncDeps {
   createEmbedPool?(options: EmbedPoolOptions<PooledEmbedWorker>): EmbedPool<PooledEmbedWorker>;
   /** Milliseconds for the embedding rate (default `performance.now`). */
   now?(): number;
-  /** The device's cores (default navigator.hardwareConcurrency): see query-lane.ts `untilCoreFree`. */
-  cores?: number;
 }
 
 export interface SemanticSync {
@@ -104,8 +102,6 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   /** The query worker's pool (one worker); queries use it once its worker has loaded the model. */
   let queryLane: EmbedPool<PooledEmbedWorker> | null = null;
   let queryLaneReady = false;
-  /** The query lane of the running index: its plans' keyword rankings wait for a free core. */
-  let activeLane: QueryLane | null = null;
   let kernel: Promise<DotKernel> | null = null;
   let maxTokens: number | undefined;
   /** The model every (re)spawned worker must load; null until the first worker reports one. */
@@ -143,12 +139,12 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     // busy (the original query's vector, a backlog batch) gets no share: queued behind it, the
     // share would finish no sooner than on an idle worker, and one pass costs less CPU than two
     // (the plan's keyword rankings need the same cores).
-    const lane = createQueryLane(
-      () => ({ backlog: workers, query: queryLaneReady ? queryLane : null }),
-      deps.cores ?? (globalThis.navigator?.hardwareConcurrency || 2),
-    );
-    activeLane = lane;
-    const queries = (texts: string[], signal: AbortSignal) => lane.embed(texts, signal);
+    const queries = (texts: string[], signal: AbortSignal) =>
+      embedQueriesOnLane(
+        { backlog: workers, query: queryLaneReady ? queryLane : null },
+        texts,
+        signal,
+      );
     const index: SemanticIndex = createSemanticIndex({
       vectors,
       model: { id: info.id, version: info.version, dim: info.dim },
@@ -183,7 +179,6 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     search: (q, k, filter) => semantic?.search(q, k, filter) ?? null,
     embedQueries: (texts) => semantic?.embedQueries(texts) ?? Promise.reject(new Error('no model')),
     storedVectors: (ids) => semantic?.storedVectors(ids) ?? Promise.resolve(new Map()),
-    untilCoreFree: () => activeLane?.untilCoreFree() ?? Promise.resolve(),
     // The fusion follows the model (workers/search/model-fusion.ts).
     get modelId() {
       return semantic?.status().model?.id;

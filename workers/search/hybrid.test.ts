@@ -213,48 +213,6 @@ describe('semantic index and hybrid search', () => {
     expect(order).toContain('embedQuery');
   });
 
-  it("waits for a free core before a plan's keyword side (untilCoreFree), same ranking", async () => {
-    const { store, semantic, hybrid } = await setup(model);
-    for (const [path, title, text] of DOCS) await put(store, path, title, text);
-    await semantic.start();
-    const lookup = createChunkLookup(store.sql);
-    const lexical = await createLexicalSearch(store.sql);
-    const order: string[] = [];
-    let free: () => void = () => undefined;
-    const coreFree = new Promise<void>((r) => (free = r));
-    const waiting = createHybridSearch({
-      lexical: {
-        search: (r) => lexical.search(r),
-        rank: async (q, o) => (order.push('lexical'), lexical.rank(q, o)),
-      },
-      semantic: {
-        embedQuery: (t) => semantic.embedQuery(t),
-        search: (q, k, f) => semantic.search(q, k, f),
-        untilCoreFree: () => (order.push('wait'), coreFree),
-      },
-      allowedChunkIds: lookup.allowedChunkIds,
-      chunkKeys: lookup.chunkKeys,
-      buildHits: lexical.buildHits,
-      version: () => 0,
-    });
-    const query = 'pelican nests on the cliffs';
-    const vector = await semantic.embedQuery(query);
-    const given = await hybrid.rank({ query, mode: 'hybrid', limit: 10 }, { vector });
-    // A plain ranking (its vector given) never waits.
-    expect(await waiting.rank({ query, mode: 'hybrid', limit: 10 }, { vector })).toEqual(given);
-    expect(order).toEqual(['lexical']);
-    order.length = 0;
-    const ranked = waiting.rank(
-      { query, mode: 'hybrid', limit: 10 },
-      { pendingVector: Promise.resolve(vector) },
-    );
-    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
-    expect(order).toEqual(['wait']); // the keyword side holds while no core is free
-    free();
-    expect(await ranked).toEqual(given);
-    expect(order).toEqual(['wait', 'lexical']);
-  });
-
   it('applies filters before semantic retrieval', async () => {
     const { store, semantic, hybrid } = await setup(model);
     for (const [path, title, text] of DOCS) await put(store, path, title, text);

@@ -62,12 +62,6 @@ export interface HybridDeps {
     embedQueries?(texts: string[]): Promise<Int16Array[]>;
     /** The stored vectors of chunks for the active model (find related); missing = not embedded. */
     storedVectors?(chunkIds: number[]): Promise<Map<number, Int16Array>>;
-    /**
-     * Resolves when this thread may compute without taking a core from a query embedding
-     * (workers/library/query-lane.ts): a plan's keyword rankings (`pendingVector` given) wait
-     * for it. Absent: they run at once.
-     */
-    untilCoreFree?(): Promise<void>;
   } | null;
   /** Chunk ids allowed by the filters (null: no filter); computed in SQL before retrieval. */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
@@ -228,18 +222,6 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       .slice(0, k);
   }
 
-  /**
-   * The lexical side of a plan's retrieval whose vector is `pending` (computed elsewhere): once a
-   * core is free (see `untilCoreFree`), so it does not slow the embeddings down. Otherwise at once.
-   */
-  async function lexicalBeside(
-    pending: RetrievalOverride['pendingVector'],
-    ...args: Parameters<typeof lexicalList>
-  ): ReturnType<typeof lexicalList> {
-    if (pending && deps.semantic?.untilCoreFree) await deps.semantic.untilCoreFree();
-    return lexicalList(...args);
-  }
-
   /** Lexical top `k` chunks, `exclude` left out (read deeper by its size), with the query's notice. */
   async function lexicalList(
     text: string,
@@ -309,17 +291,10 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       return { ranked, notice: null };
     }
     // The semantic side first: it yields at once (the embedder's call, or a pending vector), so
-    // the lexical list is read while the query vector is computed elsewhere (a plan's once a
-    // core is free: `lexicalBeside`).
+    // the lexical list is read while the query vector is computed elsewhere.
     const [semantic, lexical] = await Promise.all([
       semanticList(query, request.filters, semanticK, vector, exclude),
-      lexicalBeside(
-        override.pendingVector,
-        override.lexicalQuery ?? query,
-        request.filters,
-        lexicalK,
-        exclude,
-      ),
+      lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
       0,
@@ -370,7 +345,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     }
     const [semantic, lexical] = await Promise.all([
       semanticList(query, request.filters, sk, vector, exclude),
-      lexicalBeside(override.pendingVector, lexicalText, request.filters, lk, exclude),
+      lexicalList(lexicalText, request.filters, lk, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items;
     return {
