@@ -1,12 +1,17 @@
 // Fits the LLM-free stance model on SciFact claims_TRAIN only and writes
 // workers/projects/fitted/stance-<model>.json:
-//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2]
+//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON]
 // Training pairs: every rationale sentence of a SUPPORT/CONTRADICT abstract with its label; for
 // claims without evidence the three BM25-closest sentences of each cited abstract (NEUTRAL), as
 // the eval builds them; and the two BM25-closest non-rationale sentences of each evidence
-// abstract (NEUTRAL, so the model also learns to reject on-topic non-evidence). The
-// configuration (features, L2, hidden units) is chosen by 5-fold cross-validation over train
-// claims; the dev claims are never read.
+// abstract (NEUTRAL, so the model also learns to reject on-topic non-evidence). Synthetic pairs
+// (bench/eval/stance-synth.ts, SciFact's own recipe for CONTRADICT claims): each evidence claim
+// negated or with a polar word swapped gets the opposite label on its rationale and NEUTRAL on
+// the abstract's non-rationale sentences; each NEI claim's flips stay NEUTRAL on its sentences;
+// down-weighted. The configuration (L2, synthetic weights; features, hidden units with --grid) is
+// chosen by 5-fold cross-validation over train claims, repeated over --splits fold assignments
+// (default 5), scored on real pairs only; the dev claims are never read.
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from '../args';
 import { loadCorpus, type BeirDoc } from './beir';
@@ -19,6 +24,7 @@ import {
   type SentenceStarts,
 } from './claims-data';
 import { createStanceEmbedder } from './stance-embed';
+import { flippedClaims } from './stance-synth';
 import { macroF1, prf } from './stance-metrics';
 import { fitNetwork, quantise, standardise, standardiser, type TrainOptions } from './stance-train';
 import { topSentences } from '../../workers/projects/sentence-rank';
@@ -38,12 +44,22 @@ interface Example {
   claim: string;
   sentence: string;
   label: Stance;
-  /** Which oracle instance it belongs to (-1 for the extra non-rationale negatives). */
+  /** Which oracle instance it belongs to (-1 for the extra non-rationale negatives and synthetic pairs). */
   instance: number;
   rationale: boolean;
+  /** 0 for a real pair; 1 for a flipped claim on its rationale; 2 for a flipped claim on a non-rationale sentence. */
+  synthetic: 0 | 1 | 2;
+  /** Rank of an extra non-rationale negative among its abstract's BM25-closest (0 otherwise). */
+  negativeRank: number;
 }
 
-const HARD_NEGATIVES = 2;
+/** Non-rationale sentences per evidence abstract built; a configuration uses the first `negatives`. */
+const MAX_HARD_NEGATIVES = 4;
+const FLIP: Record<Stance, Stance> = {
+  SUPPORT: 'CONTRADICT',
+  CONTRADICT: 'SUPPORT',
+  NEUTRAL: 'NEUTRAL',
+};
 
 function trainingExamples(
   claims: ClaimRecord[],
@@ -65,16 +81,35 @@ function trainingExamples(
         label: inst.label,
         instance: k,
         rationale: inst.label !== 'NEUTRAL',
+        synthetic: 0,
+        negativeRank: 0,
       });
     }
-    if (inst.label === 'NEUTRAL') return;
+    if (inst.label === 'NEUTRAL') {
+      for (const flipped of flippedClaims(inst.claim)) {
+        for (const i of inst.sentenceIdx) {
+          if (!sents[i]) continue;
+          examples.push({
+            claimId: inst.claimId,
+            claim: flipped,
+            sentence: sents[i],
+            label: 'NEUTRAL',
+            instance: -1,
+            rationale: false,
+            synthetic: 2,
+            negativeRank: 0,
+          });
+        }
+      }
+      return;
+    }
     const others = sents.map((s, i) => ({ s, i })).filter((x) => !inst.sentenceIdx.includes(x.i));
     const best = topSentences(
       inst.claim,
       others.map((x) => x.s),
-      HARD_NEGATIVES,
+      MAX_HARD_NEGATIVES,
     );
-    for (const b of best) {
+    best.forEach((b, rank) => {
       examples.push({
         claimId: inst.claimId,
         claim: inst.claim,
@@ -82,6 +117,38 @@ function trainingExamples(
         label: 'NEUTRAL',
         instance: -1,
         rationale: false,
+        synthetic: 0,
+        negativeRank: rank,
+      });
+    });
+    // SciFact's own recipe for CONTRADICT claims, from train only: the claim negated or with a
+    // polar word swapped takes the opposite label on the same rationale; on the abstract's
+    // non-rationale sentences it stays NEUTRAL.
+    for (const flipped of flippedClaims(inst.claim)) {
+      for (const i of inst.sentenceIdx) {
+        if (!sents[i]) continue;
+        examples.push({
+          claimId: inst.claimId,
+          claim: flipped,
+          sentence: sents[i],
+          label: FLIP[inst.label],
+          instance: -1,
+          rationale: false,
+          synthetic: 1,
+          negativeRank: 0,
+        });
+      }
+      best.slice(0, 2).forEach((b, rank) => {
+        examples.push({
+          claimId: inst.claimId,
+          claim: flipped,
+          sentence: others[b]!.s,
+          label: 'NEUTRAL',
+          instance: -1,
+          rationale: false,
+          synthetic: 2,
+          negativeRank: rank,
+        });
       });
     }
   });
@@ -90,18 +157,42 @@ function trainingExamples(
 
 export interface FitConfig extends TrainOptions {
   dense: boolean;
+  /** Weight of a synthetic (flipped-claim) rationale pair; 0 = not used. */
+  synthetic: number;
+  /** Weight of a flipped claim on a non-rationale sentence (NEUTRAL); 0 = not used. */
+  syntheticNeutral: number;
+  /** Non-rationale sentences (BM25-closest first) of each evidence abstract used as NEUTRAL. */
+  negatives: number;
+}
+
+/** Training weight of an example under a configuration (0 = left out). */
+function weightOf(e: Example, cfg: FitConfig): number {
+  if (e.synthetic === 1) return cfg.synthetic;
+  if (e.synthetic === 2) return cfg.syntheticNeutral;
+  if (e.instance < 0 && e.negativeRank >= cfg.negatives) return 0;
+  return 1;
 }
 
 function fitConfig(
   rows: Float64Array[],
   labels: number[],
+  weights: number[],
   cfg: FitConfig,
   meta: { model: string; version: string; dim: number },
 ): FittedStanceModel {
+  const keep = weights.map((w, i) => (w > 0 ? i : -1)).filter((i) => i >= 0);
   const cols = (r: Float64Array) => (cfg.dense ? r : r.subarray(0, r.length - 2 * meta.dim));
-  const X = rows.map(cols);
+  const X = keep.map((i) => cols(rows[i]!));
   const s = standardiser(X);
-  const layers = quantise(fitNetwork(standardise(X, s), labels, 3, cfg));
+  const layers = quantise(
+    fitNetwork(
+      standardise(X, s),
+      keep.map((i) => labels[i]!),
+      3,
+      cfg,
+      keep.map((i) => weights[i]!),
+    ),
+  );
   return {
     format: 'sift-stance/1',
     features: FEATURES_VERSION,
@@ -121,6 +212,12 @@ function fold(claimId: string): number {
   return Number(claimId) % 5;
 }
 
+/** Fold of a claim in one of the repeated splits (split 0 = `fold`). */
+function foldOf(claimId: string, split: number): number {
+  if (split === 0) return fold(claimId);
+  return createHash('md5').update(`${split}:${claimId}`).digest().readUInt32BE(0) % 5;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
   const dataset = args.dataset;
@@ -133,9 +230,11 @@ async function main(): Promise<void> {
   const claims = loadClaims(dataset, 'train');
   const starts = loadSentenceStarts();
   const { examples, instances } = trainingExamples(claims, corpus, starts);
-  const count = (l: Stance) => examples.filter((e) => e.label === l).length;
+  const count = (l: Stance, keep: (e: Example) => boolean = () => true) =>
+    examples.filter((e) => e.label === l && keep(e)).length;
+  const real = (e: Example) => e.synthetic === 0;
   console.error(
-    `[fit] ${claims.length} train claims, ${instances.length} instances, ${examples.length} sentence pairs (S ${count('SUPPORT')}, C ${count('CONTRADICT')}, N ${count('NEUTRAL')})`,
+    `[fit] ${claims.length} train claims, ${instances.length} instances, ${examples.filter(real).length} real sentence pairs (S ${count('SUPPORT', real)}, C ${count('CONTRADICT', real)}, N ${count('NEUTRAL', real)}; up to ${MAX_HARD_NEGATIVES} non-rationale per evidence abstract), ${examples.length - examples.filter(real).length} synthetic (flipped claims: S ${count('SUPPORT', (e) => e.synthetic === 1)}, C ${count('CONTRADICT', (e) => e.synthetic === 1)}, N ${count('NEUTRAL', (e) => e.synthetic === 2)})`,
   );
   const embedder = await createStanceEmbedder(model, threads);
   const claimTexts = [...new Set(examples.map((e) => e.claim))];
@@ -156,6 +255,8 @@ async function main(): Promise<void> {
         c: e.claimId,
         i: e.instance,
         r: e.rationale,
+        syn: e.synthetic,
+        nr: e.negativeRank,
         y: labels[i],
         ct: e.claim,
         st: e.sentence,
@@ -175,42 +276,81 @@ async function main(): Promise<void> {
 
   // Default grid: cue features only (the dense u*v, |u-v| block did not finish cross-validating on
   // the shared 2-core machine; try it with --grid '[{"dense":true,"l2":0.03}]').
-  const base = { epochs: Number(args.epochs ?? 300), learningRate: 0.01, seed: 17 };
-  const grid: FitConfig[] = [0.01, 0.03, 0.1].map((l2) => ({
-    ...base,
-    dense: false,
-    l2,
-    hidden: 0,
-  }));
+  const base = {
+    epochs: Number(args.epochs ?? 300),
+    learningRate: 0.01,
+    seed: 17,
+    synthetic: 0,
+    syntheticNeutral: 0,
+    negatives: 2,
+  };
+  // Synthetic weights (flipped claim on its rationale; flipped claim on non-rationale
+  // sentences): 0/0 is the real pairs alone; 0.3/0.6 was the best of a wider grid explored on
+  // train (bench/README.md, "Synthetic flipped claims").
+  const grid: FitConfig[] = [0.03, 0.1].flatMap((l2) =>
+    [
+      [0, 0],
+      [0.3, 0.6],
+    ].map(([synthetic, syntheticNeutral]) => ({
+      ...base,
+      dense: false,
+      l2,
+      hidden: 0,
+      synthetic: synthetic!,
+      syntheticNeutral: syntheticNeutral!,
+    })),
+  );
   const only = args.grid ? (JSON.parse(args.grid) as Partial<FitConfig>[]) : null;
   const configs = only
     ? only.map((o) => ({ ...base, dense: true, l2: 0.03, hidden: 0, ...o }))
     : grid;
 
-  let best: { cfg: FitConfig; f1: number; lp: StanceProbabilities[] } | null = null;
+  // Five-fold cross-validation by claim, repeated over `splits` fold assignments (split 0: claim
+  // id % 5, as before; the others by a seeded hash of the id): one split's folds differ by
+  // +-0.05, so a configuration is chosen on the mean over splits. Only real pairs are scored.
+  const splits = Number(args.splits ?? 5);
+  let best: {
+    cfg: FitConfig;
+    f1: number;
+    f1Split0: number;
+    scSplit0: number;
+    lp: StanceProbabilities[];
+  } | null = null;
   for (const cfg of configs) {
-    const lp = new Array<StanceProbabilities>(examples.length);
-    for (let f = 0; f < 5; f++) {
-      const tr = examples.map((_, i) => i).filter((i) => fold(examples[i]!.claimId) !== f);
-      const fitted = fitConfig(
-        tr.map((i) => rows[i]!),
-        tr.map((i) => labels[i]!),
-        cfg,
-        meta,
-      );
-      examples.forEach((e, i) => {
-        if (fold(e.claimId) === f)
-          lp[i] = forward(
-            fitted,
-            fitted.dense ? rows[i]! : rows[i]!.subarray(0, fitted.mean.length),
-          );
-      });
+    const weights = examples.map((e) => weightOf(e, cfg));
+    const f1s: number[] = [];
+    let lp0: StanceProbabilities[] = [];
+    for (let split = 0; split < splits; split++) {
+      const lp = new Array<StanceProbabilities>(examples.length);
+      for (let f = 0; f < 5; f++) {
+        // A claim's synthetic pairs are in its own fold, so scoring uses only unseen real claims.
+        const tr = examples
+          .map((_, i) => i)
+          .filter((i) => foldOf(examples[i]!.claimId, split) !== f);
+        const fitted = fitConfig(
+          tr.map((i) => rows[i]!),
+          tr.map((i) => labels[i]!),
+          tr.map((i) => weights[i]!),
+          cfg,
+          meta,
+        );
+        examples.forEach((e, i) => {
+          if (foldOf(e.claimId, split) === f)
+            lp[i] = forward(
+              fitted,
+              fitted.dense ? rows[i]! : rows[i]!.subarray(0, fitted.mean.length),
+            );
+        });
+      }
+      f1s.push(oracleF1(instances, examples, lp));
+      if (split === 0) lp0 = lp;
     }
-    const f1 = oracleF1(instances, examples, lp);
+    const f1 = f1s.reduce((a, b) => a + b, 0) / f1s.length;
+    const sc = scF1(instances, examples, lp0);
     console.error(
-      `[fit] cv ${JSON.stringify({ dense: cfg.dense, l2: cfg.l2, hidden: cfg.hidden })} oracle macro-F1 ${f1.toFixed(4)}`,
+      `[fit] cv ${JSON.stringify({ dense: cfg.dense, l2: cfg.l2, hidden: cfg.hidden, synthetic: cfg.synthetic, syntheticNeutral: cfg.syntheticNeutral, negatives: cfg.negatives })} oracle macro-F1 mean ${f1.toFixed(4)} over ${splits} splits [${f1s.map((x) => x.toFixed(4)).join(' ')}] (split 0 SUPPORT vs CONTRADICT ${sc.toFixed(4)})`,
     );
-    if (!best || f1 > best.f1) best = { cfg, f1, lp };
+    if (!best || f1 > best.f1) best = { cfg, f1, f1Split0: f1s[0]!, scSplit0: sc, lp: lp0 };
   }
   // Class offsets added to every sentence's output (so to the summed log-probabilities of a
   // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
@@ -218,11 +358,21 @@ async function main(): Promise<void> {
   const offsets = chooseOffsets(instances, examples, best!.lp, () => true);
   const nested = nestedOffsetF1(instances, examples, best!.lp);
   const shifted = best!.lp.map((lp) => shift(lp, offsets));
-  const threshold = chooseThreshold(examples, shifted);
-  console.error(
-    `[fit] best ${JSON.stringify(best!.cfg)} cv F1 ${best!.f1.toFixed(4)}; class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
+  const used = examples.map((e) => e.synthetic === 0 && weightOf(e, best!.cfg) > 0);
+  const threshold = chooseThreshold(
+    examples.filter((_, i) => used[i]),
+    shifted.filter((_, i) => used[i]),
   );
-  const fitted = fitConfig(rows, labels, best!.cfg, meta);
+  console.error(
+    `[fit] best ${JSON.stringify(best!.cfg)} cv F1 mean ${best!.f1.toFixed(4)} (split 0: ${best!.f1Split0.toFixed(4)}); class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
+  );
+  const fitted = fitConfig(
+    rows,
+    labels,
+    examples.map((e) => weightOf(e, best!.cfg)),
+    best!.cfg,
+    meta,
+  );
   const last = fitted.layers[fitted.layers.length - 1]!;
   last.bias = last.bias.map((b, k) => Math.round((b + offsets[k]!) * 1e6) / 1e6);
   fitted.evidenceThreshold = threshold.tau;
@@ -230,12 +380,16 @@ async function main(): Promise<void> {
     fittedOn: 'SciFact claims_train.csv only',
     script: 'bench/eval/stance-fit.ts',
     command: `npx tsx bench/eval/stance-fit.ts --dataset ${dataset} --model ${model}`,
-    examples: examples.length,
-    support: count('SUPPORT'),
-    contradict: count('CONTRADICT'),
-    neutral: count('NEUTRAL'),
+    examples: examples.filter((e) => weightOf(e, best!.cfg) > 0).length,
+    support: count('SUPPORT', (e) => weightOf(e, best!.cfg) > 0),
+    contradict: count('CONTRADICT', (e) => weightOf(e, best!.cfg) > 0),
+    neutral: count('NEUTRAL', (e) => weightOf(e, best!.cfg) > 0),
+    synthetic: examples.filter((e) => e.synthetic > 0 && weightOf(e, best!.cfg) > 0).length,
     config: JSON.stringify(best!.cfg),
-    cvOracleMacroF1: Math.round(best!.f1 * 10000) / 10000,
+    cvOracleMacroF1: Math.round(best!.f1Split0 * 10000) / 10000,
+    cvOracleMacroF1MeanOverSplits: Math.round(best!.f1 * 10000) / 10000,
+    cvSplits: splits,
+    cvScMacroF1: Math.round(best!.scSplit0 * 10000) / 10000,
     classOffsets: JSON.stringify(offsets),
     cvOracleMacroF1WithOffsets: Math.round(nested * 10000) / 10000,
     cvSentenceF1: Math.round(threshold.f1 * 10000) / 10000,
@@ -259,6 +413,29 @@ function oracleF1(
   const gold = instances.map((x) => x.label);
   const pred = per.map(combineStances);
   return macroF1(gold, pred, STANCE_LABELS);
+}
+
+/** The same over SUPPORT and CONTRADICT instances only, as stance_sc_macro_f1. */
+function scF1(
+  instances: ReturnType<typeof oracleInstances>,
+  examples: Example[],
+  lp: StanceProbabilities[],
+): number {
+  const per = instances.map(() => [] as StanceProbabilities[]);
+  examples.forEach((e, i) => {
+    if (e.instance >= 0) per[e.instance]!.push(lp[i]!);
+  });
+  const keep = instances.map((x, k) => (x.label === 'NEUTRAL' ? -1 : k)).filter((k) => k >= 0);
+  const pred = keep.map((k) => {
+    const sum = [0, 0];
+    for (const lp of per[k]!) for (let j = 0; j < 2; j++) sum[j]! += lp[j]!;
+    return sum[1]! > sum[0]! ? 'CONTRADICT' : 'SUPPORT';
+  });
+  return macroF1(
+    keep.map((k) => instances[k]!.label),
+    pred,
+    ['SUPPORT', 'CONTRADICT'],
+  );
 }
 
 function shift(lp: StanceProbabilities, offsets: number[]): StanceProbabilities {

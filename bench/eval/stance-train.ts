@@ -44,13 +44,19 @@ interface Layer {
   outputs: number;
 }
 
-/** Fits on standardised rows; labels 0..classes-1; returns float layers. */
+/**
+ * Fits on standardised rows; labels 0..classes-1; optional per-row weights (synthetic pairs count
+ * less than real ones; default 1); returns float layers.
+ */
 export function fitNetwork(
   X: Float64Array[],
   y: number[],
   classes: number,
   opt: TrainOptions,
+  weights?: number[],
 ): Layer[] {
+  const sw = weights ?? y.map(() => 1);
+  const total = sw.reduce((a, b) => a + b, 0);
   const rand = mulberry32(opt.seed);
   const d = X[0]!.length;
   const sizes = opt.hidden > 0 ? [d, opt.hidden, classes] : [d, classes];
@@ -64,8 +70,8 @@ export function fitNetwork(
   }
   // Class weights: every class contributes equally (the goal is macro-F1).
   const counts = new Array<number>(classes).fill(0);
-  for (const c of y) counts[c]!++;
-  const cw = counts.map((n) => (n ? y.length / (classes * n) : 0));
+  y.forEach((c, n) => (counts[c]! += sw[n]!));
+  const cw = counts.map((n) => (n ? total / (classes * n) : 0));
   const m = layers.map((L) => ({
     w: new Float64Array(L.w.length),
     b: new Float64Array(L.b.length),
@@ -87,7 +93,9 @@ export function fitNetwork(
         acts.push(affine(layers[l]!, acts[l]!, l < layers.length - 1));
       const out = acts[acts.length - 1]!;
       const p = softmax(out);
-      let delta = p.map((pk, k) => ((pk - (k === y[n] ? 1 : 0)) * cw[y[n]!]!) / X.length);
+      const wn = (cw[y[n]!]! * sw[n]!) / total;
+      if (wn === 0) continue;
+      let delta = p.map((pk, k) => (pk - (k === y[n] ? 1 : 0)) * wn);
       for (let l = layers.length - 1; l >= 0; l--) {
         const L = layers[l]!;
         const a = acts[l]!;
