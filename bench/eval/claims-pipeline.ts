@@ -21,6 +21,7 @@ import { createHybridCore } from './hybrid-mode';
 import { loadFittedModel } from '../../workers/answer/fitted';
 import { libraryRetrievalDeps } from '../../workers/library/answers';
 import { createPassageScores, type PassageScores } from '../../workers/projects/passage-scores';
+import { foldEvaluators, foldOfId, readRecords } from './passage-folds';
 import { storeBeirDoc } from './store-beir-doc';
 
 export interface PipelineResult {
@@ -44,6 +45,7 @@ async function librarySearch(
   mode: string,
   args: Record<string, string>,
   corpus: BeirDoc[],
+  claimIds: Map<string, string>,
 ): Promise<{
   search(r: SearchRequest): Promise<SearchResponse>;
   passageScores?: PassageScores;
@@ -57,13 +59,22 @@ async function librarySearch(
     // The app's retrieval deps (workers/library/answers.ts), the vectors from the eval's index
     // instead of the store's vector table.
     const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
-    const passageScores = createPassageScores(
-      {
-        ...retrieval,
-        chunkVectors: core.chunkVectors,
-      },
-      await loadFittedModel(args.model ?? 'use-lite'),
-    );
+    const deps = { ...retrieval, chunkVectors: core.chunkVectors };
+    const fitted = await loadFittedModel(args.model ?? 'use-lite');
+    let passageScores = createPassageScores(deps, fitted);
+    // --passageRecords FILE (train only): each claim scored by a passage model fitted without its
+    // fold (passage-folds.ts), so the gate's fit sees scores as honest as a new claim's.
+    if (args.passageRecords) {
+      if (args.split !== 'train') throw new Error('--passageRecords: train split only');
+      const folds = foldEvaluators(readRecords(args.passageRecords), fitted, (m) =>
+        process.stderr.write(`${m}\n`),
+      ).map((f) => createPassageScores(deps, f));
+      passageScores = (claim, filters) => {
+        const id = claimIds.get(claim);
+        if (id === undefined) throw new Error(`--passageRecords: unknown claim ${claim}`);
+        return folds[foldOfId(id)]!(claim, filters);
+      };
+    }
     return {
       search: (r) => hybrid.search({ ...r, mode: 'hybrid' }),
       ...(args.noPassageScores ? {} : { passageScores }),
@@ -92,7 +103,8 @@ export async function runClaimsPipeline(opts: {
 }): Promise<PipelineResult> {
   const { claims, judge, docs } = opts;
   const byId = new Map(opts.corpus.map((d) => [d.id, d]));
-  const lib = await librarySearch(opts.mode, opts.args, opts.corpus);
+  const claimIds = new Map(claims.map((c) => [c.claim, c.id]));
+  const lib = await librarySearch(opts.mode, opts.args, opts.corpus, claimIds);
   const paths = new Map<number, string>();
   const deps: ClaimCheckDeps = {
     judge,

@@ -11,6 +11,7 @@
 //   citation and on the same claim citing a random other abstract.
 // Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical|hybrid  --docs N  --sweep 1 (train only)
 //          --candidates N (sentences per source)  --noPassageScores 1 (hybrid: no evaluator scores)
+//          --passageRecords FILE (train: out-of-fold passage scores from the crag-fit records, passage-folds.ts)
 //          --dumpPipeline FILE (ungated rows for bench/eval/evidence-gate-fit.ts)  --skipAudit 1
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
