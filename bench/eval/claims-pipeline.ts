@@ -49,6 +49,8 @@ async function librarySearch(
 ): Promise<{
   search(r: SearchRequest): Promise<SearchResponse>;
   passageScores?: PassageScores;
+  /** How the train claims' passage scores were made: by the shipped model or out of fold. */
+  passageFit?: 'in-sample' | 'out-of-fold';
   close(): Promise<void>;
 }> {
   if (mode === 'hybrid') {
@@ -77,7 +79,9 @@ async function librarySearch(
     }
     return {
       search: (r) => hybrid.search({ ...r, mode: 'hybrid' }),
-      ...(args.noPassageScores ? {} : { passageScores }),
+      ...(args.noPassageScores
+        ? {}
+        : { passageScores, passageFit: args.passageRecords ? 'out-of-fold' : 'in-sample' }),
       close: () => core.close(),
     };
   }
@@ -179,6 +183,7 @@ export async function runClaimsPipeline(opts: {
           stance: j.stance,
           gate: j.gate ?? null,
           retrieval: ev.retrieval,
+          ...(lib.passageFit ? { passageFit: lib.passageFit } : {}),
           supportScore: j.supportScore,
           maxCosine: j.maxCosine,
           maxOverlap: j.maxOverlap,

@@ -32,6 +32,8 @@ interface DumpRow {
   gold: string | null;
   stance: string;
   retrieval: RetrievalContext;
+  /** How the row's passage score was made (claims-pipeline.ts; absent: in-sample, before s10e). */
+  passageFit?: 'in-sample' | 'out-of-fold';
   supportScore: number;
   maxCosine: number;
   maxOverlap: number;
@@ -240,7 +242,12 @@ function main() {
     // The answer evaluator whose passage scores the rows carry (a refitted evaluator needs a refitted
     // gate too; evidence-gate.test.ts checks it).
     ...(FEATURE_SETS[best.features]!.includes('passageScore')
-      ? { passageModel: passageModelOf(model) }
+      ? {
+          passageModel: passageModelOf(model),
+          passageFit: chosen.rows.every((r) => r.passageFit === 'out-of-fold')
+            ? ('out-of-fold' as const)
+            : ('in-sample' as const),
+        }
       : {}),
     threshold: best.t,
     supportBias: best.bias,

@@ -85,6 +85,9 @@ describe('evidence gate', () => {
         readFileSync(new URL(`../answer/fitted/${id}.json`, import.meta.url), 'utf8'),
       ) as { command: string; date: string };
       expect(gate.passageModel).toBe(`${evaluator.command} (${evaluator.date})`);
+      // Fitted on train claims scored by evaluators that did not see them (passage-folds.ts):
+      // the shipped evaluator's own train scores are in-sample and the gate would over-trust them.
+      expect(gate.passageFit).toBe('out-of-fold');
     },
   );
 
