@@ -98,6 +98,8 @@ export async function runClaimsPipeline(opts: {
   corpus: BeirDoc[];
   starts: Record<string, number[]>;
   judge: EvidenceJudge;
+  /** The judge of one claim (out-of-fold stance models on train); default `judge`. */
+  judgeFor?: (claimId: string) => EvidenceJudge;
   mode: string;
   docs: number;
   /** Sentences judged per source (the judge's own count). */
@@ -155,7 +157,11 @@ export async function runClaimsPipeline(opts: {
         out.gold++;
         out.sentGold += e.sentences.length;
       }
-      const check = await checkClaim(deps, c.claim, options);
+      const check = await checkClaim(
+        { ...deps, judge: opts.judgeFor?.(c.id) ?? judge },
+        c.claim,
+        options,
+      );
       for (const ev of check.evidence) {
         const docId = paths.get(ev.documentId)!;
         const doc = byId.get(docId)!;
@@ -188,6 +194,7 @@ export async function runClaimsPipeline(opts: {
           maxCosine: j.maxCosine,
           maxOverlap: j.maxOverlap,
           probs: j.sentences.map((s) => s.probs),
+          ...(opts.judgeFor ? { stanceFit: 'out-of-fold' } : {}),
         });
         const selected: SentenceSpan[] =
           j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);

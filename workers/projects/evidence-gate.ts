@@ -50,6 +50,11 @@ export type EvidenceGate = GateModel & {
    * or 'in-sample' (the shipped evaluator, which saw the train claims and scores them too well).
    */
   passageFit?: string;
+  /**
+   * Whether the train stances the gate read came from stance models fitted without each claim's
+   * fold ('out-of-fold', stance-fit.ts --folds) or from the shipped model ('in-sample').
+   */
+  stanceFit?: string;
   /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
   supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
