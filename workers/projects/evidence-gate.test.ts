@@ -73,6 +73,9 @@ describe('evidence gate', () => {
         readFileSync(new URL(`./fitted/stance-${id}.json`, import.meta.url), 'utf8'),
       ) as FittedStanceModel;
       expect(evidenceGateFor(id)!.stanceProvenance).toEqual(stance.provenance);
+      // ... through fold models that did not see each train claim (stance-fit.ts --folds): the
+      // shipped model's own train stances are in-sample and the gate would trust its margin too much.
+      expect(evidenceGateFor(id)!.stanceFit).toBe('out-of-fold');
     },
   );
 
