@@ -32,6 +32,16 @@ describe('foldEvaluators', () => {
     expect(folds[0]!.thresholds).toEqual(unfitted('all-MiniLM-L6-v2').thresholds);
   });
 
+  it('refits the query model the passage score blends in, per fold as well', () => {
+    const base = unfitted('all-MiniLM-L6-v2');
+    const query = { ...base.passage, weights: [-3] };
+    const folds = foldEvaluators(records(), { ...base, query, passageBlend: 0.5 });
+    const q = folds.map((f) => logisticScore(f.query!, { rankInv: 1 }));
+    expect(q[0]).toBeGreaterThan(0.95);
+    for (const k of [1, 2, 3, 4]) expect(q[k]!).toBeLessThan(q[0]! - 0.05);
+    expect(folds.every((f) => f.passageBlend === 0.5)).toBe(true);
+  });
+
   it("refuses records that lack the shipped evaluator's features", () => {
     expect(() => foldEvaluators(records('other'), unfitted('all-MiniLM-L6-v2'))).toThrow(
       /records lack rankInv/,

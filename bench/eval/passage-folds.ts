@@ -1,5 +1,6 @@
 // Out-of-fold passage scores for the evidence gate's TRAIN dump. The answer evaluator's passage
-// model (logistic + boosted trees, bench/eval/crag-fit.ts) is fitted on the same SciFact train
+// model (logistic + boosted trees, bench/eval/crag-fit.ts; blended with its query model when the
+// fit chose a passageBlend) is fitted on the same SciFact train
 // queries as the claims, and boosted trees score their own training rows far better than new
 // ones: on the train dump the passage score alone lifted the gate's out-of-fold abstract F1 from
 // 0.488 to 0.582, on dev only 0.435 -> 0.460. A gate fitted on in-sample scores trusts them too
@@ -29,7 +30,9 @@ export function foldEvaluators(
   log: (msg: string) => void = () => {},
 ): FittedModel[] {
   const names = fitted.passage.features;
-  const missing = names.filter((n) => records[0]?.first.features[0]?.[n] === undefined);
+  const missing = [...new Set([...names, ...(fitted.query?.features ?? [])])].filter(
+    (n) => records[0]?.first.features[0]?.[n] === undefined,
+  );
   if (missing.length)
     throw new Error(
       `passage-folds: the records lack ${missing.join(', ')} (collected before the shipped evaluator's features); recollect them with --task crag-fit --records FILE`,
@@ -40,9 +43,24 @@ export function foldEvaluators(
     const rows = train.flatMap((r) => r.first.features);
     const labels = train.flatMap((r) => r.labels);
     const t0 = Date.now();
-    out.push({ ...fitted, passage: fitBoosted(names, rows, labels, PASSAGE_BOOST) });
+    const fold: FittedModel = {
+      ...fitted,
+      passage: fitBoosted(names, rows, labels, PASSAGE_BOOST),
+    };
+    // The passage score blends in the query model (`passageBlend`, crag-fit.ts), fitted on the
+    // same queries plus their ablated retrievals' passages as negatives: refitted per fold too.
+    if (fitted.query) {
+      const ablated = train.flatMap((r) => r.ablation?.features ?? []);
+      fold.query = fitBoosted(
+        fitted.query.features,
+        [...rows, ...ablated],
+        [...labels, ...ablated.map(() => false)],
+        PASSAGE_BOOST,
+      );
+    }
+    out.push(fold);
     log(
-      `[passage-folds] fold ${k}: ${train.length} queries, ${rows.length} passages, ${Date.now() - t0} ms`,
+      `[passage-folds] fold ${k}: ${train.length} queries, ${rows.length} passages${fitted.query ? ' (+ the query model)' : ''}, ${Date.now() - t0} ms`,
     );
   }
   return out;
