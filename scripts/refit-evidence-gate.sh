@@ -20,8 +20,9 @@
 # projects-link.test.ts), USE-lite none (see bench/README.md "One code path").
 set -euo pipefail
 model=${1:?model}
-records=${2:?crag train records}
-work=${3:-/tmp/evidence-gate-$model}
+records=$(realpath -m "${2:?crag train records}")
+work=$(realpath -m "${3:-/tmp/evidence-gate-$model}")
+cd "$(dirname "$0")/.."   # the repo root: the paths below are relative to it
 dataset=${DATASET:-../shared/datasets/scifact}
 case "$model" in
   all-MiniLM-L6-v2) biases=0,0.25 ;;
@@ -29,6 +30,13 @@ case "$model" in
   *) echo "no evidence gate for $model" >&2; exit 2 ;;
 esac
 [ -f "$records" ] || { echo "missing $records (see the usage above)" >&2; exit 2; }
+# The records must be the model's own (another model's records have the same feature names):
+# the evaluator's fit names its --records file; FORCE=1 accepts a copy under another name.
+evaluator=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('workers/answer/fitted/$model.json','utf8')).command)")
+case "$evaluator" in
+  *"$(basename "$records")"*) ;;
+  *) [ "${FORCE:-}" = 1 ] || { echo "the $model evaluator was fitted by: $evaluator -- pass its --records file (or FORCE=1)" >&2; exit 2; } ;;
+esac
 mkdir -p "$work"
 config=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('workers/projects/fitted/stance-$model.json','utf8')).provenance.config)")
 grid="[$config]"
