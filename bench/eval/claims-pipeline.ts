@@ -21,6 +21,7 @@ import { createHybridCore } from './hybrid-mode';
 import { loadFittedModel } from '../../workers/answer/fitted';
 import { libraryRetrievalDeps } from '../../workers/library/answers';
 import { createPassageScores, type PassageScores } from '../../workers/projects/passage-scores';
+import { foldEvaluators, foldOfId, readRecords } from './passage-folds';
 import { storeBeirDoc } from './store-beir-doc';
 
 export interface PipelineResult {
@@ -44,9 +45,12 @@ async function librarySearch(
   mode: string,
   args: Record<string, string>,
   corpus: BeirDoc[],
+  claimIds: Map<string, string>,
 ): Promise<{
   search(r: SearchRequest): Promise<SearchResponse>;
   passageScores?: PassageScores;
+  /** How the train claims' passage scores were made: by the shipped model or out of fold. */
+  passageFit?: 'in-sample' | 'out-of-fold';
   close(): Promise<void>;
 }> {
   if (mode === 'hybrid') {
@@ -57,16 +61,27 @@ async function librarySearch(
     // The app's retrieval deps (workers/library/answers.ts), the vectors from the eval's index
     // instead of the store's vector table.
     const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
-    const passageScores = createPassageScores(
-      {
-        ...retrieval,
-        chunkVectors: core.chunkVectors,
-      },
-      await loadFittedModel(args.model ?? 'use-lite'),
-    );
+    const deps = { ...retrieval, chunkVectors: core.chunkVectors };
+    const fitted = await loadFittedModel(args.model ?? 'use-lite');
+    let passageScores = createPassageScores(deps, fitted);
+    // --passageRecords FILE (train only): each claim scored by a passage model fitted without its
+    // fold (passage-folds.ts), so the gate's fit sees scores as honest as a new claim's.
+    if (args.passageRecords) {
+      if (args.split !== 'train') throw new Error('--passageRecords: train split only');
+      const folds = foldEvaluators(readRecords(args.passageRecords), fitted, (m) =>
+        process.stderr.write(`${m}\n`),
+      ).map((f) => createPassageScores(deps, f));
+      passageScores = (claim, filters) => {
+        const id = claimIds.get(claim);
+        if (id === undefined) throw new Error(`--passageRecords: unknown claim ${claim}`);
+        return folds[foldOfId(id)]!(claim, filters);
+      };
+    }
     return {
       search: (r) => hybrid.search({ ...r, mode: 'hybrid' }),
-      ...(args.noPassageScores ? {} : { passageScores }),
+      ...(args.noPassageScores
+        ? {}
+        : { passageScores, passageFit: args.passageRecords ? 'out-of-fold' : 'in-sample' }),
       close: () => core.close(),
     };
   }
@@ -83,6 +98,8 @@ export async function runClaimsPipeline(opts: {
   corpus: BeirDoc[];
   starts: Record<string, number[]>;
   judge: EvidenceJudge;
+  /** The judge of one claim (out-of-fold stance models on train); default `judge`. */
+  judgeFor?: (claimId: string) => EvidenceJudge;
   mode: string;
   docs: number;
   /** Sentences judged per source (the judge's own count). */
@@ -92,7 +109,8 @@ export async function runClaimsPipeline(opts: {
 }): Promise<PipelineResult> {
   const { claims, judge, docs } = opts;
   const byId = new Map(opts.corpus.map((d) => [d.id, d]));
-  const lib = await librarySearch(opts.mode, opts.args, opts.corpus);
+  const claimIds = new Map(claims.map((c) => [c.claim, c.id]));
+  const lib = await librarySearch(opts.mode, opts.args, opts.corpus, claimIds);
   const paths = new Map<number, string>();
   const deps: ClaimCheckDeps = {
     judge,
@@ -139,7 +157,11 @@ export async function runClaimsPipeline(opts: {
         out.gold++;
         out.sentGold += e.sentences.length;
       }
-      const check = await checkClaim(deps, c.claim, options);
+      const check = await checkClaim(
+        { ...deps, judge: opts.judgeFor?.(c.id) ?? judge },
+        c.claim,
+        options,
+      );
       for (const ev of check.evidence) {
         const docId = paths.get(ev.documentId)!;
         const doc = byId.get(docId)!;
@@ -167,10 +189,12 @@ export async function runClaimsPipeline(opts: {
           stance: j.stance,
           gate: j.gate ?? null,
           retrieval: ev.retrieval,
+          ...(lib.passageFit ? { passageFit: lib.passageFit } : {}),
           supportScore: j.supportScore,
           maxCosine: j.maxCosine,
           maxOverlap: j.maxOverlap,
           probs: j.sentences.map((s) => s.probs),
+          ...(opts.judgeFor ? { stanceFit: 'out-of-fold' } : {}),
         });
         const selected: SentenceSpan[] =
           j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);

@@ -11,15 +11,19 @@
 //   citation and on the same claim citing a random other abstract.
 // Options: --model all-MiniLM-L6-v2|use-lite  --split validation|train  --mode lexical|hybrid  --docs N  --sweep 1 (train only)
 //          --candidates N (sentences per source)  --noPassageScores 1 (hybrid: no evaluator scores)
+//          --passageRecords FILE (train: out-of-fold passage scores from the crag-fit records, passage-folds.ts)
+//          --stanceFolds DIR (train: out-of-fold stances, the fold models stance-fit.ts --folds DIR writes)
 //          --dumpPipeline FILE (ungated rows for bench/eval/evidence-gate-fit.ts)  --skipAudit 1
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { mulberry32 } from '../../workers/embed/test-rng';
 import { auditCitation } from '../../workers/projects/audit';
 import {
   CANDIDATES_PER_SOURCE,
   createEvidenceJudge,
   type ClaimView,
+  type EvidenceJudge,
 } from '../../workers/projects/evidence';
 import { evidenceGateFor } from '../../workers/projects/evidence-gate';
 import { contentStems } from '../../workers/projects/stance-cues';
@@ -65,6 +69,22 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
   // --candidates N: sentences judged per source (default CANDIDATES_PER_SOURCE; train experiments).
   const candidates = Number(args.candidates ?? CANDIDATES_PER_SOURCE);
   const judge = createEvidenceJudge({ model: stance, embed: embedder, gate, candidates });
+  // --stanceFolds DIR (train only): each train claim's pipeline judged by the stance model fitted
+  // without its fold (stance-fit.ts --folds DIR), so the gate's dump holds out-of-fold stances.
+  let judgeFor: ((claimId: string) => EvidenceJudge) | undefined;
+  if (args.stanceFolds) {
+    if (split !== 'train') throw new Error('--stanceFolds: train split only');
+    const folds = [0, 1, 2, 3, 4].map((k) => {
+      const m = JSON.parse(
+        readFileSync(join(args.stanceFolds!, `stance-${model}-fold${k}.json`), 'utf8'),
+      ) as FittedStanceModel;
+      if (m.provenance.config !== fitted.provenance.config)
+        throw new Error(`--stanceFolds: fold ${k} was fitted with another configuration`);
+      const foldModel = createStanceModel(m, embedder.dim);
+      return createEvidenceJudge({ model: foldModel, embed: embedder, gate, candidates });
+    });
+    judgeFor = (id) => folds[Number(id) % 5]!;
+  }
   const claimVectors = await embedder.claims(claims.map((c) => c.claim));
   const claimViews = new Map(
     claims.map((c, i) => [c.id, { ...textView(c.claim, claimVectors[i]!), text: c.claim }]),
@@ -105,6 +125,7 @@ export async function runClaimsTask(args: Record<string, string>): Promise<void>
         corpus: corpusList,
         starts,
         judge,
+        ...(judgeFor ? { judgeFor } : {}),
         mode,
         docs: topDocs,
         candidates,

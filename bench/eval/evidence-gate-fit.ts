@@ -32,6 +32,10 @@ interface DumpRow {
   gold: string | null;
   stance: string;
   retrieval: RetrievalContext;
+  /** How the row's passage score was made (claims-pipeline.ts; absent: in-sample, before s10e). */
+  passageFit?: 'in-sample' | 'out-of-fold';
+  /** How the row's stance probabilities were made (absent: the shipped model, in-sample on train). */
+  stanceFit?: 'out-of-fold';
   supportScore: number;
   maxCosine: number;
   maxOverlap: number;
@@ -237,10 +241,20 @@ function main() {
     // The stance model whose judgements the gate was fitted on: a refitted stance model needs a
     // refitted gate (evidence-gate.test.ts checks they match).
     stanceProvenance: stance.provenance,
+    // Whether the rows' stances came from fold models that did not see their claims
+    // (`--stanceFolds DIR`) or from the shipped model, which was fitted on these train claims.
+    stanceFit: chosen.rows.every((r) => r.stanceFit === 'out-of-fold')
+      ? 'out-of-fold'
+      : 'in-sample',
     // The answer evaluator whose passage scores the rows carry (a refitted evaluator needs a refitted
     // gate too; evidence-gate.test.ts checks it).
     ...(FEATURE_SETS[best.features]!.includes('passageScore')
-      ? { passageModel: passageModelOf(model) }
+      ? {
+          passageModel: passageModelOf(model),
+          passageFit: chosen.rows.every((r) => r.passageFit === 'out-of-fold')
+            ? ('out-of-fold' as const)
+            : ('in-sample' as const),
+        }
       : {}),
     threshold: best.t,
     supportBias: best.bias,

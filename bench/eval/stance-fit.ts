@@ -13,6 +13,7 @@
 // (default 5), scored on real pairs only; the dev claims are never read.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from '../args';
 import { loadCorpus, type BeirDoc } from './beir';
 import {
@@ -394,6 +395,31 @@ async function main(): Promise<void> {
     cvOracleMacroF1WithOffsets: Math.round(nested * 10000) / 10000,
     cvSentenceF1: Math.round(threshold.f1 * 10000) / 10000,
   };
+  // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
+  // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
+  // dump can judge every train claim with a stance model that did not see it
+  // (`--task claims --split train --stanceFolds DIR`, evidence-gate-fit.ts). The shipped model's
+  // own configuration must come out of the grid (claims-task.ts checks it).
+  if (args.folds) {
+    mkdirSync(args.folds, { recursive: true });
+    for (let f = 0; f < 5; f++) {
+      const tr = examples.map((_, i) => i).filter((i) => fold(examples[i]!.claimId) !== f);
+      const m = fitConfig(
+        tr.map((i) => rows[i]!),
+        tr.map((i) => labels[i]!),
+        best!.cfg,
+        meta,
+      );
+      const top = m.layers[m.layers.length - 1]!;
+      top.bias = top.bias.map((b, k) => Math.round((b + offsets[k]!) * 1e6) / 1e6);
+      m.evidenceThreshold = threshold.tau;
+      m.provenance = { ...fitted.provenance, fold: f, foldOf: 'claim id % 5' };
+      writeFileSync(join(args.folds, `stance-${model}-fold${f}.json`), `${JSON.stringify(m)}\n`);
+    }
+    console.error(`[fit] wrote 5 fold models to ${args.folds}`);
+    // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
+    if (args.foldsOnly) return;
+  }
   mkdirSync('workers/projects/fitted', { recursive: true });
   const out = `workers/projects/fitted/stance-${model}.json`;
   writeFileSync(out, `${JSON.stringify(fitted)}\n`);

@@ -73,6 +73,9 @@ describe('evidence gate', () => {
         readFileSync(new URL(`./fitted/stance-${id}.json`, import.meta.url), 'utf8'),
       ) as FittedStanceModel;
       expect(evidenceGateFor(id)!.stanceProvenance).toEqual(stance.provenance);
+      // ... through fold models that did not see each train claim (stance-fit.ts --folds): the
+      // shipped model's own train stances are in-sample and the gate would trust its margin too much.
+      expect(evidenceGateFor(id)!.stanceFit).toBe('out-of-fold');
     },
   );
 
@@ -85,6 +88,9 @@ describe('evidence gate', () => {
         readFileSync(new URL(`../answer/fitted/${id}.json`, import.meta.url), 'utf8'),
       ) as { command: string; date: string };
       expect(gate.passageModel).toBe(`${evaluator.command} (${evaluator.date})`);
+      // Fitted on train claims scored by evaluators that did not see them (passage-folds.ts):
+      // the shipped evaluator's own train scores are in-sample and the gate would over-trust them.
+      expect(gate.passageFit).toBe('out-of-fold');
     },
   );
 

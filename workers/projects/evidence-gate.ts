@@ -44,6 +44,17 @@ export type EvidenceGate = GateModel & {
   stanceProvenance?: Record<string, string | number>;
   /** The answer evaluator's fit the passage scores came from (when the gate reads them). */
   passageModel?: string;
+  /**
+   * How the train passage scores the gate was fitted on were made: 'out-of-fold' (each train
+   * claim scored by an evaluator fitted without it, as new claims are; bench/eval/passage-folds.ts)
+   * or 'in-sample' (the shipped evaluator, which saw the train claims and scores them too well).
+   */
+  passageFit?: string;
+  /**
+   * Whether the train stances the gate read came from stance models fitted without each claim's
+   * fold ('out-of-fold', stance-fit.ts --folds) or from the shipped model ('in-sample').
+   */
+  stanceFit?: string;
   /** Added to SUPPORT's summed log-probability when a source's label is chosen (evidence.ts). */
   supportBias?: number;
   /** Sources per claim the fit chose for `--task claims` (abstract F1 on train). */
