@@ -404,9 +404,11 @@ async function main(): Promise<void> {
     mkdirSync(args.folds, { recursive: true });
     for (let f = 0; f < 5; f++) {
       const tr = examples.map((_, i) => i).filter((i) => fold(examples[i]!.claimId) !== f);
+      const weights = examples.map((e) => weightOf(e, best!.cfg));
       const m = fitConfig(
         tr.map((i) => rows[i]!),
         tr.map((i) => labels[i]!),
+        tr.map((i) => weights[i]!),
         best!.cfg,
         meta,
       );
