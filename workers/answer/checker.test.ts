@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
 import { bowVector } from '../research/test-helpers';
-import { CHECKER_FEATURES, createSentenceChecker } from './checker';
+import { CHECKER_FEATURES, CONTEXT_FEATURES, createSentenceChecker } from './checker';
 import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
+import { contextText, stripContext } from './strip-context';
 import { contentStems } from './text';
 import type { LexicalStats } from './types';
 
@@ -111,6 +112,79 @@ describe('fitted checker', async () => {
     // a verbatim copy is supported by construction, gate or not
     const [copied] = await gated.check([{ sentence: CORPUS[1]!, evidence: [CORPUS[1]!] }]);
     expect(copied!.label).toBe('supported');
+  });
+});
+
+describe('document context of the cited strips', async () => {
+  const fitted = await loadFittedModel('all-MiniLM-L6-v2');
+  const embedded: string[] = [];
+  const checkerWith = (contextCosine: boolean) =>
+    createSentenceChecker(
+      {
+        stats,
+        embed: async (texts) => {
+          embedded.push(...texts);
+          return texts.map(bowVector);
+        },
+        contextCosine,
+      },
+      fitted,
+    );
+  // the abstract's neighbouring sentence holds what the cited strip leaves implicit
+  const doc =
+    'Vitamin D supplementation was given to elderly women for five years. ' +
+    'Fracture risk was reduced by a third in the treated group. ' +
+    Array.from({ length: 60 }, (_, i) => `filler${i}`).join(' ') +
+    ' Statins lowered cholesterol in middle-aged men with diabetes.';
+  const stripAt = (text: string) => {
+    const start = doc.indexOf(text);
+    return { text, span: { start, end: start + text.length } };
+  };
+  const strip = stripAt('Fracture risk was reduced by a third in the treated group.');
+  const sentence = 'Vitamin D supplementation reduces fracture risk in elderly women.';
+
+  it('equals the strip-only features without a context', async () => {
+    const [f] = await checkerWith(false).features([{ sentence, evidence: [strip.text] }]);
+    expect(f!.ctxCov).toBe(f!.covBest);
+    expect(f!.ctxCovP).toBe(f!.covPBest);
+    expect(f!.ctxTitleCov).toBe(f!.covBest);
+    expect(f!.ctxCos).toBe(f!.cos);
+    for (const name of CONTEXT_FEATURES) expect(Number.isFinite(f![name])).toBe(true);
+  });
+
+  it('credits words of the title and the nearby text, not of text beyond the window', async () => {
+    const context = [stripContext('Fractures in elderly women', doc, strip.span)];
+    const [plain, near] = await checkerWith(false).features([
+      { sentence, evidence: [strip.text] },
+      { sentence, evidence: [strip.text], context },
+    ]);
+    expect(near!.ctxTitleCov).toBeGreaterThan(plain!.ctxTitleCov!);
+    expect(near!.ctxCov).toBeGreaterThan(near!.ctxTitleCov!);
+    expect(near!.ctxCov).toBe(1);
+    expect(near!.ctxMissRare).toBeLessThan(plain!.ctxMissRare!);
+    // the strip features are the strip's alone: the context never enters them
+    expect(near!.covBest).toBe(plain!.covBest);
+    // a strip whose supporting sentence lies beyond the window gets nothing from it
+    const far = stripAt('Statins lowered cholesterol in middle-aged men with diabetes.');
+    const [f] = await checkerWith(false).features([
+      { sentence, evidence: [far.text], context: [stripContext('', doc, far.span)] },
+    ]);
+    expect(f!.ctxCov).toBe(f!.covBest);
+  });
+
+  it('embeds the context windows only for the context cosine', async () => {
+    const context = [stripContext('Fractures in elderly women', doc, strip.span)];
+    const whole = contextText(strip.text, context[0]!);
+    embedded.length = 0;
+    const [off] = await checkerWith(false).features([
+      { sentence, evidence: [strip.text], context },
+    ]);
+    expect(embedded).not.toContain(whole);
+    expect(off!.ctxCos).toBe(off!.cos);
+    embedded.length = 0;
+    const [on] = await checkerWith(true).features([{ sentence, evidence: [strip.text], context }]);
+    expect(embedded).toContain(whole);
+    expect(on!.ctxCos).toBeGreaterThan(on!.cos!);
   });
 });
 
