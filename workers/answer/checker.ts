@@ -1,7 +1,9 @@
 // The sentence checker: how well the strips a sentence cites support it, from lexical overlap
 // (IDF-weighted coverage of its terms, adjacent pairs, its numbers) and canonical cosine, combined
 // by the fitted logistic model; labelled supported / partly / unsupported with the fitted
-// thresholds. A sentence with no (valid) citation is unsupported. An LLM entailment score, when
+// thresholds, and on the cited strips' document context (strip-context.ts: title and the text just
+// around each strip, for the sentences that lean on their abstract); the strip stays what is cited.
+// A sentence with no (valid) citation is unsupported. An LLM entailment score, when
 // given, is blended in (h16b's tier). Lexical: it cannot see contradiction. The model and its
 // thresholds come from checker-model.ts (fitted on train claim pairs, bench/eval/checker-fit.ts);
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
