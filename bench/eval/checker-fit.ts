@@ -5,7 +5,8 @@
 // Every cited strip carries its document context (title, text around it), for all pair kinds alike.
 // Candidates: logistic (+ boosted trees) over CHECKER_FEATURES, the stance cues and the context
 // features (CONTEXT_FEATURES), trained on every pair or on right against hard only, with or
-// without a cosine gate; the model, the gate and the cut-off are chosen on 5-fold out-of-fold train scores (folds by claim), never on test.
+// without a cosine gate; the model, the gate and the cut-off are chosen on 5-fold out-of-fold
+// train scores (folds by claim), never on test.
 // CHECKER_DUMP=FILE also writes the train pairs, their features and vectors (for
 // scripts/checker-explore.py).
 import { writeFileSync } from 'node:fs';
