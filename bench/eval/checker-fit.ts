@@ -273,7 +273,7 @@ export async function fitChecker(
   return path;
 }
 
-/** The train pairs with their features and canonical vectors, for scripts/checker-explore.py. */
+/** The train pairs (with their strips' contexts), features and canonical vectors, for scripts/checker-explore.py. */
 async function dump(
   harness: CragHarness,
   pairs: Pair[],
@@ -289,6 +289,7 @@ async function dump(
     kind: p.kind,
     sentence: p.sentence,
     evidence: p.evidence,
+    context: p.context,
     sv: vec.get(p.sentence),
     ev: p.evidence.map((e) => vec.get(e)),
     row: rows[i],
