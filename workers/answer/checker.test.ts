@@ -35,7 +35,7 @@ const stats: LexicalStats = {
 };
 
 describe('checker model', () => {
-  it('uses the checker file fitted for MiniLM and falls back to the evaluator fit elsewhere', async () => {
+  it('uses the checker file fitted for each model and falls back to the evaluator fit elsewhere', async () => {
     const mini = checkerModelFor(await loadFittedModel('all-MiniLM-L6-v2'));
     expect(mini.features.slice(0, CHECKER_FEATURES.length)).toEqual([...CHECKER_FEATURES]);
     expect(mini.features.filter((f) => f.startsWith('st_')).length).toBeGreaterThan(0);
@@ -45,7 +45,11 @@ describe('checker model', () => {
     expect(mini.supported).toBeGreaterThan(0);
     expect(mini.unsupported).toBeLessThanOrEqual(mini.supported);
     const use = await loadFittedModel('use-lite');
-    expect(checkerModelFor(use)).toBe(use.checker);
+    expect(checkerModelFor(use).modelId).toBe('use-lite');
+    expect(checkerModelFor(use).features).toEqual(expect.arrayContaining([...CONTEXT_FEATURES]));
+    // a model with no checker file of its own keeps its evaluator fit's checker entry
+    const other = { ...use, modelId: 'some-other-model' };
+    expect(checkerModelFor(other)).toBe(other.checker);
   });
 });
 
