@@ -1,6 +1,7 @@
 // `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
 // writes workers/answer/fitted/<model>.json (with the command line and date inside):
-// passage model (logistic + boosted trees, bench/eval/boost.ts) + its threshold, the rank/score baseline, the query decision
+// passage model (logistic + boosted trees, bench/eval/boost.ts), its blend with the query model
+// (`passageBlend`) + its threshold, the rank/score baseline, the query decision
 // thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
 // model and keep threshold (train rationale recall >= 0.93), the answer's strip threshold, the
 // checker model and labels, and the corrective expansion (only if train shows an nDCG gain).
@@ -11,7 +12,7 @@ import { createExpansion } from '../../workers/answer/corrective';
 import { createRetrievalEvaluator } from '../../workers/answer/evaluator';
 import { LEXICAL_FEATURES, PASSAGE_FEATURES } from '../../workers/answer/features';
 import type { EvaluatorVariant, FittedModel, LogisticModel } from '../../workers/answer/fitted';
-import { logisticScore } from '../../workers/answer/fitted';
+import { blendScores, logisticScore } from '../../workers/answer/fitted';
 import { STRIP_FEATURES } from '../../workers/answer/refine';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
 import { fitBoosted, type BoostOptions } from './boost';
@@ -30,7 +31,7 @@ import {
   type QueryRecord,
 } from './crag-collect';
 import type { CragHarness } from './crag-harness';
-import { classify, fitLogistic, round4 } from './logistic';
+import { auroc, classify, fitLogistic, round4 } from './logistic';
 
 export const BASELINE_FEATURES = ['rankInv', 'logRank', 'fusedRel', 'bm25Norm'] as const;
 
@@ -229,7 +230,7 @@ export function fitVariant(
     queryTopN: fitted.queryTopN,
     thresholds: { ...fitted.thresholds },
   };
-  const oof = crossFitted(records, fitPassage);
+  let oof = crossFitted(records, fitPassage);
   variant.thresholds.passage = passageThreshold(oof.first.flat(), labels);
   log('[crag-fit] query score from the passage model:');
   let qt = queryThresholds(fitted, records, oof, log);
@@ -246,7 +247,68 @@ export function fitVariant(
   log(`[crag-fit] query model: ${variant.query ? 'with ablated negatives' : 'the passage model'}`);
   variant.queryTopN = qt.queryTopN;
   Object.assign(variant.thresholds, qt.thresholds);
+  if (variant.query) {
+    const blend = passageBlend(oof, oofHard, labels, log);
+    if (blend.weight > 0) {
+      variant.passageBlend = blend.weight;
+      variant.thresholds.passage = blend.threshold;
+      oof = blend.scores;
+    }
+  }
   return { variant, oof, qOof };
+}
+
+/** The query model's logit weights tried in the passage score (`passageBlend`). */
+export const PASSAGE_BLENDS = [0, 0.25, 0.5, 0.75, 1] as const;
+
+/**
+ * The passage score's blend with the query model (trained with the ablated retrievals' passages
+ * as extra negatives: the on-topic passages that are not the answer, which is what the passage
+ * model's false positives look like): among PASSAGE_BLENDS, the weight whose out-of-fold train
+ * scores give the largest min(balanced accuracy / 0.87, F1 / 0.68) at their own
+ * `passageThreshold`, kept only if AUROC does not fall below the passage model's alone (ties:
+ * the smaller weight). Returns the blended out-of-fold scores (strips, answer and corrective
+ * are fitted on them).
+ */
+export function passageBlend(
+  passage: RecordScores,
+  query: RecordScores,
+  labels: boolean[],
+  log: (msg: string) => void = () => {},
+): { weight: number; threshold: number; scores: RecordScores } {
+  const mix = (w: number): RecordScores => ({
+    first: passage.first.map((x, i) => x.map((p, j) => blendScores(p, query.first[i]![j]!, w))),
+    ablation: passage.ablation.map((x, i) =>
+      x ? x.map((p, j) => blendScores(p, query.ablation[i]![j]!, w)) : null,
+    ),
+    folds: passage.folds,
+  });
+  let best: {
+    weight: number;
+    threshold: number;
+    scores: RecordScores;
+    v: number;
+    auc: number;
+  } | null = null;
+  let auc0 = 0;
+  for (const w of PASSAGE_BLENDS) {
+    const scores = mix(w);
+    const flat = scores.first.flat();
+    const threshold = passageThreshold(flat, labels);
+    const c = classify(flat, labels, threshold);
+    const v = Math.min(
+      c.balancedAccuracy / PASSAGE_GOALS.balancedAccuracy,
+      c.f1 / PASSAGE_GOALS.f1,
+    );
+    const auc = auroc(flat, labels);
+    if (w === 0) auc0 = auc;
+    log(
+      `[crag-fit] passage score blend ${w}: out-of-fold train AUROC ${auc.toFixed(4)}, threshold ${threshold}: balanced accuracy ${c.balancedAccuracy.toFixed(3)} F1 ${c.f1.toFixed(3)}`,
+    );
+    if (auc >= auc0 && (!best || v > best.v)) best = { weight: w, threshold, scores, v, auc };
+  }
+  log(`[crag-fit] passage score blend: ${best!.weight}`);
+  return { weight: best!.weight, threshold: best!.threshold, scores: best!.scores };
 }
 
 /**

@@ -12,6 +12,7 @@ import { variantFor } from '../../workers/answer/evaluator';
 import {
   loadFittedModel,
   logisticScore,
+  passageScore,
   type FittedModel,
   type LogisticModel,
 } from '../../workers/answer/fitted';
@@ -68,10 +69,14 @@ async function load(args: Record<string, string>, split: string): Promise<Loaded
   return { corpus: docs, queries, qrels, evidence };
 }
 
-function passageFigures(records: QueryRecord[], model: LogisticModel, threshold: number) {
+function passageFigures(
+  records: QueryRecord[],
+  score: (values: Record<string, number>) => number,
+  threshold: number,
+) {
   const rows = records.flatMap((r) => r.first.features);
   const labels = records.flatMap((r) => r.labels);
-  const scores = rows.map((r) => logisticScore(model, r));
+  const scores = rows.map(score);
   const c = classify(scores, labels, threshold);
   return {
     auroc: auroc(scores, labels),
@@ -269,10 +274,12 @@ export async function cragReport(
 ) {
   // the variant the evaluator uses for these retrievals (vector-free when they have no vectors)
   const variant = variantFor(fitted, records[0]?.first.features ?? []);
-  const pf = passageFigures(records, variant.passage, variant.thresholds.passage);
+  const pf = passageFigures(records, (f) => passageScore(variant, f), variant.thresholds.passage);
   const baseline = (fitted as FittedModel & { baseline?: LogisticModel & { threshold: number } })
     .baseline;
-  const bf = baseline ? passageFigures(records, baseline, baseline.threshold) : null;
+  const bf = baseline
+    ? passageFigures(records, (f) => logisticScore(baseline, f), baseline.threshold)
+    : null;
   const qf = queryFigures(fitted, records);
   const gold = goldSpans(harness, l.evidence);
   const rf = refineFigures(fitted, records, gold);

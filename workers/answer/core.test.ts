@@ -8,7 +8,7 @@ import { createSentenceChecker } from './checker';
 import { createRetrievalEvaluator, variantFor } from './evaluator';
 import { extractiveAnswer } from './extractive';
 import { LEXICAL_FEATURES, passageFeatures, queryContext, VECTORS_FLAG } from './features';
-import { loadFittedModel } from './fitted';
+import { blendScores, loadFittedModel, logisticScore } from './fitted';
 import type { Passage } from './passages';
 import { passage } from './passage.testkit';
 import { refine } from './refine';
@@ -155,6 +155,30 @@ describe('retrieval evaluator', () => {
       const r = createRetrievalEvaluator(fit).evaluate(passages, lexical);
       expect(r.thresholds).toEqual(nv.thresholds);
     }
+  });
+
+  it("blends the query model's logit into the passage score by the fit's passageBlend", async () => {
+    const fit = await loadFittedModel('all-MiniLM-L6-v2');
+    const question = 'Where does the coastal pelican colony nest?';
+    const passages = [passage(1, 1, PELICANS, 6, 0.75), passage(2, 2, JAM, 0.5, 0.55)];
+    const vectors = new Map(passages.map((p) => [p.chunkIds[0]!, bowVector(p.text)]));
+    const q = await queryContext(question, stats, bowVector(question));
+    const features = passageFeatures(q, passages, vectors, question);
+    const alone = { ...fit, passageBlend: 0 };
+    const p = createRetrievalEvaluator(alone).scorePassages(features);
+    const qs = createRetrievalEvaluator(alone).queryScores(features);
+    expect(p).toEqual(features.map((f) => logisticScore(fit.passage, f)));
+    for (const w of [0.25, 0.5, 1]) {
+      const blended = createRetrievalEvaluator({ ...fit, passageBlend: w }).scorePassages(features);
+      blended.forEach((s, i) => expect(s).toBeCloseTo(blendScores(p[i]!, qs[i]!, w), 12));
+    }
+    // without a query model the passage model scores alone, whatever the weight
+    const { query: _q, ...noQuery } = fit;
+    expect(
+      createRetrievalEvaluator({ ...noQuery, passageBlend: 0.5 }).scorePassages(features),
+    ).toEqual(p);
+    // the query decision never reads the blend
+    expect(createRetrievalEvaluator({ ...fit, passageBlend: 1 }).queryScores(features)).toEqual(qs);
   });
 
   it('judges an off-topic retrieval not CORRECT', async () => {

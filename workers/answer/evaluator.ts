@@ -1,10 +1,11 @@
 // CRAG-001, LLM-free tier: a fitted model over the passage features (logistic plus boosted
-// trees) gives P(relevant) per passage; the query score is the best of the first few passages
+// trees; blended in the logit with the query model's when the fit chose a `passageBlend`) gives
+// P(relevant) per passage; the query score is the best of the first few passages
 // (under the query model when the fit chose one) and the fitted thresholds decide CORRECT /
 // AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
 import { VECTORS_FLAG } from './features';
-import { logisticScore, type EvaluatorVariant, type FittedModel } from './fitted';
+import { logisticScore, passageScore, type EvaluatorVariant, type FittedModel } from './fitted';
 import type { Passage } from './passages';
 
 export interface RetrievalEvaluator {
@@ -43,7 +44,7 @@ export function variantFor(
 export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluator {
   const scorePassages = (features: Array<Record<string, number>>) => {
     const v = variantFor(fitted, features);
-    return features.map((f) => logisticScore(v.passage, f));
+    return features.map((f) => passageScore(v, f));
   };
   const queryScores = (features: Array<Record<string, number>>) => {
     const v = variantFor(fitted, features);

@@ -45,6 +45,13 @@ export interface FittedModel {
    * negatives; absent -> the passage model scores the query too.
    */
   query?: LogisticModel;
+  /**
+   * The weight of the query model's logit in the passage score (0 or absent: the passage model
+   * alone): P = sigmoid((1 - w) logit(passage) + w logit(query)). The query model has seen the
+   * ablated retrievals' on-topic passages as negatives, which is what the passage model's false
+   * positives look like; chosen on out-of-fold train scores by the passage threshold's rule.
+   */
+  passageBlend?: number;
   /** The query score is the best query-model score among the first `queryTopN` passages. */
   queryTopN: number;
   thresholds: EvaluatorThresholds;
@@ -87,7 +94,28 @@ export interface FittedModel {
 }
 
 /** The parts of a fit the evaluator reads: passage and query models, top-N, thresholds. */
-export type EvaluatorVariant = Pick<FittedModel, 'passage' | 'query' | 'queryTopN' | 'thresholds'>;
+export type EvaluatorVariant = Pick<
+  FittedModel,
+  'passage' | 'query' | 'passageBlend' | 'queryTopN' | 'thresholds'
+>;
+
+const logit = (p: number) => Math.log(Math.max(1e-9, p) / Math.max(1e-9, 1 - p));
+
+/**
+ * P(relevant) of a passage under a variant: the passage model's, blended in the logit with the
+ * query model's when the fit chose a `passageBlend`.
+ */
+export function passageScore(variant: EvaluatorVariant, values: Record<string, number>): number {
+  const p = logisticScore(variant.passage, values);
+  const w = variant.query ? (variant.passageBlend ?? 0) : 0;
+  if (w <= 0) return p;
+  return blendScores(p, logisticScore(variant.query!, values), w);
+}
+
+/** sigmoid((1 - w) logit(p) + w logit(q)). */
+export function blendScores(p: number, q: number, w: number): number {
+  return 1 / (1 + Math.exp(-((1 - w) * logit(p) + w * logit(q))));
+}
 
 export type CorrectiveTechnique = 'rm3' | 'wordnet' | 'rerank' | 'none';
 

@@ -3,11 +3,13 @@
 // deterministic tie-breaks. Must not import other layers.
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
 import { globToRegExp } from './glob';
+import { batchedInQueue } from './queue-batch';
 import type { Sql, SqlValue } from './sql';
 
 export interface ChunkLookup {
   /** Ids of chunks that pass every filter; null when no filter is set (everything passes). */
   allowedChunkIds(filters: SearchFilters): Promise<Set<number> | null>;
+  /** Path and sequence of each chunk that still exists. */
   chunkKeys(chunkIds: number[]): Promise<Map<number, { path: string; seq: number }>>;
   /** Chunk texts (for pseudo-relevance feedback). */
   chunkTexts(chunkIds: number[]): Promise<Map<number, string>>;
@@ -40,72 +42,110 @@ function hasFilter(f: SearchFilters): boolean {
   );
 }
 
+type ChunkKey = { path: string; seq: number };
+
+/** Ids of the chunks `filters` allow (inside a job of the connection's queue). */
+async function allowedNow(sql: Sql, filters: SearchFilters): Promise<Set<number>> {
+  const where: string[] = [];
+  const binds: SqlValue[] = [];
+  if (filters.mime && filters.mime.length > 0) {
+    where.push(`d.mime IN (${filters.mime.map(() => '?').join(', ')})`);
+    binds.push(...filters.mime);
+  }
+  if (filters.modifiedAfter !== undefined) {
+    where.push('d.modified >= ?');
+    binds.push(filters.modifiedAfter);
+  }
+  if (filters.modifiedBefore !== undefined) {
+    where.push('d.modified < ?');
+    binds.push(filters.modifiedBefore);
+  }
+  if (filters.project !== undefined) {
+    where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
+    binds.push(filters.project);
+  }
+  if (filters.minGrade !== undefined) {
+    const grades = gradesAtLeast(filters.minGrade);
+    where.push(`COALESCE(d.quality_grade, ?) IN (${grades.map(() => '?').join(', ')})`);
+    binds.push(OWN_DOCUMENT_GRADE, ...grades);
+  }
+  const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
+  const needle = filters.contains ? filters.contains.toLowerCase() : null;
+  const rows = await sql.all<{ id: number; path: string; text: string | null }>(
+    `SELECT c.id AS id, d.path AS path${needle ? ', c.text AS text' : ''}
+       FROM chunks c JOIN documents d ON d.id = c.document_id
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+    binds,
+  );
+  const allowed = new Set<number>();
+  for (const r of rows) {
+    if (pathRe && !pathRe.test(String(r.path))) continue;
+    // Full Unicode lower-casing (LIKE folds ASCII only), same rule as the lexical side.
+    if (
+      needle &&
+      !String(r.text ?? '')
+        .toLowerCase()
+        .includes(needle)
+    )
+      continue;
+    allowed.add(Number(r.id));
+  }
+  return allowed;
+}
+
 export function createChunkLookup(sql: Sql): ChunkLookup {
+  // Look-ups that wait in the connection's queue together share one query (a plan's semantic
+  // sides, whose vectors arrive together); each gets the keys of its own chunks.
+  const keysInQueue = batchedInQueue<number[], Map<number, ChunkKey>>(
+    (fn) => sql.serialized(fn),
+    async (lists) => {
+      const rows = await sql.all<{ id: number; path: string; seq: number }>(
+        `SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c
+         JOIN documents d ON d.id = c.document_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify([...new Set(lists.flat())])],
+      );
+      const all = new Map(
+        rows.map((r) => [Number(r.id), { path: String(r.path), seq: Number(r.seq) }]),
+      );
+      return lists.map((ids) => {
+        const out = new Map<number, ChunkKey>();
+        for (const id of ids) {
+          const key = all.get(id);
+          if (key) out.set(id, key);
+        }
+        return { status: 'fulfilled' as const, value: out };
+      });
+    },
+  );
+  // A plan's retrievals ask for the same filters at once: one scan serves them (the same set,
+  // which callers only read).
+  const allowedInQueue = batchedInQueue<SearchFilters, Set<number>>(
+    (fn) => sql.serialized(fn),
+    async (list) => {
+      const byKey = new Map<string, PromiseSettledResult<Set<number>>>();
+      for (const filters of list) {
+        const key = JSON.stringify(filters);
+        if (byKey.has(key)) continue;
+        byKey.set(
+          key,
+          await allowedNow(sql, filters).then(
+            (value) => ({ status: 'fulfilled' as const, value }),
+            (reason: unknown) => ({ status: 'rejected' as const, reason }),
+          ),
+        );
+      }
+      return list.map((filters) => byKey.get(JSON.stringify(filters))!);
+    },
+  );
   return {
     async allowedChunkIds(filters) {
-      if (!hasFilter(filters)) return null;
-      const where: string[] = [];
-      const binds: SqlValue[] = [];
-      if (filters.mime && filters.mime.length > 0) {
-        where.push(`d.mime IN (${filters.mime.map(() => '?').join(', ')})`);
-        binds.push(...filters.mime);
-      }
-      if (filters.modifiedAfter !== undefined) {
-        where.push('d.modified >= ?');
-        binds.push(filters.modifiedAfter);
-      }
-      if (filters.modifiedBefore !== undefined) {
-        where.push('d.modified < ?');
-        binds.push(filters.modifiedBefore);
-      }
-      if (filters.project !== undefined) {
-        where.push('d.id IN (SELECT document_id FROM project_documents WHERE project_id = ?)');
-        binds.push(filters.project);
-      }
-      if (filters.minGrade !== undefined) {
-        const grades = gradesAtLeast(filters.minGrade);
-        where.push(`COALESCE(d.quality_grade, ?) IN (${grades.map(() => '?').join(', ')})`);
-        binds.push(OWN_DOCUMENT_GRADE, ...grades);
-      }
-      const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
-      const needle = filters.contains ? filters.contains.toLowerCase() : null;
-      const rows = await sql.serialized(() =>
-        sql.all<{ id: number; path: string; text: string | null }>(
-          `SELECT c.id AS id, d.path AS path${needle ? ', c.text AS text' : ''}
-           FROM chunks c JOIN documents d ON d.id = c.document_id
-           ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-          binds,
-        ),
-      );
-      const allowed = new Set<number>();
-      for (const r of rows) {
-        if (pathRe && !pathRe.test(String(r.path))) continue;
-        // Full Unicode lower-casing (LIKE folds ASCII only), same rule as the lexical side.
-        if (
-          needle &&
-          !String(r.text ?? '')
-            .toLowerCase()
-            .includes(needle)
-        )
-          continue;
-        allowed.add(Number(r.id));
-      }
-      return allowed;
+      return hasFilter(filters) ? allowedInQueue(filters) : null;
     },
 
     async chunkKeys(chunkIds) {
-      const out = new Map<number, { path: string; seq: number }>();
-      if (chunkIds.length === 0) return out;
-      const rows = await sql.serialized(() =>
-        sql.all<{ id: number; path: string; seq: number }>(
-          `SELECT c.id AS id, d.path AS path, c.seq AS seq FROM chunks c
-           JOIN documents d ON d.id = c.document_id
-           WHERE c.id IN (SELECT value FROM json_each(?))`,
-          [JSON.stringify(chunkIds)],
-        ),
-      );
-      for (const r of rows) out.set(Number(r.id), { path: String(r.path), seq: Number(r.seq) });
-      return out;
+      if (chunkIds.length === 0) return new Map<number, ChunkKey>();
+      return keysInQueue(chunkIds);
     },
 
     async chunkTexts(chunkIds) {

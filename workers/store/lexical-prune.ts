@@ -77,7 +77,9 @@ export function padded(rest: number): number {
 
 /** The k-th largest of `scores[id]` over `ids` (k >= 1, k <= ids.length), by quickselect. */
 export function kthLargest(scores: Float64Array, ids: readonly number[], k: number): number {
-  const a = Float64Array.from(ids, (id) => scores[id]!);
+  // A plain loop: Float64Array.from with a map function costs several times more (V8).
+  const a = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) a[i] = scores[ids[i]!]!;
   let lo = 0;
   let hi = a.length - 1;
   const target = k - 1;

@@ -27,6 +27,7 @@ import {
   type TermPlan,
 } from './lexical-prune';
 import { packPostings, PostingCache, type PostingList } from './lexical-postings';
+import { batchedInQueue } from './queue-batch';
 import { FTS_TOKENIZER } from './migrations';
 import type { Sql, SqlValue } from './sql';
 
@@ -228,6 +229,22 @@ interface Bm25Context {
   nUnits: number;
 }
 
+/** What the rankings of one batch read once for all of them; each still ranks as if alone. */
+interface BatchReads {
+  ctx: Bm25Context;
+  /** The stems of every word of the batch's queries. */
+  stems: Map<string, string[]>;
+  /** term_stats of the batch's stems (a stem the index does not hold is absent). */
+  stats: Map<string, { docs: number; chunks: number }>;
+  /** Posting lists read during the batch, whatever their length. */
+  lists: Map<string, PostingList>;
+}
+
+type RankOptions = { filters?: SearchFilters; limit?: number };
+type RankRequest = { query: string | ParsedQuery; options: RankOptions };
+/** A ranking whose top chunks are still to be placed (path and sequence for the ties). */
+type PooledRanking = Omit<LexicalRanking, 'chunks'> & { pool: ScoredChunk[]; limit: number };
+
 /** Scratch arrays of one ranking, indexed by chunk id. */
 interface Accumulator {
   scores: Float64Array;
@@ -424,18 +441,42 @@ export async function createLexicalSearch(
     return snap;
   }
 
-  /** Query-term weight per stem: a repeated query word counts more, as in Anserini. */
-  async function queryWeights(
+  /** Query-term weight per stem (stems of the batch's words): a repeated word counts more, as in Anserini. */
+  function queryWeights(
     parsed: ParsedQuery,
-  ): Promise<{ weights: Map<string, number>; singleStems: boolean }> {
+    stems: ReadonlyMap<string, string[]>,
+  ): { weights: Map<string, number>; singleStems: boolean } {
     const words = [...parsed.terms, ...parsed.phrases.flat()];
     const counts = [...parsed.termCounts, ...parsed.phrases.flat().map(() => 1)];
-    const stemLists = await stemsNow(words);
+    const stemLists = words.map((w) => stems.get(w) ?? []);
     const weights = new Map<string, number>();
     stemLists.forEach((list, i) => {
       for (const stem of list) weights.set(stem, (weights.get(stem) ?? 0) + (counts[i] ?? 1));
     });
     return { weights, singleStems: stemLists.every((l) => l.length === 1) };
+  }
+
+  /**
+   * What a batch of rankings reads once for all of them: the stems of all their words (one
+   * tokenizer pass), the index-wide BM25 inputs, and term_stats of all their stems (one lookup).
+   */
+  async function batchReads(parsed: readonly ParsedQuery[]): Promise<BatchReads> {
+    const words = [...new Set(parsed.flatMap((p) => [...p.terms, ...p.phrases.flat()]))];
+    const lists = await stemsNow(words);
+    const stems = new Map(words.map((w, i) => [w, lists[i] ?? []]));
+    const ctx = await bm25Context();
+    const all = [...new Set(lists.flat())];
+    const rows =
+      all.length === 0
+        ? []
+        : await sql.all<{ term: string; docs: number; chunks: number }>(
+            'SELECT term, docs, chunks FROM term_stats WHERE term IN (SELECT value FROM json_each(?))',
+            [JSON.stringify(all)],
+          );
+    const stats = new Map(
+      rows.map((r) => [String(r.term), { docs: Number(r.docs), chunks: Number(r.chunks) }]),
+    );
+    return { ctx, stems, stats, lists: new Map() };
   }
 
   /**
@@ -514,27 +555,33 @@ export async function createLexicalSearch(
     return { snap, avgdl, nUnits: params.idfUnit === 'document' ? snap.documents : n };
   }
 
-  /** The query's terms in reading order, with df from term_stats (one lookup per term). */
-  async function termPlan(weights: Map<string, number>, ctx: Bm25Context): Promise<TermPlan[]> {
-    const rows = await sql.all<{ term: string; docs: number; chunks: number }>(
-      'SELECT term, docs, chunks FROM term_stats WHERE term IN (SELECT value FROM json_each(?))',
-      [JSON.stringify([...weights.keys()])],
-    );
-    const terms = rows.map((r) => {
-      const chunks = Number(r.chunks);
-      const df = params.idfUnit === 'document' ? Number(r.docs) : chunks;
-      return { stem: String(r.term), q: weights.get(String(r.term)) ?? 1, df, chunks };
-    });
-    return planTerms(terms, ctx.nUnits, params.k1);
+  /** The query's terms in reading order, with df from the batch's term_stats. */
+  function termPlan(weights: Map<string, number>, reads: BatchReads): TermPlan[] {
+    const terms: Array<{ stem: string; q: number; df: number; chunks: number }> = [];
+    for (const [stem, q] of weights) {
+      const row = reads.stats.get(stem);
+      if (!row) continue; // not in the index
+      const df = params.idfUnit === 'document' ? row.docs : row.chunks;
+      terms.push({ stem, q, df, chunks: row.chunks });
+    }
+    return planTerms(terms, reads.ctx.nUnits, params.k1);
   }
 
-  /** The posting list of `stem`: from the cache, or read from the index (and cached if long). */
-  async function postings(stem: string, acc: Accumulator): Promise<PostingList> {
-    const cached = postingCache?.get(stem);
+  /**
+   * The posting list of `stem`: from the cache, from this batch's reads, or read from the index
+   * (and kept for the batch, and cached if long).
+   */
+  async function postings(
+    stem: string,
+    acc: Accumulator,
+    batch: Map<string, PostingList>,
+  ): Promise<PostingList> {
+    const cached = postingCache?.get(stem) ?? batch.get(stem);
     if (cached) return cached;
     await readPostings(stem, acc);
     const list = packPostings(acc.touched, acc.tfTitle, acc.tfBody);
     postingCache?.set(stem, list);
+    batch.set(stem, list);
     return list;
   }
 
@@ -606,6 +653,7 @@ export async function createLexicalSearch(
     plan: TermPlan[],
     allowed: Uint8Array | null,
     limit: number,
+    batch: Map<string, PostingList>,
   ): Promise<Scoring> {
     const acc = newAccumulator(ctx.snap.size);
     const rest = suffixBounds(plan);
@@ -637,7 +685,7 @@ export async function createLexicalSearch(
           return { acc, complete, late, exact: false, postingsRead: read };
         }
       }
-      addStemScores(ctx, acc, term, await postings(term.stem, acc), allowed);
+      addStemScores(ctx, acc, term, await postings(term.stem, acc, batch), allowed);
       read += term.chunks;
     }
     return { acc, complete: acc.scored, late: [], exact: true, postingsRead: read };
@@ -723,55 +771,61 @@ export async function createLexicalSearch(
   }
 
   /**
-   * The top `limit` of the scored chunks. Cuts by score first, keeping every chunk tied with the
-   * last place, then fetches path and sequence for those few so the tie-break (path, seq) is exact.
+   * The chunks that can make the top `limit` of the scored: cut by score, keeping every chunk tied
+   * with the last place (their path and sequence, `placeChunks`, then break the ties exactly).
    */
-  async function topChunks(
-    scores: Float64Array,
-    scored: number[],
-    limit: number,
-  ): Promise<ScoredChunk[]> {
-    const ranked = Float64Array.from(scored, (id) => scores[id]!).sort();
-    const floor = ranked[Math.max(0, ranked.length - limit)]!;
-    const pool: ScoredChunk[] = scored
+  function topPool(scores: Float64Array, scored: number[], limit: number): ScoredChunk[] {
+    // The limit-th best score (the lowest when there are fewer), selected without a full sort.
+    const floor = kthLargest(scores, scored, Math.min(limit, scored.length));
+    return scored
       .filter((id) => scores[id]! >= floor)
       .map((id) => ({ chunkId: id, documentId: -1, path: '', seq: 0, score: scores[id]! }));
-    const byId = new Map(pool.map((c) => [c.chunkId, c]));
+  }
+
+  /** Fills in document, path and sequence of pooled chunks: one lookup for a batch's pools. */
+  async function placeChunks(pool: readonly ScoredChunk[]): Promise<void> {
+    if (pool.length === 0) return;
+    const byId = new Map<number, ScoredChunk[]>(); // a chunk may be in several rankings' pools
+    for (const c of pool) byId.set(c.chunkId, [...(byId.get(c.chunkId) ?? []), c]);
     await sql.each(
       `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
        FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE c.id IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(pool.map((c) => c.chunkId))],
+      [JSON.stringify([...byId.keys()])],
       (row) => {
-        const cand = byId.get(Number(row.id));
-        if (!cand) return;
-        cand.documentId = Number(row.document_id);
-        cand.seq = Number(row.seq);
-        cand.path = String(row.path);
+        for (const cand of byId.get(Number(row.id)) ?? []) {
+          cand.documentId = Number(row.document_id);
+          cand.seq = Number(row.seq);
+          cand.path = String(row.path);
+        }
       },
     );
-    return pool
-      .filter((c) => c.documentId >= 0) // deleted meanwhile
-      .sort(compareRanked)
-      .slice(0, limit);
   }
 
-  async function rankNow(
-    query: string | ParsedQuery,
-    options: { filters?: SearchFilters; limit?: number } = {},
-  ): Promise<LexicalRanking> {
-    const parsed = typeof query === 'string' ? parseQuery(query) : query;
-    validateFilters(options.filters);
+  /** A placed pool's top `limit`, ties by path and sequence; chunks deleted meanwhile left out. */
+  const topOfPool = (pool: ScoredChunk[], limit: number): ScoredChunk[] =>
+    pool
+      .filter((c) => c.documentId >= 0)
+      .sort(compareRanked)
+      .slice(0, limit);
+
+  /** One ranking of a batch, scored, its pool not yet placed (`placeChunks`). */
+  async function scoreQuery(
+    parsed: ParsedQuery,
+    options: RankOptions,
+    reads: BatchReads | null,
+  ): Promise<PooledRanking> {
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
-    const none: LexicalRanking = {
-      chunks: [],
+    const none: PooledRanking = {
+      pool: [],
+      limit,
       notice: queryNotice(parsed.truncated, []),
       work: { postingsRead: 0, lateTerms: 0 },
       maxScore: 0,
     };
-    if (!parsed.match) return none;
-    const { weights, singleStems } = await queryWeights(parsed);
-    const ctx = await bm25Context();
+    if (!parsed.match || !reads) return none;
+    const { weights, singleStems } = queryWeights(parsed, reads.stems);
+    const { ctx } = reads;
     const allowed = await candidateChunks(
       { ...parsed, match: parsed.match },
       options.filters,
@@ -779,17 +833,65 @@ export async function createLexicalSearch(
       ctx.snap,
     );
     if (allowed === 'none') return none;
-    const plan = await termPlan(weights, ctx);
+    const plan = termPlan(weights, reads);
     const maxScore = queryMaxScore(weights, plan, ctx.nUnits, params.k1);
-    const scoring = await scoreChunks(ctx, plan, allowed, limit);
+    const scoring = await scoreChunks(ctx, plan, allowed, limit, reads.lists);
     const notice = queryNotice(
       parsed.truncated,
       scoring.exact ? [] : scoring.late.map((t) => t.stem),
     );
     const work = { postingsRead: scoring.postingsRead, lateTerms: scoring.late.length };
-    if (scoring.complete.length === 0) return { chunks: [], notice, work, maxScore };
-    const chunks = await topChunks(scoring.acc.scores, scoring.complete, limit);
-    return { chunks, notice, work, maxScore };
+    const pool =
+      scoring.complete.length === 0 ? [] : topPool(scoring.acc.scores, scoring.complete, limit);
+    return { pool, limit, notice, work, maxScore };
+  }
+
+  /**
+   * Several rankings at once, each exactly as if alone (same terms, order, sums and ties): stems,
+   * term statistics and posting lists they share are read once (`batchReads`), and their top
+   * chunks placed in one lookup. A request with bad filters fails alone.
+   */
+  async function rankBatch(
+    requests: readonly RankRequest[],
+  ): Promise<Array<PromiseSettledResult<LexicalRanking>>> {
+    const parsed = requests.map((r): PromiseSettledResult<ParsedQuery> => {
+      try {
+        validateFilters(r.options.filters);
+        const value = typeof r.query === 'string' ? parseQuery(r.query) : r.query;
+        return { status: 'fulfilled', value };
+      } catch (reason) {
+        return { status: 'rejected', reason };
+      }
+    });
+    const matching = parsed.flatMap((p) =>
+      p.status === 'fulfilled' && p.value.match ? [p.value] : [],
+    );
+    const reads = matching.length > 0 ? await batchReads(matching) : null;
+    const scored: Array<PromiseSettledResult<PooledRanking>> = [];
+    for (const [i, p] of parsed.entries()) {
+      if (p.status === 'rejected') scored.push(p);
+      else
+        scored.push({
+          status: 'fulfilled',
+          value: await scoreQuery(p.value, requests[i]!.options, reads),
+        });
+    }
+    await placeChunks(scored.flatMap((s) => (s.status === 'fulfilled' ? s.value.pool : [])));
+    return scored.map((s) => {
+      if (s.status === 'rejected') return s;
+      const { pool, limit, ...rest } = s.value;
+      return { status: 'fulfilled', value: { ...rest, chunks: topOfPool(pool, limit) } };
+    });
+  }
+
+  /** One ranking, inside a job of the connection's queue. @throws AppError INVALID_ARGUMENT */
+  async function rankNow(
+    query: string | ParsedQuery,
+    options: RankOptions,
+  ): Promise<LexicalRanking> {
+    const [result] = await rankBatch([{ query, options }]);
+    if (result?.status !== 'fulfilled') throw result?.reason;
+    return result.value;
   }
 
   /** Highlights every word whose stem is a query stem; trims long chunks to a window. */
@@ -908,12 +1010,17 @@ export async function createLexicalSearch(
 
   // Every call runs in the connection's queue (Sql.serialized): it then never sees another
   // call's uncommitted transaction, and overlapping searches (search-as-you-type) take turns
-  // on the shared tokenizer scratch table instead of reading each other's words.
+  // on the shared tokenizer scratch table instead of reading each other's words. Rankings that
+  // wait there together run as one batch (a query plan's retrievals: shared reads, same results).
+  const rankInQueue = batchedInQueue<RankRequest, LexicalRanking>(
+    (fn) => sql.serialized(fn),
+    rankBatch,
+  );
   return {
     search: (request) => sql.serialized(() => searchNow(request)),
-    rank: (query, options) => sql.serialized(() => rankNow(query, options)),
-    rankChunks: (query, options) =>
-      sql.serialized(async () => (await rankNow(query, options)).chunks),
+    rank: (query, options) => rankInQueue({ query, options: options ?? {} }),
+    rankChunks: async (query, options) =>
+      (await rankInQueue({ query, options: options ?? {} })).chunks,
     stems: (words) => sql.serialized(() => stemsNow(words)),
     buildHits: (query, ranked) => sql.serialized(() => buildHitsNow(parseQuery(query), ranked)),
   };
