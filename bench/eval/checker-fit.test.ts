@@ -1,7 +1,8 @@
 // The checker's cut-off search: the cosine gate must be able to flag random pairs that the
-// model scores high, and without gates such pairs force the cut above every right pair.
+// model scores high, and without gates such pairs force the cut above every right pair; the
+// logged trade-off (hard flagged at right 0.80 / 0.85 / 0.90 with random flagged >= 0.98).
 import { describe, expect, it } from 'vitest';
-import { checkerCeiling, checkerCut } from './checker-fit';
+import { checkerCeiling, checkerCut, checkerFrontier } from './checker-fit';
 import type { Pair, PairKind } from './crag-checker';
 
 const pair = (kind: PairKind): Pair => ({ kind, sentence: kind, evidence: [kind] });
@@ -30,5 +31,21 @@ describe('checkerCut', () => {
     expect(cut.figures).toBe('right 0.000 hard 1.000 random 1.000');
     expect(checkerCeiling(scores, pairs)).toBe(0);
     expect(checkerCeiling(cos, pairs)).toBe(1);
+  });
+});
+
+describe('checkerFrontier', () => {
+  it('reads hard flagged at each right share, "-" where random flagged falls below 0.98', () => {
+    // gated: random pairs are off topic, so every right share is reachable with all hard flagged
+    expect(checkerFrontier(scores, cos, pairs, 0.1)).toBe('1.000 / 1.000 / 1.000');
+    // ungated: the random pairs score above every right pair, so no cut keeps them flagged
+    expect(checkerFrontier(scores, cos, pairs, -1)).toBe('- / - / -');
+    // right scores spread over hard ones: reaching more right pairs gives up hard pairs
+    // (right 0.50 .. 0.59; hard: six at 0.1, one at 0.515, three at 0.6)
+    const hard = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.515, 0.6, 0.6, 0.6];
+    const spread = pairs.map((p, i) =>
+      p.kind === 'right' ? 0.5 + i / 100 : p.kind === 'hard' ? hard[i - 10]! : 0,
+    );
+    expect(checkerFrontier(spread, cos, pairs, -1)).toBe('0.700 / 0.600 / 0.600');
   });
 });

@@ -2,14 +2,16 @@
 // the sentence checker alone on TRAIN claim pairs (claims_train: right = claim + its SUPPORT
 // rationale; negatives = claim + the best strips of the top-ranked non-relevant document, and of a
 // random document) and writes workers/answer/fitted/checker-<model>.json (command, date inside).
-// Candidates: logistic (+ boosted trees) over CHECKER_FEATURES and the stance cues, trained on
-// every pair or on right against hard only, with or without a cosine gate; the model, the gate
-// and the cut-off are chosen on 5-fold out-of-fold train scores (folds by claim), never on test.
+// Every cited strip carries its document context (title, text around it), for all pair kinds alike.
+// Candidates: logistic (+ boosted trees) over CHECKER_FEATURES, the stance cues and the context
+// features (CONTEXT_FEATURES), trained on every pair or on right against hard only, with or
+// without a cosine gate; the model, the gate and the cut-off are chosen on 5-fold out-of-fold
+// train scores (folds by claim), never on test.
 // CHECKER_DUMP=FILE also writes the train pairs, their features and vectors (for
 // scripts/checker-explore.py).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECKER_FEATURES } from '../../workers/answer/checker';
+import { CHECKER_FEATURES, CONTEXT_FEATURES } from '../../workers/answer/checker';
 import type { FittedModel } from '../../workers/answer/fitted';
 import { logisticScore } from '../../workers/answer/fitted';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
@@ -90,6 +92,30 @@ export function checkerCeiling(scores: number[], pairs: Pair[]): number {
   return right.filter((s) => s > cut).length / Math.max(1, right.length);
 }
 
+/**
+ * The trade-off a score allows at one gate: hard flagged at right supported 0.80 / 0.85 / 0.90
+ * with random flagged >= 0.98 ('-': not reachable).
+ */
+export function checkerFrontier(scores: number[], cos: number[], pairs: Pair[], gate: number) {
+  const of = (kind: string) =>
+    pairs.map((p, i) => (p.kind === kind ? i : -1)).filter((i) => i >= 0);
+  const [R, H, X] = [of('right'), of('hard'), of('random')];
+  const sup = (i: number, t: number) => cos[i]! >= gate && scores[i]! >= t;
+  const cuts = [...new Set(R.map((i) => scores[i]!))].sort((a, b) => b - a);
+  return [0.8, 0.85, 0.9]
+    .map((want) => {
+      for (const t of cuts) {
+        const right = R.filter((i) => sup(i, t)).length / R.length;
+        if (right < want) continue;
+        const random = X.filter((i) => !sup(i, t)).length / X.length;
+        if (random < 0.98) return '-';
+        return (H.filter((i) => !sup(i, t)).length / H.length).toFixed(3);
+      }
+      return '-';
+    })
+    .join(' / ');
+}
+
 interface Candidate {
   name: string;
   features: string[];
@@ -108,7 +134,7 @@ export async function fitChecker(
   meta: { command: string; fittedOn: string },
   log: (m: string) => void,
 ): Promise<string> {
-  const checker = await evalChecker(harness, fitted);
+  const checker = await evalChecker(harness, fitted, { contextCosine: true });
   const pairs = buildPairs(harness, fitted, records, evidence, corpusSize).filter(
     (p) => p.kind !== 'contradict',
   );
@@ -129,7 +155,41 @@ export async function fitChecker(
   const cues = stanceNames.filter((k) => !/^st_d\d+$/.test(k) && k !== 'st_cosine');
   const withCues = [...CHECKER_FEATURES, ...cues];
   const logistic = { ...BOOST, trees: 0 };
+  // + the cited strips' document context (title and the text around each strip)
+  const lexCtx = CONTEXT_FEATURES.filter((f) => f !== 'ctxCos');
+  const withCtx = [...withCues, ...CONTEXT_FEATURES];
+  const withLexCtx = [...withCues, ...lexCtx];
   const sets: Candidate[] = [
+    {
+      name: 'checker+cues+context, logistic, cosine gate',
+      features: withCtx,
+      boost: logistic,
+      gate: true,
+    },
+    {
+      name: 'checker+cues+context without its cosine, logistic, cosine gate',
+      features: withLexCtx,
+      boost: logistic,
+      gate: true,
+    },
+    {
+      name: 'checker+context, logistic, cosine gate',
+      features: [...CHECKER_FEATURES, ...CONTEXT_FEATURES],
+      boost: logistic,
+      gate: true,
+    },
+    {
+      name: 'checker+cues+context, trees, cosine gate',
+      features: withCtx,
+      boost: BOOST,
+      gate: true,
+    },
+    {
+      name: 'checker+cues+context, 300 depth-4 trees, cosine gate',
+      features: withCtx,
+      boost: { ...BOOST, trees: 300, depth: 4, minLeaf: 20 },
+      gate: true,
+    },
     { name: 'checker', features: [...CHECKER_FEATURES], boost: BOOST },
     { name: 'checker+cues', features: withCues, boost: BOOST },
     {
@@ -182,7 +242,7 @@ export async function fitChecker(
     }
     const cut = checkerCut(oof, cos, pairs, set.gate);
     log(
-      `[checker-fit] ${set.name}: out-of-fold at ${cut.t}${cut.gate > -1 ? `, gate cos >= ${cut.gate}` : ''}: ${cut.figures} (value ${cut.v.toFixed(4)}; right at random 0.98, no gate: ${checkerCeiling(oof, pairs).toFixed(3)})`,
+      `[checker-fit] ${set.name}: out-of-fold at ${cut.t}${cut.gate > -1 ? `, gate cos >= ${cut.gate}` : ''}: ${cut.figures} (value ${cut.v.toFixed(4)}; right at random 0.98, no gate: ${checkerCeiling(oof, pairs).toFixed(3)}; hard flagged at right .80/.85/.90, random >= .98, this gate: ${checkerFrontier(oof, cos, pairs, cut.gate)})`,
     );
     if (cut.v > chosen.cut.v) chosen = { set, cut };
   }
@@ -213,7 +273,7 @@ export async function fitChecker(
   return path;
 }
 
-/** The train pairs with their features and canonical vectors, for scripts/checker-explore.py. */
+/** The train pairs (with their strips' contexts), features and canonical vectors, for scripts/checker-explore.py. */
 async function dump(
   harness: CragHarness,
   pairs: Pair[],
@@ -229,6 +289,7 @@ async function dump(
     kind: p.kind,
     sentence: p.sentence,
     evidence: p.evidence,
+    context: p.context,
     sv: vec.get(p.sentence),
     ev: p.evidence.map((e) => vec.get(e)),
     row: rows[i],

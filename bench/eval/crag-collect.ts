@@ -186,13 +186,18 @@ export function answerFigures(
   return { precision: sentencesN ? goldN / sentencesN : 0, sentences: sentencesN, cited, times };
 }
 
-/** The `n` sentences of a text that best cover the query's terms. */
-export function bestSentences(q: QueryContext, text: string, n: number): string[] {
+/** The `n` sentences of a text that best cover the query's terms (with their offsets). */
+export function bestSentenceSpans(q: QueryContext, text: string, n: number): Span[] {
   return sentences(text)
     .map((s, i) => ({ s, i, c: coverage(q.terms, new Set(contentStems(s.text))).weighted }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
     .slice(0, n)
-    .map((x) => x.s.text);
+    .map((x) => x.s);
+}
+
+/** The `n` sentences of a text that best cover the query's terms. */
+export function bestSentences(q: QueryContext, text: string, n: number): string[] {
+  return bestSentenceSpans(q, text, n).map((s) => s.text);
 }
 
 /** One query's second retrieval: the query scores before and after, and how nDCG@10 moved. */

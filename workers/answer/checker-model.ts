@@ -5,6 +5,7 @@
 // Imports only ./fitted (types) and the JSON data.
 import type { FittedModel } from './fitted';
 import miniLm from './fitted/checker-all-MiniLM-L6-v2.json';
+import useLite from './fitted/checker-use-lite.json';
 
 export type CheckerModel = FittedModel['checker'] & {
   /**
@@ -20,6 +21,7 @@ export type CheckerModel = FittedModel['checker'] & {
 
 const CHECKERS: Record<string, CheckerModel> = {
   'all-MiniLM-L6-v2': miniLm,
+  'use-lite': useLite,
 };
 
 /** The checker model for a fitted file: its own checker file if one was fitted, else `fitted.checker`. */

@@ -1,7 +1,9 @@
 // The sentence checker: how well the strips a sentence cites support it, from lexical overlap
 // (IDF-weighted coverage of its terms, adjacent pairs, its numbers) and canonical cosine, combined
 // by the fitted logistic model; labelled supported / partly / unsupported with the fitted
-// thresholds. A sentence with no (valid) citation is unsupported. An LLM entailment score, when
+// thresholds, and on the cited strips' document context (strip-context.ts: title and the text just
+// around each strip, for the sentences that lean on their abstract); the strip stays what is cited.
+// A sentence with no (valid) citation is unsupported. An LLM entailment score, when
 // given, is blended in (h16b's tier). Lexical: it cannot see contradiction. The model and its
 // thresholds come from checker-model.ts (fitted on train claim pairs, bench/eval/checker-fit.ts);
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
@@ -10,6 +12,7 @@ import { cosine } from '../research/vectors';
 import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
 import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';
+import { contextText, type StripContext } from './strip-context';
 import { contentStems, coverage, idf, numbersOf, pairCoverage } from './text';
 import type { AnswerEmbedFn, LexicalStats } from './types';
 
@@ -35,10 +38,33 @@ export const CHECKER_FEATURES = [
   'precBest',
 ] as const;
 
+/**
+ * Features of the cited strips' document context (strip-context.ts: title, CONTEXT_CHARS either
+ * side), each the best over the cited strips. The strip is still what is cited: a sentence whose
+ * words sit only in the context scores on these alone, its strip features low; words beyond the
+ * window earn nothing. Without a context (web strips, older callers) each equals its strip-only
+ * counterpart (title '' and no window).
+ */
+export const CONTEXT_FEATURES = [
+  // IDF-weighted coverage of the sentence's content words by strip + title, and by strip + title +
+  // window; plain coverage of the latter
+  'ctxTitleCov',
+  'ctxCov',
+  'ctxCovP',
+  // of the sentence's three rarest terms, how many the best context lacks
+  'ctxMissRare',
+  // adjacent-pair coverage within the best context
+  'ctxPairs',
+  // canonical cosine of the sentence with title + window (embedded only when the model uses it)
+  'ctxCos',
+] as const;
+
 export interface CheckInput {
   sentence: string;
   /** The texts of the strips it cites (empty: no citation). */
   evidence: string[];
+  /** Each cited strip's document context, aligned with `evidence` (absent / null: unknown). */
+  context?: Array<StripContext | null>;
 }
 
 export interface SentenceChecker {
@@ -48,10 +74,20 @@ export interface SentenceChecker {
 }
 
 export function createSentenceChecker(
-  deps: { stats: LexicalStats; embed: AnswerEmbedFn },
+  deps: {
+    stats: LexicalStats;
+    embed: AnswerEmbedFn;
+    /** Embed the context windows for `ctxCos` (default: only when the fitted model reads it). */
+    contextCosine?: boolean;
+  },
   fitted: FittedModel,
 ): SentenceChecker {
   const model = checkerModelFor(fitted);
+  const embedContext = deps.contextCosine ?? model.features.includes('ctxCos');
+  const ctxOf = (i: CheckInput, k: number) => {
+    const c = i.context?.[k];
+    return c ? contextText(i.evidence[k]!, c) : null;
+  };
   const label = (score: number): SupportLabel =>
     score >= model.supported ? 'supported' : score < model.unsupported ? 'unsupported' : 'partly';
 
@@ -64,6 +100,11 @@ export function createSentenceChecker(
     for (const i of inputs) {
       if (i.evidence.length === 0 || i.evidence.includes(i.sentence)) continue;
       for (const t of [i.sentence, ...i.evidence]) if (!texts.has(t)) texts.set(t, texts.size);
+      if (embedContext)
+        i.evidence.forEach((_, k) => {
+          const t = ctxOf(i, k);
+          if (t && !texts.has(t)) texts.set(t, texts.size);
+        });
     }
     const vectors = texts.size ? await deps.embed([...texts.keys()], 'passage') : [];
     return inputs.map((i) => {
@@ -114,7 +155,45 @@ export function createSentenceChecker(
       const rareCut = [...ws].sort((x, y) => y - x)[Math.min(2, ws.length - 1)] ?? 0;
       const claimSet = new Set(distinct);
       const bestNums = new Set(numbersOf(best.text));
+      // The context features: the best cited strip by coverage of strip + title + window.
+      let ctx = { cov: -1, covP: 0, stems: [] as string[], set: new Set<string>() };
+      let titleCov = 0;
+      i.evidence.forEach((e, k) => {
+        const c = i.context?.[k];
+        const stripStems = contentStems(e);
+        const titleStems = c ? contentStems(c.title) : [];
+        const stems = c
+          ? [...contentStems(c.before), ...stripStems, ...contentStems(c.after)]
+          : stripStems;
+        const set = new Set([...stems, ...titleStems]);
+        const cv = coverage(terms, set);
+        titleCov = Math.max(
+          titleCov,
+          coverage(terms, new Set([...stripStems, ...titleStems])).weighted,
+        );
+        if (cv.weighted > ctx.cov)
+          ctx = { cov: cv.weighted, covP: cv.plain, stems: [...titleStems, ...stems], set };
+      });
+      let ctxCos = cos;
+      if (!exact && embedContext) {
+        const sv = vectors[texts.get(i.sentence)!]!;
+        i.evidence.forEach((_, k) => {
+          const t = ctxOf(i, k);
+          if (t) ctxCos = Math.max(ctxCos, cosine(sv, vectors[texts.get(t)!]!));
+        });
+      }
+      const context = {
+        ctxTitleCov: exact ? 1 : titleCov,
+        ctxCov: exact ? 1 : ctx.cov,
+        ctxCovP: exact ? 1 : ctx.covP,
+        ctxMissRare: exact
+          ? 0
+          : ws.filter((w, k) => w >= rareCut && w > 0 && !ctx.set.has(distinct[k]!)).length,
+        ctxPairs: exact ? 1 : pairCoverage(sStems, ctx.stems),
+        ctxCos,
+      };
       return {
+        ...context,
         covW: exact ? 1 : cov.weighted,
         covP: exact ? 1 : cov.plain,
         pairs: exact ? 1 : pairCoverage(sStems, evStems),

@@ -20,6 +20,7 @@ import type { FittedModel } from './fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
 import { refine } from './refine';
 import { parseGenerated } from './generated';
+import { stripContext, type StripContext } from './strip-context';
 import { stem } from './text';
 import type { AnswerDeps } from './types';
 
@@ -301,12 +302,19 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
 
       const byId = new Map(context.map((s) => [s.id, s]));
       for (const s of refinement.all) if (!byId.has(s.id)) byId.set(s.id, stripOnly(s));
+      // Each cited strip goes to the checker with its document context (title and the text
+      // around it); the strips came from these passages, whose text holds their exact offsets.
+      const docText = new Map(ev.passages.map((p) => [p.documentId, p.text]));
       const supports = await timed('check', () =>
         checker.check(
-          sentences.map((s) => ({
-            sentence: s.text,
-            evidence: s.stripIds.map((id) => byId.get(id)?.text ?? '').filter(Boolean),
-          })),
+          sentences.map((s) => {
+            const cited = s.stripIds.flatMap((id) => byId.get(id) ?? []).filter((c) => c.text);
+            return {
+              sentence: s.text,
+              evidence: cited.map((c) => c.text),
+              context: cited.map((c) => citedContext(c, docText)),
+            };
+          }),
         ),
       );
       const out: AnswerSentence[] = sentences.map((s, i) => ({ ...s, support: supports[i]! }));
@@ -337,6 +345,14 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
       };
     },
   };
+}
+
+/** A cited strip's context: title + surrounding text for library strips, the title for web ones. */
+function citedContext(strip: Strip, docText: Map<number, string>): StripContext {
+  const text = strip.documentId === null ? undefined : docText.get(strip.documentId);
+  return text && text.slice(strip.start, strip.end) === strip.text
+    ? stripContext(strip.title, text, strip)
+    : { title: strip.title, before: '', after: '' };
 }
 
 function stripOnly(s: Strip & { passageRank?: number; features?: unknown }): Strip {

@@ -126,6 +126,30 @@ describe('library answers', () => {
     expect(answer.crag.llmUsed).toBe(true);
   });
 
+  it("checks a generated sentence with its cited strip's document context", async () => {
+    // the sentence draws on both pelican sentences and cites one strip: the other sentence is
+    // the strip's context (same document, within the window), so only the context covers it all
+    const reply = 'The coastal pelican colony on the harbour cliffs feeds on fish at dawn [1].';
+    const gen = createScriptedGenerator({ rules: [{ match: 'Question:', reply }] });
+    const llm: LlmWorker = {
+      status: async () => ({ active: { kind: 'scripted', reason: 'test' } }) as never,
+      cancel: async () => undefined,
+      generate: async (request: GenerateRequest, _id?: string, onToken?: (p: string) => void) =>
+        gen.generate(request, { ...(onToken ? { onToken } : {}) }),
+    };
+    const lib = await library({ wrapLlm: () => llm });
+    await lib.connectLlm(port());
+    const answer = await lib.ask({ question: QUESTION });
+    expect(answer.mode).toBe('generated');
+    const c = answer.sentences[0]!.support.components;
+    expect(answer.strips.find((s) => s.id === answer.sentences[0]!.stripIds[0])?.path).toBe(
+      'birds/pelicans.txt',
+    );
+    expect(c.covBest).toBeLessThan(1);
+    expect(c.ctxCov).toBeGreaterThan(c.covBest!);
+    expect(c.ctxCov).toBe(1);
+  });
+
   it('keeps a partial answer, marked, with the extractive answer beside it, when the backend dies', async () => {
     const lib = await library({
       wrapLlm: () =>
