@@ -1,7 +1,7 @@
 // The query lane over real pools (workers/embed/pool.ts) of fake workers that can be held: a lone
 // query goes to the query worker; a query never queues behind a busy backlog worker; a plan's
-// variants run beside the original (on the idle backlog worker while the query worker embeds the
-// original); the texts are shared over idle workers in input order; without a query worker the
+// variants run beside the original (all but the last on the idle backlog worker while the query
+// worker embeds the original, the last queued behind it); the texts are shared over idle workers in input order; without a query worker the
 // backlog's idle workers share them as before.
 import { describe, expect, it } from 'vitest';
 import type { EmbedPoolWorker } from '../shared/embed-api';
@@ -82,14 +82,33 @@ describe('embedQueriesOnLane', () => {
     const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
     await tick();
     const variants = ['v1', 'v22', 'v333', 'v4444'];
-    // The variants come back while the original is still held: they did not queue behind it.
-    expect(await embedQueriesOnLane({ backlog, query }, variants)).toEqual(variants.map(vec));
-    expect(log).toEqual([
+    const pending = embedQueriesOnLane({ backlog, query }, variants);
+    await tick();
+    // All but the last variant run as one batch on the idle backlog worker beside the original;
+    // the last one goes to the query worker, after the original.
+    expect(log.slice(0, 2)).toEqual([
       { worker: 'q', texts: ['the claim'] },
-      { worker: 'b0', texts: variants }, // one batched pass
+      { worker: 'b0', texts: ['v1', 'v22', 'v333'] },
     ]);
     queryWorker.release();
     expect(await original).toEqual([vec('the claim')]);
+    expect(await pending).toEqual(variants.map(vec));
+    expect(log.slice(2)).toEqual([{ worker: 'q', texts: ['v4444'] }]);
+  });
+
+  it('sends two texts to the idle backlog worker while the query worker is busy', async () => {
+    const { log, backlog, query, queryWorker } = lane(1);
+    await Promise.all([backlog.workers(), query.workers()]);
+    queryWorker.hold();
+    const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
+    await tick();
+    // Done while the original is still held: nothing queued behind it.
+    expect(await embedQueriesOnLane({ backlog, query }, ['v1', 'v22'])).toEqual(
+      ['v1', 'v22'].map(vec),
+    );
+    expect(log[1]).toEqual({ worker: 'b0', texts: ['v1', 'v22'] });
+    queryWorker.release();
+    await original;
   });
 
   it('shares texts over every idle worker, the query worker first, in input order', async () => {
