@@ -29,6 +29,7 @@ import { mulberry32 } from '../../workers/shared/test-rng';
 import { loadNodeEncoder } from '../embed-models';
 import { fitBoosted } from './boost';
 import type { QueryRecord } from './crag-collect';
+import { coverageAt } from './crag-explore-relative';
 import { PASSAGE_BOOST } from './crag-fit';
 import { auroc, classify, fitLogistic } from './logistic';
 
@@ -50,25 +51,6 @@ function reach(scores: number[], labels: boolean[]): string {
     if (c.f1 >= 0.68) baAtF1 = Math.max(baAtF1, c.balancedAccuracy);
   }
   return `AUROC ${auroc(scores, labels).toFixed(4)}, best F1 ${bestF1.toFixed(3)}, F1 at BA >= 0.87 ${f1AtBa.toFixed(3)}, BA at F1 >= 0.68 ${baAtF1.toFixed(3)}`;
-}
-
-/** Query coverage at precision and ablated not-CORRECT both >= each target (out of fold). */
-function coverageAt(records: QueryRecord[], s: number[], a: Array<number | null>): string {
-  const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
-  const abl = a.filter((x): x is number => x !== null);
-  return [0.92, 0.9]
-    .map((target) => {
-      let best = { cov: 0, prec: 0, ab: 1 };
-      for (const t of [...new Set(s)].sort((x, y) => y - x)) {
-        const ab = abl.filter((x) => x < t).length / abl.length;
-        if (ab < target) break;
-        const c = s.flatMap((x, i) => (x >= t ? [i] : []));
-        const prec = c.filter((i) => top3[i]).length / c.length;
-        if (prec >= target) best = { cov: c.length / s.length, prec, ab };
-      }
-      return `at ${target}: coverage ${best.cov.toFixed(3)} (precision ${best.prec.toFixed(3)}, ablated ${best.ab.toFixed(3)})`;
-    })
-    .join('; ');
 }
 
 /** Local specificity of each passage, as the evaluator computes it (`localFeatures` of features.ts). */

@@ -428,16 +428,26 @@ async function main(): Promise<void> {
   console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+/** Each oracle instance's sentence predictions (its evidence set), in example order. */
+function perInstance(
+  instances: ReturnType<typeof oracleInstances>,
+  examples: Example[],
+  lp: StanceProbabilities[],
+): StanceProbabilities[][] {
+  const per = instances.map(() => [] as StanceProbabilities[]);
+  examples.forEach((e, i) => {
+    if (e.instance >= 0) per[e.instance]!.push(lp[i]!);
+  });
+  return per;
+}
+
 /** Macro-F1 of the oracle instances from per-sentence cross-validated predictions. */
 function oracleF1(
   instances: ReturnType<typeof oracleInstances>,
   examples: Example[],
   lp: StanceProbabilities[],
 ): number {
-  const per = instances.map(() => [] as StanceProbabilities[]);
-  examples.forEach((e, i) => {
-    if (e.instance >= 0) per[e.instance]!.push(lp[i]!);
-  });
+  const per = perInstance(instances, examples, lp);
   const gold = instances.map((x) => x.label);
   const pred = per.map(combineStances);
   return macroF1(gold, pred, STANCE_LABELS);
@@ -449,10 +459,7 @@ function scF1(
   examples: Example[],
   lp: StanceProbabilities[],
 ): number {
-  const per = instances.map(() => [] as StanceProbabilities[]);
-  examples.forEach((e, i) => {
-    if (e.instance >= 0) per[e.instance]!.push(lp[i]!);
-  });
+  const per = perInstance(instances, examples, lp);
   const keep = instances.map((x, k) => (x.label === 'NEUTRAL' ? -1 : k)).filter((k) => k >= 0);
   const pred = keep.map((k) => {
     const sum = [0, 0];
@@ -526,10 +533,7 @@ function nestedOffsetF1(
   for (let f = 0; f < 5; f++) {
     const o = chooseOffsets(instances, examples, lp, (id) => fold(id) !== f);
     const shifted = lp.map((x) => shift(x, o));
-    const per = instances.map(() => [] as StanceProbabilities[]);
-    examples.forEach((e, i) => {
-      if (e.instance >= 0) per[e.instance]!.push(shifted[i]!);
-    });
+    const per = perInstance(instances, examples, shifted);
     instances.forEach((x, k) => {
       if (fold(x.claimId) === f) pred[k] = combineStances(per[k]!);
     });

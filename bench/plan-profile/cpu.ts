@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { scriptedVariants } from '../../workers/llm/scripted';
 import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary, profilePool } from './setup';
+import { med, partTimer, profileLibrary, profilePool } from './setup';
 
 const MODEL = process.env.MODEL ?? 'use-lite';
 const pool = await profilePool(MODEL, 1);
@@ -20,17 +20,7 @@ const { hybrid, lookup } = core.appSearch({
   },
 });
 const paths = planSearchDeps({ hybrid, lookup, store: core.parts().store, lexical });
-const cpu: Record<string, number[]> = {};
-const wall: Record<string, number[]> = {};
-async function part<T>(k: string, f: () => Promise<T>): Promise<T> {
-  const c = process.cpuUsage();
-  const w = performance.now();
-  const out = await f();
-  const d = process.cpuUsage(c);
-  (wall[k] ??= []).push(performance.now() - w);
-  (cpu[k] ??= []).push((d.user + d.system) / 1000);
-  return out;
-}
+const { cpu, wall, part } = partTimer();
 const texts = [...queries.values()].slice(0, 60);
 for (const [i, q] of texts.entries()) {
   const vs = scriptedVariants(q, 4);

@@ -4,10 +4,9 @@
 // (passages), as the semantic index feeds it. `npx tsx bench/plan-profile/during-import.ts`
 import { loadavg } from 'node:os';
 import { createEmbedPool } from '../../workers/embed/pool';
-import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
+import type { QueryLanePools } from '../../workers/library/query-lane';
 import { spawnEmbedThread } from '../embed-cache';
-import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary } from './setup';
+import { laneSearch, med, profileLibrary } from './setup';
 
 const N = Number(process.env.N ?? 30);
 const { corpus, queries, core } = await profileLibrary('use-lite');
@@ -24,13 +23,7 @@ for (const withQueryWorker of [true, false]) {
   };
   await lane.backlog.workers();
   await lane.query?.workers();
-  const { hybrid } = core.appSearch({
-    fusion: hybridSettings({ model: 'use-lite' }).method,
-    semantic: {
-      embedQuery: async (t) => (await embedQueriesOnLane(lane, [t]))[0]!,
-      embedQueries: (ts) => embedQueriesOnLane(lane, ts),
-    },
-  });
+  const { hybrid } = laneSearch(core, lane);
   let importing = true;
   let batches = 0;
   const backlog = (async () => {

@@ -2,17 +2,11 @@
 // scripted generator's 4 variants) against one, on the library thread.
 // `npx tsx bench/plan-profile/lex5.ts`
 import { scriptedVariants } from '../../workers/llm/scripted';
-import { med, profileLibrary } from './setup';
+import { med, partTimer, profileLibrary } from './setup';
 
 const { queries, core } = await profileLibrary('use-lite');
 const { lexical } = core.parts();
-const cpu: Record<string, number[]> = {};
-async function part(k: string, f: () => Promise<unknown>) {
-  const c = process.cpuUsage();
-  await f();
-  const d = process.cpuUsage(c);
-  (cpu[k] ??= []).push((d.user + d.system) / 1000);
-}
+const { cpu, part } = partTimer();
 const texts = [...queries.values()].slice(0, 80);
 for (const round of [0, 1, 2]) {
   for (const q of texts) {

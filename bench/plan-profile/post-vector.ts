@@ -3,18 +3,12 @@
 // `npx tsx bench/plan-profile/post-vector.ts`
 import { scriptedVariants } from '../../workers/llm/scripted';
 import { hybridSettings } from '../eval/hybrid-mode';
-import { med, profileLibrary } from './setup';
+import { med, partTimer, profileLibrary } from './setup';
 
 const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh } = core.parts();
 const { hybrid } = core.appSearch({ fusion: hybridSettings({ model: 'use-lite' }).method });
-const cpu: Record<string, number[]> = {};
-async function part(k: string, f: () => Promise<unknown>) {
-  const c = process.cpuUsage();
-  await f();
-  const d = process.cpuUsage(c);
-  (cpu[k] ??= []).push((d.user + d.system) / 1000);
-}
+const { cpu, part } = partTimer();
 const texts = [...queries.values()].slice(0, 60);
 for (const round of [0, 1, 2]) {
   for (const q of texts) {

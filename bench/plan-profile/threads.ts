@@ -5,27 +5,11 @@
 // `npx tsx bench/plan-profile/threads.ts`
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createEmbedPool } from '../../workers/embed/pool';
-import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
-import { spawnEmbedThread } from '../embed-cache';
-import { hybridSettings } from '../eval/hybrid-mode';
-import { FUSION_ONLY, med, profileLibrary, scriptedPlanner } from './setup';
+import { appLane, FUSION_ONLY, laneSearch, med, profileLibrary, scriptedPlanner } from './setup';
 
-const spawn = () => spawnEmbedThread('use-lite', { queries: true });
-const lane: QueryLanePools = {
-  backlog: createEmbedPool({ spawn, size: 1 }),
-  query: createEmbedPool({ spawn, size: 1 }),
-};
-await lane.backlog.workers();
-await lane.query!.workers();
+const lane = await appLane();
 const { queries, core } = await profileLibrary('use-lite');
-const { hybrid, lookup } = core.appSearch({
-  fusion: hybridSettings({ model: 'use-lite' }).method,
-  semantic: {
-    embedQuery: async (t) => (await embedQueriesOnLane(lane, [t]))[0]!,
-    embedQueries: (ts) => embedQueriesOnLane(lane, ts),
-  },
-});
+const { hybrid, lookup } = laneSearch(core, lane);
 const { planner, paths } = scriptedPlanner(core, { hybrid, lookup });
 
 /** [on-CPU ns, run-queue wait ns] per thread id of this process. */
@@ -79,7 +63,12 @@ for (const [k, r] of Object.entries(rows))
       .map(([n, v]) => `${n} ${med(v)}`)
       .join('  '),
   );
-console.log('load', loadavg().map((x) => x.toFixed(2)).join(' '));
+console.log(
+  'load',
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+);
 await core.close();
 await lane.backlog.close();
 await lane.query!.close();
