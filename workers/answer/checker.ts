@@ -13,7 +13,7 @@ import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-featu
 import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';
 import { contextText, type StripContext } from './strip-context';
-import { contentStems, coverage, idf, numbersOf, pairCoverage } from './text';
+import { contentStems, coverage, idf, numbersOf, pairCoverage, type WeightedTerms } from './text';
 import type { AnswerEmbedFn, LexicalStats } from './types';
 
 /**
@@ -155,43 +155,11 @@ export function createSentenceChecker(
       const rareCut = [...ws].sort((x, y) => y - x)[Math.min(2, ws.length - 1)] ?? 0;
       const claimSet = new Set(distinct);
       const bestNums = new Set(numbersOf(best.text));
-      // The context features: the best cited strip by coverage of strip + title + window.
-      let ctx = { cov: -1, covP: 0, stems: [] as string[], set: new Set<string>() };
-      let titleCov = 0;
-      i.evidence.forEach((e, k) => {
-        const c = i.context?.[k];
-        const stripStems = contentStems(e);
-        const titleStems = c ? contentStems(c.title) : [];
-        const stems = c
-          ? [...contentStems(c.before), ...stripStems, ...contentStems(c.after)]
-          : stripStems;
-        const set = new Set([...stems, ...titleStems]);
-        const cv = coverage(terms, set);
-        titleCov = Math.max(
-          titleCov,
-          coverage(terms, new Set([...stripStems, ...titleStems])).weighted,
-        );
-        if (cv.weighted > ctx.cov)
-          ctx = { cov: cv.weighted, covP: cv.plain, stems: [...titleStems, ...stems], set };
-      });
-      let ctxCos = cos;
-      if (!exact && embedContext) {
-        const sv = vectors[texts.get(i.sentence)!]!;
-        i.evidence.forEach((_, k) => {
-          const t = ctxOf(i, k);
-          if (t) ctxCos = Math.max(ctxCos, cosine(sv, vectors[texts.get(t)!]!));
-        });
-      }
-      const context = {
-        ctxTitleCov: exact ? 1 : titleCov,
-        ctxCov: exact ? 1 : ctx.cov,
-        ctxCovP: exact ? 1 : ctx.covP,
-        ctxMissRare: exact
-          ? 0
-          : ws.filter((w, k) => w >= rareCut && w > 0 && !ctx.set.has(distinct[k]!)).length,
-        ctxPairs: exact ? 1 : pairCoverage(sStems, ctx.stems),
-        ctxCos,
-      };
+      const vectorOf = (t: string) => vectors[texts.get(t) ?? -1];
+      const ctxCos = !exact && embedContext ? contextCosine(i, cos, vectorOf) : cos;
+      const context = exact
+        ? { ctxTitleCov: 1, ctxCov: 1, ctxCovP: 1, ctxMissRare: 0, ctxPairs: 1, ctxCos }
+        : contextFeatures(i, terms, sStems, rareCut, ctxCos);
       return {
         ...context,
         covW: exact ? 1 : cov.weighted,
@@ -240,4 +208,61 @@ export function createSentenceChecker(
       });
     },
   };
+}
+
+/**
+ * CONTEXT_FEATURES of a sentence that is not its own strip: over the cited strips, the best by
+ * coverage of strip + title + window (and the best strip + title coverage); `ctxCos` as given.
+ */
+function contextFeatures(
+  i: CheckInput,
+  terms: WeightedTerms,
+  sStems: string[],
+  rareCut: number,
+  ctxCos: number,
+) {
+  let ctx = { cov: -1, covP: 0, stems: [] as string[], set: new Set<string>() };
+  let titleCov = 0;
+  i.evidence.forEach((e, k) => {
+    const c = i.context?.[k];
+    const stripStems = contentStems(e);
+    const titleStems = c ? contentStems(c.title) : [];
+    const stems = c
+      ? [...contentStems(c.before), ...stripStems, ...contentStems(c.after)]
+      : stripStems;
+    const set = new Set([...stems, ...titleStems]);
+    const cv = coverage(terms, set);
+    titleCov = Math.max(
+      titleCov,
+      coverage(terms, new Set([...stripStems, ...titleStems])).weighted,
+    );
+    if (cv.weighted > ctx.cov)
+      ctx = { cov: cv.weighted, covP: cv.plain, stems: [...titleStems, ...stems], set };
+  });
+  return {
+    ctxTitleCov: titleCov,
+    ctxCov: ctx.cov,
+    ctxCovP: ctx.covP,
+    ctxMissRare: terms.weights.filter(
+      (w, k) => w >= rareCut && w > 0 && !ctx.set.has(terms.stems[k]!),
+    ).length,
+    ctxPairs: pairCoverage(sStems, ctx.stems),
+    ctxCos,
+  };
+}
+
+/** The best cosine of the sentence with a cited strip's context (title + window), at least `cos`. */
+function contextCosine(
+  i: CheckInput,
+  cos: number,
+  vectorOf: (text: string) => Int16Array | undefined,
+): number {
+  const sv = vectorOf(i.sentence)!;
+  let best = cos;
+  i.evidence.forEach((e, k) => {
+    const c = i.context?.[k];
+    const v = c ? vectorOf(contextText(e, c)) : undefined;
+    if (v) best = Math.max(best, cosine(sv, v));
+  });
+  return best;
 }
