@@ -251,30 +251,116 @@ async function main(): Promise<void> {
   const meta = { model: embedder.id, version: embedder.version, dim: embedder.dim };
   if (args.dump) {
     // For exploring features offline (e.g. in Python); not part of the fit.
-    const lines = examples.map((e, i) =>
-      JSON.stringify({
-        c: e.claimId,
-        i: e.instance,
-        r: e.rationale,
-        syn: e.synthetic,
-        nr: e.negativeRank,
-        y: labels[i],
-        ct: e.claim,
-        st: e.sentence,
-        ...(args.dumpVectors
-          ? {
-              cv: Array.from(claimView.get(e.claim)!.vector),
-              sv: Array.from(sentView.get(e.sentence)!.vector),
-            }
-          : {}),
-        x: Array.from(rows[i]!, (v) => Math.round(v * 1e5) / 1e5),
-      }),
+    dumpRows(
+      args.dump,
+      { examples, instances, rows, labels, meta },
+      claimView,
+      sentView,
+      !!args.dumpVectors,
     );
-    writeFileSync(args.dump, `${lines.join('\n')}\n`);
-    console.error(`[fit] wrote ${examples.length} rows to ${args.dump}`);
     return;
   }
 
+  const configs = fitConfigs(args);
+
+  const splits = Number(args.splits ?? 5);
+  const best = crossValidate({ examples, instances, rows, labels, meta }, configs, splits);
+  // Class offsets added to every sentence's output (so to the summed log-probabilities of a
+  // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
+  // measured by nested cross-validation (offsets chosen on four folds, scored on the fifth).
+  const offsets = chooseOffsets(instances, examples, best.lp, () => true);
+  const nested = nestedOffsetF1(instances, examples, best.lp);
+  const shifted = best.lp.map((lp) => shift(lp, offsets));
+  const used = examples.map((e) => e.synthetic === 0 && weightOf(e, best.cfg) > 0);
+  const threshold = chooseThreshold(
+    examples.filter((_, i) => used[i]),
+    shifted.filter((_, i) => used[i]),
+  );
+  console.error(
+    `[fit] best ${JSON.stringify(best.cfg)} cv F1 mean ${best.f1.toFixed(4)} (split 0: ${best.f1Split0.toFixed(4)}); class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
+  );
+  const data = { examples, instances, rows, labels, meta };
+  const fitted = fitWithOffsets(data, () => true, best.cfg, offsets, threshold.tau);
+  fitted.provenance = {
+    fittedOn: 'SciFact claims_train.csv only',
+    script: 'bench/eval/stance-fit.ts',
+    command: `npx tsx bench/eval/stance-fit.ts --dataset ${dataset} --model ${model}`,
+    examples: examples.filter((e) => weightOf(e, best.cfg) > 0).length,
+    support: count('SUPPORT', (e) => weightOf(e, best.cfg) > 0),
+    contradict: count('CONTRADICT', (e) => weightOf(e, best.cfg) > 0),
+    neutral: count('NEUTRAL', (e) => weightOf(e, best.cfg) > 0),
+    synthetic: examples.filter((e) => e.synthetic > 0 && weightOf(e, best.cfg) > 0).length,
+    config: JSON.stringify(best.cfg),
+    cvOracleMacroF1: Math.round(best.f1Split0 * 10000) / 10000,
+    cvOracleMacroF1MeanOverSplits: Math.round(best.f1 * 10000) / 10000,
+    cvSplits: splits,
+    cvScMacroF1: Math.round(best.scSplit0 * 10000) / 10000,
+    classOffsets: JSON.stringify(offsets),
+    cvOracleMacroF1WithOffsets: Math.round(nested * 10000) / 10000,
+    cvSentenceF1: Math.round(threshold.f1 * 10000) / 10000,
+  };
+  // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
+  // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
+  // dump can judge every train claim with a stance model that did not see it
+  // (`--task claims --split train --stanceFolds DIR`, evidence-gate-fit.ts). The shipped model's
+  // own configuration must come out of the grid (claims-task.ts checks it).
+  if (args.folds) {
+    mkdirSync(args.folds, { recursive: true });
+    for (let f = 0; f < 5; f++) {
+      const m = fitWithOffsets(
+        data,
+        (e) => fold(e.claimId) !== f,
+        best.cfg,
+        offsets,
+        threshold.tau,
+      );
+      m.provenance = { ...fitted.provenance, fold: f, foldOf: 'claim id % 5' };
+      writeFileSync(join(args.folds, `stance-${model}-fold${f}.json`), `${JSON.stringify(m)}\n`);
+    }
+    console.error(`[fit] wrote 5 fold models to ${args.folds}`);
+    // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
+    if (args.foldsOnly) return;
+  }
+  mkdirSync('workers/projects/fitted', { recursive: true });
+  const out = `workers/projects/fitted/stance-${model}.json`;
+  writeFileSync(out, `${JSON.stringify(fitted)}\n`);
+  console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/** Every pair's ids, label, texts, feature row (and vectors) as JSON lines, for offline study. */
+function dumpRows(
+  path: string,
+  data: FitData,
+  claimView: Map<string, ReturnType<typeof textView>>,
+  sentView: Map<string, ReturnType<typeof textView>>,
+  withVectors: boolean,
+): void {
+  const { examples, rows, labels } = data;
+  const lines = examples.map((e, i) =>
+    JSON.stringify({
+      c: e.claimId,
+      i: e.instance,
+      r: e.rationale,
+      syn: e.synthetic,
+      nr: e.negativeRank,
+      y: labels[i],
+      ct: e.claim,
+      st: e.sentence,
+      ...(withVectors
+        ? {
+            cv: Array.from(claimView.get(e.claim)!.vector),
+            sv: Array.from(sentView.get(e.sentence)!.vector),
+          }
+        : {}),
+      x: Array.from(rows[i]!, (v) => Math.round(v * 1e5) / 1e5),
+    }),
+  );
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  console.error(`[fit] wrote ${examples.length} rows to ${path}`);
+}
+
+/** The configurations to cross-validate: `--grid` (JSON list of overrides) or the default grid. */
+function fitConfigs(args: Record<string, string | undefined>): FitConfig[] {
   // Default grid: cue features only (the dense u*v, |u-v| block did not finish cross-validating on
   // the shared 2-core machine; try it with --grid '[{"dense":true,"l2":0.03}]').
   const base = {
@@ -302,14 +388,25 @@ async function main(): Promise<void> {
     })),
   );
   const only = args.grid ? (JSON.parse(args.grid) as Partial<FitConfig>[]) : null;
-  const configs = only
-    ? only.map((o) => ({ ...base, dense: true, l2: 0.03, hidden: 0, ...o }))
-    : grid;
+  return only ? only.map((o) => ({ ...base, dense: true, l2: 0.03, hidden: 0, ...o })) : grid;
+}
 
-  // Five-fold cross-validation by claim, repeated over `splits` fold assignments (split 0: claim
-  // id % 5, as before; the others by a seeded hash of the id): one split's folds differ by
-  // +-0.05, so a configuration is chosen on the mean over splits. Only real pairs are scored.
-  const splits = Number(args.splits ?? 5);
+/** The train pairs, their feature rows and labels, and the embedder's identity. */
+interface FitData {
+  examples: Example[];
+  instances: ReturnType<typeof oracleInstances>;
+  rows: Float64Array[];
+  labels: number[];
+  meta: { model: string; version: string; dim: number };
+}
+
+/**
+ * Five-fold cross-validation by claim, repeated over `splits` fold assignments (split 0: claim
+ * id % 5, as before; the others by a seeded hash of the id): one split's folds differ by
+ * +-0.05, so a configuration is chosen on the mean over splits. Only real pairs are scored.
+ */
+function crossValidate(data: FitData, configs: FitConfig[], splits: number) {
+  const { examples, instances, rows, labels, meta } = data;
   let best: {
     cfg: FitConfig;
     f1: number;
@@ -353,79 +450,33 @@ async function main(): Promise<void> {
     );
     if (!best || f1 > best.f1) best = { cfg, f1, f1Split0: f1s[0]!, scSplit0: sc, lp: lp0 };
   }
-  // Class offsets added to every sentence's output (so to the summed log-probabilities of a
-  // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
-  // measured by nested cross-validation (offsets chosen on four folds, scored on the fifth).
-  const offsets = chooseOffsets(instances, examples, best!.lp, () => true);
-  const nested = nestedOffsetF1(instances, examples, best!.lp);
-  const shifted = best!.lp.map((lp) => shift(lp, offsets));
-  const used = examples.map((e) => e.synthetic === 0 && weightOf(e, best!.cfg) > 0);
-  const threshold = chooseThreshold(
-    examples.filter((_, i) => used[i]),
-    shifted.filter((_, i) => used[i]),
-  );
-  console.error(
-    `[fit] best ${JSON.stringify(best!.cfg)} cv F1 mean ${best!.f1.toFixed(4)} (split 0: ${best!.f1Split0.toFixed(4)}); class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
-  );
-  const fitted = fitConfig(
-    rows,
-    labels,
-    examples.map((e) => weightOf(e, best!.cfg)),
-    best!.cfg,
+  return best!;
+}
+
+/**
+ * `cfg` fitted on the examples `keep` admits (with their weights), the class offsets added to the
+ * output layer's bias and the evidence threshold set: the shipped model, or one fold's.
+ */
+function fitWithOffsets(
+  data: FitData,
+  keep: (e: Example) => boolean,
+  cfg: FitConfig,
+  offsets: number[],
+  tau: number,
+) {
+  const { examples, rows, labels, meta } = data;
+  const tr = examples.map((_, i) => i).filter((i) => keep(examples[i]!));
+  const m = fitConfig(
+    tr.map((i) => rows[i]!),
+    tr.map((i) => labels[i]!),
+    tr.map((i) => weightOf(examples[i]!, cfg)),
+    cfg,
     meta,
   );
-  const last = fitted.layers[fitted.layers.length - 1]!;
-  last.bias = last.bias.map((b, k) => Math.round((b + offsets[k]!) * 1e6) / 1e6);
-  fitted.evidenceThreshold = threshold.tau;
-  fitted.provenance = {
-    fittedOn: 'SciFact claims_train.csv only',
-    script: 'bench/eval/stance-fit.ts',
-    command: `npx tsx bench/eval/stance-fit.ts --dataset ${dataset} --model ${model}`,
-    examples: examples.filter((e) => weightOf(e, best!.cfg) > 0).length,
-    support: count('SUPPORT', (e) => weightOf(e, best!.cfg) > 0),
-    contradict: count('CONTRADICT', (e) => weightOf(e, best!.cfg) > 0),
-    neutral: count('NEUTRAL', (e) => weightOf(e, best!.cfg) > 0),
-    synthetic: examples.filter((e) => e.synthetic > 0 && weightOf(e, best!.cfg) > 0).length,
-    config: JSON.stringify(best!.cfg),
-    cvOracleMacroF1: Math.round(best!.f1Split0 * 10000) / 10000,
-    cvOracleMacroF1MeanOverSplits: Math.round(best!.f1 * 10000) / 10000,
-    cvSplits: splits,
-    cvScMacroF1: Math.round(best!.scSplit0 * 10000) / 10000,
-    classOffsets: JSON.stringify(offsets),
-    cvOracleMacroF1WithOffsets: Math.round(nested * 10000) / 10000,
-    cvSentenceF1: Math.round(threshold.f1 * 10000) / 10000,
-  };
-  // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
-  // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
-  // dump can judge every train claim with a stance model that did not see it
-  // (`--task claims --split train --stanceFolds DIR`, evidence-gate-fit.ts). The shipped model's
-  // own configuration must come out of the grid (claims-task.ts checks it).
-  if (args.folds) {
-    mkdirSync(args.folds, { recursive: true });
-    for (let f = 0; f < 5; f++) {
-      const tr = examples.map((_, i) => i).filter((i) => fold(examples[i]!.claimId) !== f);
-      const weights = examples.map((e) => weightOf(e, best!.cfg));
-      const m = fitConfig(
-        tr.map((i) => rows[i]!),
-        tr.map((i) => labels[i]!),
-        tr.map((i) => weights[i]!),
-        best!.cfg,
-        meta,
-      );
-      const top = m.layers[m.layers.length - 1]!;
-      top.bias = top.bias.map((b, k) => Math.round((b + offsets[k]!) * 1e6) / 1e6);
-      m.evidenceThreshold = threshold.tau;
-      m.provenance = { ...fitted.provenance, fold: f, foldOf: 'claim id % 5' };
-      writeFileSync(join(args.folds, `stance-${model}-fold${f}.json`), `${JSON.stringify(m)}\n`);
-    }
-    console.error(`[fit] wrote 5 fold models to ${args.folds}`);
-    // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
-    if (args.foldsOnly) return;
-  }
-  mkdirSync('workers/projects/fitted', { recursive: true });
-  const out = `workers/projects/fitted/stance-${model}.json`;
-  writeFileSync(out, `${JSON.stringify(fitted)}\n`);
-  console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const top = m.layers[m.layers.length - 1]!;
+  top.bias = top.bias.map((b, k) => Math.round((b + offsets[k]!) * 1e6) / 1e6);
+  m.evidenceThreshold = tau;
+  return m;
 }
 
 /** Each oracle instance's sentence predictions (its evidence set), in example order. */
