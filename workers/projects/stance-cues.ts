@@ -104,7 +104,7 @@ export function textCues(text: string): TextCues {
   const increase = increaseWords.length;
   const decrease = decreaseWords.length;
   let nullResult = 0;
-  const flat = toks.join(' ').replace(/ not/g, ' not').split(' ');
+  const flat = toks.join(' ').split(' ');
   for (const phrase of NULL_RESULT) if (containsSeq(flat, phrase)) nullResult++;
   const raw = Math.sign(increase - decrease);
   const direction = negations % 2 === 1 ? -raw : raw;
@@ -290,33 +290,24 @@ export function directionOf(token: string): number {
   return 0;
 }
 
-const CONTRAST = new Set(
-  'however but although though whereas contrast contrary unlike instead rather despite nevertheless conversely yet'.split(
-    ' ',
-  ),
+/** The set of a space-separated word list. */
+const wordSet = (words: string): Set<string> => new Set(words.split(' '));
+
+const CONTRAST = wordSet(
+  'however but although though whereas contrast contrary unlike instead rather despite nevertheless conversely yet',
 );
-const ABSOLUTE = new Set(
-  'always never all every only completely entirely consistently any none solely exclusively sole universally'.split(
-    ' ',
-  ),
+const ABSOLUTE = wordSet(
+  'always never all every only completely entirely consistently any none solely exclusively sole universally',
 );
-const FINDING = new Set(
-  'found find finds showed show shows shown demonstrate demonstrates demonstrated indicate indicates indicated suggest suggests suggested conclude concluded reveal revealed revealing observed identify identified confirm confirmed associated significantly significant'.split(
-    ' ',
-  ),
+const FINDING = wordSet(
+  'found find finds showed show shows shown demonstrate demonstrates demonstrated indicate indicates indicated suggest suggests suggested conclude concluded reveal revealed revealing observed identify identified confirm confirmed associated significantly significant',
 );
-const BACKGROUND = new Set(
-  'background objective objectives aim aims purpose methods method design setting participants introduction context importance unknown unclear investigate investigated examine examined assess assessed evaluate evaluated determine study studies hypothesis hypothesized whether'.split(
-    ' ',
-  ),
+const BACKGROUND = wordSet(
+  'background objective objectives aim aims purpose methods method design setting participants introduction context importance unknown unclear investigate investigated examine examined assess assessed evaluate evaluated determine study studies hypothesis hypothesized whether',
 );
-const RESULT_HEADINGS = new Set(
-  'results conclusion conclusions findings interpretation'.split(' '),
-);
-const BACKGROUND_HEADINGS = new Set(
-  'background objective objectives aim aims purpose methods design setting context importance introduction participants'.split(
-    ' ',
-  ),
+const RESULT_HEADINGS = wordSet('results conclusion conclusions findings interpretation');
+const BACKGROUND_HEADINGS = wordSet(
+  'background objective objectives aim aims purpose methods design setting context importance introduction participants',
 );
 
 /** How a sentence reads on its own: a reported finding, or background and methods. */

@@ -786,7 +786,11 @@ export async function createLexicalSearch(
   async function placeChunks(pool: readonly ScoredChunk[]): Promise<void> {
     if (pool.length === 0) return;
     const byId = new Map<number, ScoredChunk[]>(); // a chunk may be in several rankings' pools
-    for (const c of pool) byId.set(c.chunkId, [...(byId.get(c.chunkId) ?? []), c]);
+    for (const c of pool) {
+      const same = byId.get(c.chunkId);
+      if (same) same.push(c);
+      else byId.set(c.chunkId, [c]);
+    }
     await sql.each(
       `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
        FROM chunks c JOIN documents d ON d.id = c.document_id
