@@ -1,7 +1,7 @@
 // The fold skeleton the CRAG explore scripts (crag-explore*.ts) share: 5 folds by query
 // (query i in fold i % 5, as crag-fit.ts), each fold scored by a model fitted on the other four,
 // and the query-level cross-fit (each real query's row against its ablated retrieval's row as a
-// negative). Train-only exploration code; imports nothing of the app but model types.
+// negative). Train-only exploration code; from the app it imports only the fitted models' scorer.
 import { logisticScore, type LogisticModel } from '../../workers/answer/fitted';
 import type { EvaluatedRetrieval } from '../../workers/answer/pipeline';
 import type { QueryRecord } from './crag-collect';
