@@ -138,27 +138,19 @@ function MarkedText({
   chunk: { start: number; end: number } | undefined;
   mark: RefObject<HTMLElement | null>;
 }) {
-  if (range) {
-    return (
-      <>
-        {text.slice(0, range.start)}
-        <mark ref={mark} className="chunk cited" data-testid="viewer-cited">
-          {text.slice(range.start, range.end)}
-        </mark>
-        {text.slice(range.end)}
-      </>
-    );
-  }
-  if (chunk) {
-    return (
-      <>
-        {text.slice(0, chunk.start)}
-        <mark ref={mark} className="chunk" data-testid="viewer-chunk">
-          {text.slice(chunk.start, chunk.end)}
-        </mark>
-        {text.slice(chunk.end)}
-      </>
-    );
-  }
-  return text;
+  const marked = range
+    ? { ...range, className: 'chunk cited', testId: 'viewer-cited' }
+    : chunk
+      ? { start: chunk.start, end: chunk.end, className: 'chunk', testId: 'viewer-chunk' }
+      : null;
+  if (!marked) return text;
+  return (
+    <>
+      {text.slice(0, marked.start)}
+      <mark ref={mark} className={marked.className} data-testid={marked.testId}>
+        {text.slice(marked.start, marked.end)}
+      </mark>
+      {text.slice(marked.end)}
+    </>
+  );
 }
