@@ -4,7 +4,7 @@
 // All float math runs in the wasm runtime through kernel.ts; this file only moves bytes and
 // sequences kernel calls. Must not import app/ or Node-only modules (file access is injected).
 import { createError } from '../shared/errors';
-import { attendEachSequence, type Kernel, type Ptr } from './kernel';
+import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
 import { createSentencePieceTokenizer, type Tokenizer } from './sentencepiece';
 
 export const USE_LITE_MODEL_ID = 'use-lite';
@@ -25,7 +25,7 @@ const LN_EPS = 9.999999974752427e-7;
 const L2_EPS = 9.999999960041972e-13;
 
 /** A weight matrix: f32 packed panels (canonical) or int8 + column scales (experiment). */
-type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int8'; w: { q: Ptr; scale: Ptr } };
+type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int8'; w: QuantWeights };
 
 /** Options of loadUseLite. */
 export interface UseLiteOptions {
