@@ -65,7 +65,8 @@ export interface SemanticIndex {
  */
 const serialized = (idx: VectorIndex) => idx.serializeParts?.() ?? idx.serialize();
 
-function startingStatus(model: EmbeddingModelKey, workers: number): SemanticStatus {
+/** The status before anything is loaded or counted (also the library's before a model starts). */
+export function startingStatus(model: EmbeddingModelKey | null, workers: number): SemanticStatus {
   return {
     phase: 'starting',
     model,
