@@ -1,6 +1,6 @@
 // Fits the LLM-free stance model on SciFact claims_TRAIN only and writes
 // workers/projects/fitted/stance-<model>.json:
-//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON]
+//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON] [--cvDump FILE]
 // Training pairs: every rationale sentence of a SUPPORT/CONTRADICT abstract with its label; for
 // claims without evidence the three BM25-closest sentences of each cited abstract (NEUTRAL), as
 // the eval builds them; and the two BM25-closest non-rationale sentences of each evidence
@@ -265,6 +265,25 @@ async function main(): Promise<void> {
 
   const splits = Number(args.splits ?? 5);
   const best = crossValidate({ examples, instances, rows, labels, meta }, configs, splits);
+  if (args.cvDump) {
+    // --cvDump FILE: the best configuration's out-of-fold (split 0, claim id % 5) log-probabilities
+    // of every oracle instance's sentences, to compare or ensemble with another model
+    // (scripts/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
+    const per = perInstance(instances, examples, best.lp);
+    const lines = instances.map((inst, k) =>
+      JSON.stringify({
+        claimId: Number(inst.claimId),
+        docId: inst.docId,
+        label: inst.label,
+        fold: fold(inst.claimId),
+        config: best.cfg,
+        sentences: per[k]!.map((lp) => Array.from(lp, (v) => Math.round(v * 1e6) / 1e6)),
+      }),
+    );
+    writeFileSync(args.cvDump, `${lines.join('\n')}\n`);
+    console.error(`[fit] wrote ${lines.length} out-of-fold instances to ${args.cvDump}`);
+    return;
+  }
   // Class offsets added to every sentence's output (so to the summed log-probabilities of a
   // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
   // measured by nested cross-validation (offsets chosen on four folds, scored on the fifth).
