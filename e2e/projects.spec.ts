@@ -6,23 +6,18 @@
 // export may contain; the printed page hides the controls; 500 pasted claims show progress and
 // cancel while the UI stays usable.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { FIXTURES, openApp, waitForImport } from './helpers';
+import { ask, CLAIM_FIXTURES, importFiles, openApp } from './helpers';
 
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
 const FAKE_KEY = 'sk-e2e-FAKE-key-0123456789abcdef';
-const CLAIM_FIXTURES = ['smoking-cohort.txt', 'green-tea-trial.txt'].map((f) =>
-  join(FIXTURES, 'claims', f),
-);
 
 test.describe.configure({ mode: 'serial' });
 
 async function setUp(page: Page): Promise<void> {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await expect(page.getByTestId('semantic-pill')).toHaveAttribute('data-phase', 'ready', {
     timeout: 90_000,
   });
@@ -212,15 +207,10 @@ test('a kept answer: its cited documents join the project and its citations are 
   page,
 }) => {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await page.keyboard.press('Alt+4');
   const question = 'Does smoking increase the risk of lung cancer?';
-  await page.getByTestId('answer-input').fill(question);
-  await page.getByTestId('answer-ask').click();
-  await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
-    timeout: 60_000,
-  });
+  await ask(page, question);
   await page.keyboard.press('Alt+6');
   await page.getByTestId('project-name').fill('From an answer');
   await page.getByTestId('project-create').click();
@@ -268,8 +258,7 @@ test('provenance on hits: imported files are own documents (grade C) until the u
   page,
 }) => {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await page.getByTestId('tab-search').click();
   await page.getByTestId('search-input').fill('green tea bone density smoking');
   const results = page.getByTestId('result');
