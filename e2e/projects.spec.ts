@@ -7,6 +7,7 @@
 // cancel while the UI stays usable.
 import { readFile } from 'node:fs/promises';
 import { test, expect, type Page } from '@playwright/test';
+import { RETRIEVAL_AUDIT_HEADINGS } from '../workers/projects/export-spec.testkit';
 import { ask, CLAIM_FIXTURES, importFiles, openApp } from './helpers';
 
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
@@ -38,6 +39,11 @@ async function download(page: Page, testid: string): Promise<{ name: string; tex
     page.getByTestId(testid).click(),
   ]);
   return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+}
+
+/** Each of `lines` stands as a whole line of `text` (a heading, not words inside a paragraph). */
+function expectLines(text: string, lines: readonly string[]): void {
+  for (const line of lines) expect(text.split('\n')).toContain(line);
 }
 
 test('claims triangulated with evidence, a citation audit, exports in the spec shapes, print', async ({
@@ -112,14 +118,13 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   // Exports: shapes as the spec gives them, and no API key anywhere.
   const report = await download(page, 'export-report');
   expect(report.name).toBe('lungs-and-bones-report.md');
-  for (const h of [
+  expectLines(report.text, [
     '# Lungs and bones',
     '## Question',
     '## Claims',
     '## Citation audit',
     '## References',
-  ])
-    expect(report.text.split('\n')).toContain(h);
+  ]);
   expect(report.text).toContain(`| ${SUPPORTED} | LIKELY |`);
   expect(report.text).toContain(`| ${CONTRADICTED} | CONTESTED |`);
   const meta = await download(page, 'export-index-metadata');
@@ -151,14 +156,7 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   ]);
   const retrieval = await download(page, 'export-retrieval-audit');
   expect(retrieval.name).toBe('retrieval_audit.md');
-  for (const h of [
-    '# Retrieval Quality Audit',
-    '## Index Statistics',
-    '## Query Performance',
-    '## Citation Verification',
-    '## Recommendations',
-  ])
-    expect(retrieval.text.split('\n')).toContain(h);
+  expectLines(retrieval.text, RETRIEVAL_AUDIT_HEADINGS);
   expect(retrieval.text).toContain('| SOURCE_NOT_INDEXED |');
   for (const file of [report, meta, retrieval]) {
     expect(file.text).not.toContain(FAKE_KEY);
