@@ -17,7 +17,7 @@ import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
-import type { SemanticStatus } from '../shared/semantic-api';
+import { emptyStatus, type SemanticStatus } from '../shared/semantic-api';
 import { createScriptedGenerator } from '../llm/scripted';
 import type { LlmDep } from '../research/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
@@ -26,18 +26,7 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../../e2e/fixtures/claims/${name}`, import.meta.url), 'utf8');
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
-const READY: SemanticStatus = {
-  phase: 'ready',
-  model: { id: 'use-lite', version: 'test', dim: 512 },
-  embedded: 0,
-  total: 0,
-  done: 0,
-  todo: 0,
-  message: null,
-  ratePerSecond: null,
-  etaSeconds: null,
-  workers: 1,
-};
+const READY = emptyStatus('ready', { id: 'use-lite', version: 'test', dim: 512 }, 1);
 
 let embed: (texts: string[]) => Promise<Int16Array[]>;
 let lib: TestLibrary;

@@ -12,7 +12,7 @@ import {
   type EmbedSpawner,
   type EmbedWorkerApi,
 } from '../shared/embed-api';
-import type { SemanticStatus } from '../shared/semantic-api';
+import { emptyStatus, type SemanticStatus } from '../shared/semantic-api';
 import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
 import { createSemanticIndex, type SemanticIndex } from '../search/semantic-index';
@@ -82,18 +82,7 @@ export interface SemanticSync {
   ): Promise<Int16Array[]>;
 }
 
-const STARTING: SemanticStatus = {
-  phase: 'starting',
-  model: null,
-  embedded: 0,
-  total: 0,
-  done: 0,
-  todo: 0,
-  message: null,
-  ratePerSecond: null,
-  etaSeconds: null,
-  workers: 0,
-};
+const STARTING = emptyStatus('starting', null, 0);
 
 export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const watchers = new Set<(s: SemanticStatus) => void>();
