@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../web/fake-clock.testkit';
 import type { Clock } from '../web/clock';
-import { createWebService, type WebServiceDeps } from '../web/web-service';
+import type { WebServiceDeps } from '../web/web-service';
+import { createTestWebService } from '../web/web-service.testkit';
 import { webAction } from './corrective';
 import { createWebStrips, webEnabled } from './web-strips';
 
@@ -24,12 +25,10 @@ async function webService(
   fetch: WebServiceDeps['fetch'],
   opts: { clock?: Clock; online?: boolean | undefined; enable?: Array<keyof typeof KEYS> } = {},
 ) {
-  const svc = createWebService({
+  const svc = createTestWebService({
     fetch,
     clock: opts.clock ?? createFakeClock(),
-    random: () => 0.5,
     isOnline: () => opts.online ?? true,
-    isBrowser: false,
     maxRetries: 0,
   });
   await svc.init();

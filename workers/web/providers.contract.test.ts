@@ -9,7 +9,7 @@ import { createScaledClock } from './fake-clock.testkit';
 import type { FetchLike } from './http';
 import { useMockServer, type RecordedRequest } from './mock-server.testkit';
 import { PROVIDERS } from './providers';
-import { createWebService } from './web-service';
+import { createTestWebService } from './web-service.testkit';
 
 const KEY = 'sk-contract-SECRET-1234567890';
 const QUERY = 'retrieval augmented generation';
@@ -136,11 +136,9 @@ async function serviceFor(
   opts: { timeoutMs?: number; maxRetries?: number; browser?: boolean } = {},
 ) {
   const clock = createScaledClock(0.001);
-  const svc = createWebService({
+  const svc = createTestWebService({
     fetch: opts.browser ? browserLikeFetch : (input, init) => fetch(input, init),
     clock,
-    random: () => 0.5,
-    isOnline: () => true,
     isBrowser: opts.browser ?? false,
     timeoutMs: opts.timeoutMs ?? 3_000_000,
     maxRetries: opts.maxRetries ?? 3,
