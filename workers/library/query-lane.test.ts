@@ -6,32 +6,24 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedPoolWorker } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
+import { createHold } from '../shared/hold.testkit';
 import { embedQueriesOnLane } from './query-lane';
 
 const vec = (t: string) => Int16Array.from([t.length, t.charCodeAt(0)]);
 
 /** A worker named `name` whose calls are logged; `hold()` keeps its next calls until `release()`. */
 function heldWorker(name: string, log: Array<{ worker: string; texts: string[] }>) {
-  let gate: Promise<void> | null = null;
-  let open = () => {};
+  const { current, hold, release } = createHold();
   const worker: EmbedPoolWorker = {
     async embed(texts) {
       log.push({ worker: name, texts });
+      const gate = current();
       if (gate) await gate;
       return texts.map(vec);
     },
     terminate() {},
   };
-  return {
-    worker,
-    hold() {
-      gate = new Promise<void>((r) => (open = r));
-    },
-    release() {
-      gate = null;
-      open();
-    },
-  };
+  return { worker, hold, release };
 }
 
 function lane(backlogSize: number) {
