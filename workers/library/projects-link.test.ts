@@ -11,13 +11,14 @@ import {
 } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { createHybridSearch } from '../search/hybrid';
+import { startingStatus } from '../search/semantic-index';
 import { createChunkLookup } from '../store/chunk-lookup';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
 import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
-import { emptyStatus, type SemanticStatus } from '../shared/semantic-api';
+import type { SemanticStatus } from '../shared/semantic-api';
 import { createScriptedGenerator } from '../llm/scripted';
 import type { LlmDep } from '../research/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
@@ -26,7 +27,10 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../../e2e/fixtures/claims/${name}`, import.meta.url), 'utf8');
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
-const READY = emptyStatus('ready', { id: 'use-lite', version: 'test', dim: 512 }, 1);
+const READY: SemanticStatus = {
+  ...startingStatus({ id: 'use-lite', version: 'test', dim: 512 }, 1),
+  phase: 'ready',
+};
 
 let embed: (texts: string[]) => Promise<Int16Array[]>;
 let lib: TestLibrary;

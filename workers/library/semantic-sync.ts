@@ -12,10 +12,10 @@ import {
   type EmbedSpawner,
   type EmbedWorkerApi,
 } from '../shared/embed-api';
-import { emptyStatus, type SemanticStatus } from '../shared/semantic-api';
+import type { SemanticStatus } from '../shared/semantic-api';
 import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
-import { createSemanticIndex, type SemanticIndex } from '../search/semantic-index';
+import { createSemanticIndex, startingStatus, type SemanticIndex } from '../search/semantic-index';
 import type { HybridDeps } from '../search/hybrid';
 import type { VectorStore } from '../store/vectors';
 import { createHnswIndex, type DotKernel } from '../vector';
@@ -82,7 +82,7 @@ export interface SemanticSync {
   ): Promise<Int16Array[]>;
 }
 
-const STARTING = emptyStatus('starting', null, 0);
+const STARTING = startingStatus(null, 0);
 
 export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const watchers = new Set<(s: SemanticStatus) => void>();

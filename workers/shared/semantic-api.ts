@@ -28,23 +28,3 @@ export interface SemanticStatus {
   /** Embed workers the backlog runs on (0 before any is connected). */
   workers: number;
 }
-
-/** A status with nothing counted or measured yet and no message. */
-export function emptyStatus(
-  phase: SemanticPhase,
-  model: EmbeddingModelKey | null,
-  workers: number,
-): SemanticStatus {
-  return {
-    phase,
-    model,
-    embedded: 0,
-    total: 0,
-    done: 0,
-    todo: 0,
-    message: null,
-    ratePerSecond: null,
-    etaSeconds: null,
-    workers,
-  };
-}
