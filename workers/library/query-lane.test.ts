@@ -41,6 +41,17 @@ function lane(backlogSize: number) {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** One backlog worker beside the query worker, which holds the original query ('the claim'). */
+async function originalHeld() {
+  const l = lane(1);
+  const { backlog, query } = l;
+  await Promise.all([backlog.workers(), query.workers()]);
+  l.queryWorker.hold();
+  const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
+  await tick();
+  return { ...l, original };
+}
+
 describe('embedQueriesOnLane', () => {
   it('embeds a lone query on the query worker', async () => {
     const { log, backlog, query } = lane(1);
@@ -68,11 +79,7 @@ describe('embedQueriesOnLane', () => {
   });
 
   it("runs a plan's variants on the idle backlog worker while the query worker embeds the original (2 cores)", async () => {
-    const { log, backlog, query, queryWorker } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    queryWorker.hold();
-    const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
-    await tick();
+    const { log, backlog, query, queryWorker, original } = await originalHeld();
     const variants = ['v1', 'v22', 'v333', 'v4444'];
     const pending = embedQueriesOnLane({ backlog, query }, variants);
     await tick();
@@ -89,11 +96,7 @@ describe('embedQueriesOnLane', () => {
   });
 
   it('sends two texts to the idle backlog worker while the query worker is busy', async () => {
-    const { log, backlog, query, queryWorker } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    queryWorker.hold();
-    const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
-    await tick();
+    const { log, backlog, query, queryWorker, original } = await originalHeld();
     // Done while the original is still held: nothing queued behind it.
     expect(await embedQueriesOnLane({ backlog, query }, ['v1', 'v22'])).toEqual(
       ['v1', 'v22'].map(vec),
