@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export type Scenario =
   | 'ok'
@@ -264,4 +265,21 @@ export async function startMockServer(): Promise<MockServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * One mock server for the calling test file: started before its tests, closed after them, its
+ * request log and queued scenarios cleared before each test. Returns a getter: the server exists
+ * only once the file's tests run.
+ */
+export function useMockServer(): () => MockServer {
+  let server: MockServer | undefined;
+  beforeAll(async () => {
+    server = await startMockServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => server!.reset());
+  return () => server!;
 }
