@@ -5,7 +5,7 @@
 // made-up sentence is flagged unsupported. Also: empty library, empty and over-long questions,
 // the history, Markdown, diagnostics, and a citation to a deleted document shown as missing.
 import { test, expect, type BrowserContext, type Page } from '@playwright/test';
-import { fixtureFiles, waitForImport } from './helpers';
+import { ask, fixtureFiles, goOffline, importFiles } from './helpers';
 
 const QUESTION = 'Who tuned each xylophone bar by ear?';
 const CITED = 'the instructor tuned each xylophone bar by ear before lunch';
@@ -16,24 +16,7 @@ let page: Page;
 /** Loads the app under its service worker, then cuts the network. */
 async function openOffline(path = '/'): Promise<void> {
   await page.goto(path);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-    .toBe(true);
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('network-status')).toContainText('Offline');
-}
-
-async function ask(question: string): Promise<void> {
-  await page.getByTestId('answer-input').fill(question);
-  await page.getByTestId('answer-ask').click();
-  await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
-    timeout: 60_000,
-  });
+  await goOffline(page, context);
 }
 
 test.beforeEach(async ({ browser }) => {
@@ -56,10 +39,9 @@ test('an empty library says so and offers import; an empty question gets a messa
 
 test('extractive answer offline: cited sentences, the cited passage highlighted, history, diagnostics', async () => {
   await openOffline();
-  await page.getByTestId('file-input').setInputFiles(fixtureFiles());
-  await waitForImport(page);
+  await importFiles(page, fixtureFiles());
   await page.getByTestId('tab-answer').click();
-  await ask(QUESTION);
+  await ask(page, QUESTION);
   const answer = page.getByTestId('answer');
   await expect(answer).toHaveAttribute('data-mode', 'extractive');
   const sentences = answer.getByTestId('answer-sentence');
@@ -96,11 +78,10 @@ test('extractive answer offline: cited sentences, the cited passage highlighted,
 
 test('a scripted generator that makes a sentence up: the sentence is flagged unsupported', async () => {
   await openOffline('/?llm=scripted');
-  await page.getByTestId('file-input').setInputFiles(fixtureFiles());
-  await waitForImport(page);
+  await importFiles(page, fixtureFiles());
   await page.getByTestId('tab-answer').click();
   await expect(page.getByTestId('answer-mode')).toContainText('scripted');
-  await ask(QUESTION);
+  await ask(page, QUESTION);
   const answer = page.getByTestId('answer');
   await expect(answer).toHaveAttribute('data-mode', 'generated');
   const madeUp = answer.getByTestId('answer-sentence').filter({ hasText: 'lunar astronauts' });
@@ -113,8 +94,7 @@ test('a scripted generator that makes a sentence up: the sentence is flagged uns
 
 test('a 10 KB question is cut with a notice; a citation to a deleted document shows as missing', async () => {
   await openOffline();
-  await page.getByTestId('file-input').setInputFiles(fixtureFiles());
-  await waitForImport(page);
+  await importFiles(page, fixtureFiles());
   await page.getByTestId('tab-answer').click();
   const long = `${QUESTION} ${'xylophone marmalade '.repeat(520)}`.slice(0, 10_240);
   await page.getByTestId('answer-input').fill(long);
@@ -123,7 +103,7 @@ test('a 10 KB question is cut with a notice; a citation to a deleted document sh
   await expect(page.getByTestId('answer-notice').first()).toContainText(/cut|truncat/i, {
     timeout: 60_000,
   });
-  await ask(QUESTION);
+  await ask(page, QUESTION);
   // Delete the cited document, then show the kept answer again.
   await page.getByTestId('tab-library').click();
   const row = page.getByTestId('library-row').filter({ hasText: 'sample.txt' });

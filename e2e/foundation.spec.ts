@@ -3,7 +3,15 @@
 // context for the whole journey so OPFS and the service worker carry over between steps.
 import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixtureFiles, openApp, pwned, search, waitForImport } from './helpers';
+import {
+  fixtureFiles,
+  goOffline,
+  importFiles,
+  openApp,
+  pwned,
+  search,
+  waitForImport,
+} from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,8 +35,7 @@ test('stores the library in OPFS and starts empty', async () => {
 });
 
 test('imports the fixtures, reporting each bad file with its reason', async () => {
-  await page.getByTestId('file-input').setInputFiles(fixtureFiles());
-  await waitForImport(page);
+  await importFiles(page, fixtureFiles());
   await expect(page.getByTestId('import-counts')).toContainText('14/14 files');
   await expect(page.getByTestId('import-notes')).toContainText(
     'cafe-1252.txt" is not UTF-8: it was read as Windows-1252',
@@ -168,18 +175,8 @@ test('keeps everything after a reload', async () => {
 });
 
 test('loads and searches with the network off (service worker)', async () => {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  // The first load may not be controlled yet; a reload puts the page under the service worker.
-  await page.reload();
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-    .toBe(true);
-  await context.setOffline(true);
   try {
-    await page.reload();
-    await expect(page.getByTestId('network-status')).toContainText('Offline');
+    await goOffline(page, context);
     await search(page, 'narwhal');
     await expect(page.getByTestId('result').first()).toContainText('page.html');
   } finally {

@@ -1,5 +1,5 @@
 // Shared helpers for the end-to-end specs: fixture paths and common waits.
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,11 @@ export function fixtureFiles(): string[] {
     .sort()
     .map((f) => join(FIXTURES, f));
 }
+
+/** The claim fixtures: a cohort that supports a smoking claim, a trial against a green tea one. */
+export const CLAIM_FIXTURES = ['smoking-cohort.txt', 'green-tea-trial.txt'].map((f) =>
+  join(FIXTURES, 'claims', f),
+);
 
 export async function openApp(page: Page): Promise<void> {
   await page.goto('/');
@@ -30,6 +35,38 @@ export async function waitForImport(page: Page, timeout = 60_000): Promise<void>
   await expect(page.getByTestId('import-progress')).toContainText(/Import (finished|cancelled)/, {
     timeout,
   });
+}
+
+/** Picks `files` in the import input and waits for the import to end. */
+export async function importFiles(page: Page, files: string | string[]): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(files);
+  await waitForImport(page);
+}
+
+/** Asks `question` in the Answer view and waits for its answer. */
+export async function ask(page: Page, question: string): Promise<void> {
+  await page.getByTestId('answer-input').fill(question);
+  await page.getByTestId('answer-ask').click();
+  await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
+    timeout: 60_000,
+  });
+}
+
+/**
+ * Puts the page under its service worker (the first load may not be controlled yet: a reload
+ * is), then cuts the network and reloads: the app must come up from the cache and say Offline.
+ */
+export async function goOffline(page: Page, context: BrowserContext): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('network-status')).toContainText('Offline');
 }
 
 /** True if any hostile fixture managed to run script in the page. */

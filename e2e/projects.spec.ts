@@ -6,23 +6,19 @@
 // export may contain; the printed page hides the controls; 500 pasted claims show progress and
 // cancel while the UI stays usable.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { FIXTURES, openApp, waitForImport } from './helpers';
+import { RETRIEVAL_AUDIT_HEADINGS } from '../workers/projects/export-spec.testkit';
+import { ask, CLAIM_FIXTURES, importFiles, openApp } from './helpers';
 
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
 const FAKE_KEY = 'sk-e2e-FAKE-key-0123456789abcdef';
-const CLAIM_FIXTURES = ['smoking-cohort.txt', 'green-tea-trial.txt'].map((f) =>
-  join(FIXTURES, 'claims', f),
-);
 
 test.describe.configure({ mode: 'serial' });
 
 async function setUp(page: Page): Promise<void> {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await expect(page.getByTestId('semantic-pill')).toHaveAttribute('data-phase', 'ready', {
     timeout: 90_000,
   });
@@ -43,6 +39,11 @@ async function download(page: Page, testid: string): Promise<{ name: string; tex
     page.getByTestId(testid).click(),
   ]);
   return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+}
+
+/** Each of `lines` stands as a whole line of `text` (a heading, not words inside a paragraph). */
+function expectLines(text: string, lines: readonly string[]): void {
+  for (const line of lines) expect(text.split('\n')).toContain(line);
 }
 
 test('claims triangulated with evidence, a citation audit, exports in the spec shapes, print', async ({
@@ -117,14 +118,13 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   // Exports: shapes as the spec gives them, and no API key anywhere.
   const report = await download(page, 'export-report');
   expect(report.name).toBe('lungs-and-bones-report.md');
-  for (const h of [
+  expectLines(report.text, [
     '# Lungs and bones',
     '## Question',
     '## Claims',
     '## Citation audit',
     '## References',
-  ])
-    expect(report.text.split('\n')).toContain(h);
+  ]);
   expect(report.text).toContain(`| ${SUPPORTED} | LIKELY |`);
   expect(report.text).toContain(`| ${CONTRADICTED} | CONTESTED |`);
   const meta = await download(page, 'export-index-metadata');
@@ -156,14 +156,7 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   ]);
   const retrieval = await download(page, 'export-retrieval-audit');
   expect(retrieval.name).toBe('retrieval_audit.md');
-  for (const h of [
-    '# Retrieval Quality Audit',
-    '## Index Statistics',
-    '## Query Performance',
-    '## Citation Verification',
-    '## Recommendations',
-  ])
-    expect(retrieval.text.split('\n')).toContain(h);
+  expectLines(retrieval.text, RETRIEVAL_AUDIT_HEADINGS);
   expect(retrieval.text).toContain('| SOURCE_NOT_INDEXED |');
   for (const file of [report, meta, retrieval]) {
     expect(file.text).not.toContain(FAKE_KEY);
@@ -212,15 +205,10 @@ test('a kept answer: its cited documents join the project and its citations are 
   page,
 }) => {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await page.keyboard.press('Alt+4');
   const question = 'Does smoking increase the risk of lung cancer?';
-  await page.getByTestId('answer-input').fill(question);
-  await page.getByTestId('answer-ask').click();
-  await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
-    timeout: 60_000,
-  });
+  await ask(page, question);
   await page.keyboard.press('Alt+6');
   await page.getByTestId('project-name').fill('From an answer');
   await page.getByTestId('project-create').click();
@@ -268,8 +256,7 @@ test('provenance on hits: imported files are own documents (grade C) until the u
   page,
 }) => {
   await openApp(page);
-  await page.getByTestId('file-input').setInputFiles(CLAIM_FIXTURES);
-  await waitForImport(page);
+  await importFiles(page, CLAIM_FIXTURES);
   await page.getByTestId('tab-search').click();
   await page.getByTestId('search-input').fill('green tea bone density smoking');
   const results = page.getByTestId('result');

@@ -4,7 +4,8 @@ jointly (token types 0/1), with LoRA adapters on the top layers and a 3-way head
 CONTRADICT, NEUTRAL), on SciFact claims_TRAIN only (issue 17, stage 1 of the cross-encoder plan).
 
   npx tsx bench/eval/stance-cross-data.ts --dataset ../shared/datasets/scifact --out /tmp/cross.jsonl
-  python3 scripts/fit-stance-cross.py --data /tmp/cross.jsonl [--cv 5] [--layers 2] [--rank 8]
+  python3 scripts/fit-stance-cross.py --data /tmp/cross.jsonl [--folds 0,1,2,3,4] [--layers 2] [--rank 8]
+      [--synth 2] [--synth-kinds sentence] [--kinds sentence,negative] [--preds FILE]
 
 Examples per oracle instance (as the claims eval builds them): the instance itself (claim with its
 evidence sentences concatenated, the instance label), each evidence sentence alone (instance label)
@@ -13,6 +14,13 @@ Model selection: folds by claim id % 5 (the same folds as bench/eval/stance-fit.
 figure is the oracle 3-way macro-F1 of the held-out instances, predicted from the concatenated
 evidence (`concat`) and from the summed per-sentence log-probabilities (`per-sentence`, what the
 product's evidence judge does). Deterministic: seeded, fixed order, CPU.
+--synth N adds up to N flipped versions of each claim the export carries (bench/eval/stance-synth.ts, as stance-fit.ts
+uses them) to the training folds: a flipped evidence claim takes the opposite label on its evidence
+(each sentence, and the concatenation) and NEUTRAL on the two negatives; an NEI claim's flips stay
+NEUTRAL on its sentences. A claim's flips are in its own fold, so held-out claims are never seen.
+--preds FILE writes each held-out instance's log-probabilities (concat, and one row per evidence
+sentence) as JSON lines, to compare with or ensemble with the logistic model
+(scripts/stance-cross-ensemble.py).
 
 The bottom (6 - layers) transformer layers are frozen without adapters, so their outputs are computed
 once and cached; only the top layers run forward/backward in training (2 shared CPU cores).
@@ -176,31 +184,50 @@ def macro_f1(gold, pred, k=3):
     return sum(f) / k
 
 
-def examples_of(inst, max_len):
+FLIP = [1, 0, 2]
+
+
+def examples_of(inst, max_len, synth=0):
     y = LABELS.index(inst["label"])
-    ex = [(pair(inst["claim"], sum(inst["evidence"], []), max_len), y, "instance")]
-    for e in inst["evidence"]:
-        ex.append((pair(inst["claim"], e, max_len), y, "sentence"))
-    for e in inst["negatives"]:
-        ex.append((pair(inst["claim"], e, max_len), 2, "negative"))
+    claims = [(inst["claim"], y, "")]
+    claims += [(c, FLIP[y], "synth-") for c in inst.get("flipped", [])[:synth]]
+    ex = []
+    for claim, yc, tag in claims:
+        ex.append((pair(claim, sum(inst["evidence"], []), max_len), yc, tag + "instance"))
+        for e in inst["evidence"]:
+            ex.append((pair(claim, e, max_len), yc, tag + "sentence"))
+        for e in inst["negatives"]:
+            ex.append((pair(claim, e, max_len), 2, tag + "negative"))
     return ex
 
 
-def train(model, cache, labels, args, log):
+def kind_of(tag):
+    return tag[len("synth-"):] if tag.startswith("synth-") else tag
+
+
+def train(model, cache, labels, args, log, probe=None):
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     counts = [max(1, labels.count(c)) for c in range(3)]
     cw = torch.tensor([len(labels) / (3 * n) for n in counts])
     rng = random.Random(args.seed)
     order = list(range(len(cache)))
-    steps = args.epochs * math.ceil(len(order) / args.batch)
+    nb = math.ceil(len(order) / args.batch)
+    steps = args.epochs * nb
     step = 0
+    t0 = time.time()
     for epoch in range(args.epochs):
         model.train()
         rng.shuffle(order)
+        # Length buckets (less padding on CPU): sort windows of 32 batches by length, then shuffle
+        # the batches.
+        w = 32 * args.batch
+        order = [i for s in range(0, len(order), w)
+                 for i in sorted(order[s : s + w], key=lambda i: cache[i].shape[0])]
+        batches = [order[s : s + args.batch] for s in range(0, len(order), args.batch)]
+        rng.shuffle(batches)
         total = 0.0
-        for s in range(0, len(order), args.batch):
-            b = order[s : s + args.batch]
+        for b in batches:
             logits = model.upper([cache[i] for i in b], args.dropout)
             y = torch.tensor([labels[i] for i in b])
             loss = F.cross_entropy(logits, y, weight=cw)
@@ -212,8 +239,12 @@ def train(model, cache, labels, args, log):
             step += 1
             total += loss.item() * len(b)
             if step % 50 == 0:
-                log(f"  step {step}/{steps} loss {loss.item():.4f}")
-        log(f"  epoch {epoch + 1} loss {total / len(order):.4f}")
+                log(f"  step {step}/{steps} loss {loss.item():.4f} "
+                    f"({(time.time() - t0) / step:.2f} s/step, load {os.getloadavg()[0]:.1f})")
+        msg = f"  epoch {epoch + 1} loss {total / len(order):.4f} ({time.time() - t0:.0f} s)"
+        if probe:  # diagnostic only: the reported figure is the last epoch's, nothing is selected
+            msg += " held-out " + ", ".join(f"{k} {v:.4f}" for k, v in probe()[0].items())
+        log(msg)
 
 
 @torch.no_grad()
@@ -244,11 +275,22 @@ def evaluate(model, insts, max_len, lower):
             per[k] += row
     gold = [LABELS.index(i["label"]) for i in insts]
     both = [int(torch.argmax(c + p)) for c, p in zip(concat, per)]
+    sc = [k for k, g in enumerate(gold) if g < 2]
+    rows = [[] for _ in insts]
+    for (k, kind), row in zip(owner, lp):
+        rows[k].append(row)
+    preds = [{"claimId": i["claimId"], "docId": i["docId"], "label": i["label"],
+              "concat": [round(float(v), 6) for v in rows[k][0]],
+              "sentences": [[round(float(v), 6) for v in r] for r in rows[k][1:]]}
+             for k, i in enumerate(insts)]
     return {
         "concat": macro_f1(gold, [int(torch.argmax(c)) for c in concat]),
         "per-sentence": macro_f1(gold, [int(torch.argmax(p)) for p in per]),
         "concat+sentences": macro_f1(gold, both),
-    }
+        # SUPPORT vs CONTRADICT alone (stance_sc_macro_f1), per-sentence sums
+        "sc-per-sentence": macro_f1([gold[k] for k in sc],
+                                    [int(per[k][1] > per[k][0]) for k in sc], 2),
+    }, preds
 
 
 def main():
@@ -267,6 +309,13 @@ def main():
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cv", type=int, default=5, help="how many of the 5 folds to hold out in turn")
+    ap.add_argument("--folds", help="which folds to hold out, e.g. 0 or 1,2 (overrides --cv)")
+    ap.add_argument("--synth", type=int, default=0,
+                    help="train on up to this many flipped versions of each claim too (0: none)")
+    ap.add_argument("--synth-kinds", default="instance,sentence,negative",
+                    help="which example kinds to build for the flipped claims")
+    ap.add_argument("--preds", help="write the held-out instances' log-probabilities here (JSON lines)")
+    ap.add_argument("--probe", type=int, default=0, help="1: log held-out F1 after each epoch (diagnostic)")
     ap.add_argument("--kinds", default="instance,sentence,negative")
     ap.add_argument("--json", help="write the config and the per-fold figures here")
     ap.add_argument("--out", help="fit on all train instances and write the adapters here (.pt)")
@@ -277,6 +326,9 @@ def main():
     W = {k: v for k, v in load_file(args.weights).items()}
     insts = [json.loads(l) for l in open(args.data)]
     kinds = set(args.kinds.split(","))
+    synth_kinds = set(args.synth_kinds.split(","))
+    keep = lambda e: kind_of(e[2]) in (synth_kinds & kinds if e[2].startswith("synth") else kinds)
+    folds = [int(f) for f in args.folds.split(",")] if args.folds else list(range(args.cv))
     log(f"[cross] {len(insts)} train instances; config {json.dumps(vars(args))}")
     base = Model(W, args.layers, 0, args.alpha, args.seed, args.pool)
     lower_cache = {}
@@ -290,27 +342,43 @@ def main():
 
     t0 = time.time()
     results = []
-    for f in range(args.cv):
+    all_preds = []
+    for f in folds:
+        tf = time.time()
         tr = [i for i in insts if i["claimId"] % 5 != f]
         te = [i for i in insts if i["claimId"] % 5 == f]
-        ex = [e for i in tr for e in examples_of(i, args.max_len) if e[2] in kinds]
+        ex = [e for i in tr for e in examples_of(i, args.max_len, args.synth) if keep(e)]
         cache = lower([e[0] for e in ex])
+        t_lower = time.time() - tf
+        log(f"[cross] fold {f}: {len(ex)} training pairs ({sum(e[2].startswith('synth') for e in ex)} "
+            f"synthetic), lower layers cached in {t_lower:.0f} s")
         model = Model(W, args.layers, args.rank, args.alpha, args.seed, args.pool)
-        train(model, cache, [e[1] for e in ex], args, log)
-        r = evaluate(model, te, args.max_len, lower)
-        results.append((len(te), r))
+        probe = (lambda: evaluate(model, te, args.max_len, lower)) if args.probe else None
+        train(model, cache, [e[1] for e in ex], args, log, probe)
+        r, preds = evaluate(model, te, args.max_len, lower)
+        for p in preds:
+            p["fold"] = f
+        all_preds += preds
+        secs = time.time() - tf
+        results.append((f, len(te), len(ex), round(secs), r))
         log(f"[cross] fold {f}: {len(ex)} training pairs, held-out {len(te)} instances: "
-            + ", ".join(f"{k} {v:.4f}" for k, v in r.items()) + f" ({time.time() - t0:.0f} s)")
+            + ", ".join(f"{k} {v:.4f}" for k, v in r.items())
+            + f" ({secs:.0f} s, load {os.getloadavg()[0]:.1f})")
+    if args.preds:
+        with open(args.preds, "w") as fh:
+            fh.writelines(json.dumps(p) + "\n" for p in all_preds)
     if results:
-        mean = {k: sum(r[k] for _, r in results) / len(results) for k in results[0][1]}
+        mean = {k: sum(r[k] for *_, r in results) / len(results) for k in results[0][-1]}
         log(f"[cross] cv mean over {len(results)} folds (oracle macro-F1): "
             + ", ".join(f"{k} {v:.4f}" for k, v in mean.items()))
         if args.json:
             with open(args.json, "w") as fh:
-                json.dump({"config": vars(args), "folds": [{"held_out": n, **r} for n, r in results],
+                json.dump({"config": vars(args),
+                           "folds": [{"fold": f, "held_out": n, "training_pairs": m, "seconds": sec, **r}
+                                     for f, n, m, sec, r in results],
                            "mean": mean, "seconds": round(time.time() - t0)}, fh, indent=2)
     if args.out:
-        ex = [e for i in insts for e in examples_of(i, args.max_len) if e[2] in kinds]
+        ex = [e for i in insts for e in examples_of(i, args.max_len, args.synth) if keep(e)]
         model = Model(W, args.layers, args.rank, args.alpha, args.seed, args.pool)
         train(model, lower([e[0] for e in ex]), [e[1] for e in ex], args, log)
         state = {k: v for k, v in model.state_dict().items() if k.startswith(("layers", "head"))}

@@ -1,12 +1,12 @@
 // Shows one document as plain text with the hit's chunk (or a cited strip's exact character
 // range) highlighted and scrolled into view, and
 // "More like this" for the whole document or the text the user selected in it.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
 import { sourceInfo } from '../lib/provenance';
 import { runRelated, setDocumentGrade } from '../state/actions';
 import type { QualityGrade } from '../../workers/shared/types';
-import { useAppStore } from '../state/app-store';
+import { useAppStore, type OpenDocument } from '../state/app-store';
 
 /** The document's origin and grade; the user sets the grade (default: own document, C). */
 function GradePicker({ detail }: { detail: Parameters<typeof sourceInfo>[0] }) {
@@ -39,29 +39,13 @@ export function DocumentViewer() {
   const open = useAppStore((s) => s.open);
   const setOpen = useAppStore((s) => s.setOpen);
   const mark = useRef<HTMLElement>(null);
-  // The selection belongs to the document it was made in (another document opens without one).
-  const [picked, setPicked] = useState<{ documentId: number; text: string } | null>(null);
+  const { selection, readSelection } = useViewerSelection(open);
   useEffect(() => {
     mark.current?.scrollIntoView({ block: 'center' });
   }, [open]);
-  const selection = picked && picked.documentId === open?.detail.id ? picked.text : '';
-  const readSelection = () =>
-    open &&
-    setPicked({
-      documentId: open.detail.id,
-      text: window.getSelection()?.toString().trim() ?? '',
-    });
   if (!open) return null;
   const { detail, chunkSeq } = open;
   const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
-  const text = detail.text;
-  // A cited strip: its exact offsets (clamped, so a changed document never throws).
-  const range = open.range
-    ? {
-        start: Math.max(0, Math.min(open.range.start, text.length)),
-        end: Math.max(0, Math.min(open.range.end, text.length)),
-      }
-    : null;
   return (
     <aside className="viewer" aria-label={`Document: ${detail.title}`} data-testid="viewer">
       <div className="viewer-head">
@@ -75,19 +59,7 @@ export function DocumentViewer() {
           <GradePicker detail={detail} />
         </div>
         <div className="viewer-actions">
-          <button
-            onClick={() =>
-              void runRelated(
-                selection
-                  ? { kind: 'text', text: selection, documentId: detail.id }
-                  : { kind: 'document', documentId: detail.id },
-              )
-            }
-            title="Find passages in other documents like the selected text (or this document)"
-            data-testid="related-selection"
-          >
-            {selection ? 'Find related to the selection' : 'More like this document'}
-          </button>
+          <RelatedButton documentId={detail.id} selection={selection} />
         </div>
         <button
           onClick={() => setOpen(null)}
@@ -104,26 +76,81 @@ export function DocumentViewer() {
         onMouseUp={readSelection}
         onKeyUp={readSelection}
       >
-        {range ? (
-          <>
-            {text.slice(0, range.start)}
-            <mark ref={mark} className="chunk cited" data-testid="viewer-cited">
-              {text.slice(range.start, range.end)}
-            </mark>
-            {text.slice(range.end)}
-          </>
-        ) : chunk ? (
-          <>
-            {text.slice(0, chunk.start)}
-            <mark ref={mark} className="chunk" data-testid="viewer-chunk">
-              {text.slice(chunk.start, chunk.end)}
-            </mark>
-            {text.slice(chunk.end)}
-          </>
-        ) : (
-          text
-        )}
+        <MarkedText text={detail.text} range={citedRange(open)} chunk={chunk} mark={mark} />
       </div>
     </aside>
+  );
+}
+
+/** The text the user selected in the open document (another document opens without one). */
+function useViewerSelection(open: OpenDocument | null) {
+  // The selection belongs to the document it was made in.
+  const [picked, setPicked] = useState<{ documentId: number; text: string } | null>(null);
+  const selection = picked && picked.documentId === open?.detail.id ? picked.text : '';
+  const readSelection = () =>
+    open &&
+    setPicked({
+      documentId: open.detail.id,
+      text: window.getSelection()?.toString().trim() ?? '',
+    });
+  return { selection, readSelection };
+}
+
+/** A cited strip's exact offsets, clamped so a changed document never throws; null without one. */
+function citedRange(open: OpenDocument): { start: number; end: number } | null {
+  const length = open.detail.text.length;
+  return open.range
+    ? {
+        start: Math.max(0, Math.min(open.range.start, length)),
+        end: Math.max(0, Math.min(open.range.end, length)),
+      }
+    : null;
+}
+
+/** "More like this" for the selected text, or for the whole document without a selection. */
+function RelatedButton({ documentId, selection }: { documentId: number; selection: string }) {
+  return (
+    <button
+      onClick={() =>
+        void runRelated(
+          selection
+            ? { kind: 'text', text: selection, documentId }
+            : { kind: 'document', documentId },
+        )
+      }
+      title="Find passages in other documents like the selected text (or this document)"
+      data-testid="related-selection"
+    >
+      {selection ? 'Find related to the selection' : 'More like this document'}
+    </button>
+  );
+}
+
+/** The document's text with the cited range (which wins) or the hit's chunk marked. */
+function MarkedText({
+  text,
+  range,
+  chunk,
+  mark,
+}: {
+  text: string;
+  range: { start: number; end: number } | null;
+  chunk: { start: number; end: number } | undefined;
+  mark: RefObject<HTMLElement | null>;
+}) {
+  const marked = range
+    ? { ...range, className: 'chunk cited', testId: 'viewer-cited' }
+    : chunk
+      ? { start: chunk.start, end: chunk.end, className: 'chunk', testId: 'viewer-chunk' }
+      : null;
+  if (!marked) return text;
+  return (
+    <>
+      {text.slice(0, marked.start)}
+      <mark ref={mark} className={marked.className} data-testid={marked.testId}>
+        {text.slice(marked.start, marked.end)}
+      </mark>
+      {text.slice(marked.end)}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import {
 } from '../lib/collect-files';
 import { cancelImport, importFiles } from '../state/actions';
 import { useAppStore } from '../state/app-store';
+import { DisclosureButton } from './disclosure-button';
 
 const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx';
 
@@ -150,14 +151,10 @@ function ImportRunProgress() {
       )}
       {p.failures.length > 0 && (
         <div className="failures">
-          <button
-            className="link"
-            onClick={() => setShowFailures(!showFailures)}
-            aria-expanded={showFailures}
-          >
+          <DisclosureButton open={showFailures} onToggle={setShowFailures}>
             {showFailures ? 'Hide' : 'Show'} {p.failures.length} file
             {p.failures.length === 1 ? '' : 's'} that could not be imported
-          </button>
+          </DisclosureButton>
           {showFailures && (
             <ul data-testid="import-failures">
               {p.failures.map((f) => (

@@ -5,6 +5,7 @@
 import { cancelEmbedding, pauseEmbedding } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 import { formatTimeLeft } from '../lib/format';
+import type { SemanticStatus } from '../../workers/shared/semantic-api';
 
 const count = (n: number) => n.toLocaleString('en');
 
@@ -12,8 +13,6 @@ export function SemanticStatusBar() {
   const s = useAppStore((st) => st.semantic);
   if (!s) return null;
   if (s.phase === 'ready' && !s.message) return null;
-  const pct = s.total > 0 ? Math.floor((s.embedded / s.total) * 100) : 0;
-  const indexPct = s.todo > 0 ? Math.round((s.done / s.todo) * 100) : 0;
   const partial = s.embedded < s.total && (s.phase === 'embedding' || s.phase === 'paused');
   return (
     <section
@@ -34,55 +33,10 @@ export function SemanticStatusBar() {
         <span data-testid="semantic-counts" data-embedded={s.embedded} data-total={s.total}>
           {count(s.embedded)} / {count(s.total)} chunks embedded
         </span>
-        {s.phase === 'embedding' && (
-          <span data-testid="semantic-rate">
-            {s.ratePerSecond !== null
-              ? `${s.ratePerSecond.toFixed(s.ratePerSecond < 10 ? 1 : 0)} chunks/s · ${formatTimeLeft(s.etaSeconds ?? Number.NaN)} left`
-              : 'measuring speed…'}
-            {` · ${s.workers} worker${s.workers === 1 ? '' : 's'}`}
-          </span>
-        )}
-        {s.phase === 'embedding' && (
-          <>
-            <button
-              onClick={() => void pauseEmbedding(true)}
-              data-testid="semantic-pause"
-              aria-label="Pause embedding"
-              title="Stays paused after a reload until you resume"
-            >
-              Pause
-            </button>
-            <button
-              onClick={() => void cancelEmbedding()}
-              data-testid="semantic-cancel"
-              aria-label="Cancel embedding"
-              title="Stops this run; the rest is embedded when you resume or next start Sift"
-            >
-              Cancel
-            </button>
-          </>
-        )}
-        {(s.phase === 'paused' || s.phase === 'error') && (
-          <button
-            onClick={() => void pauseEmbedding(false)}
-            data-testid="semantic-resume"
-            aria-label={s.phase === 'error' ? 'Retry embedding' : 'Resume embedding'}
-          >
-            {s.phase === 'error' ? 'Retry' : 'Resume'}
-          </button>
-        )}
+        {s.phase === 'embedding' && <EmbeddingRate s={s} />}
+        <EmbeddingControls phase={s.phase} />
       </div>
-      {s.phase === 'embedding' && (
-        <progress
-          max={100}
-          value={pct}
-          aria-label="Chunks embedded"
-          aria-valuetext={`${count(s.embedded)} of ${count(s.total)} chunks`}
-        />
-      )}
-      {s.phase === 'indexing' && (
-        <progress max={100} value={indexPct} aria-valuetext={`${indexPct}%`} />
-      )}
+      <SemanticProgress s={s} />
       {partial && (
         <p className="hint" data-testid="semantic-partial">
           Search works meanwhile: meaning search covers the {count(s.embedded)} embedded chunks, the
@@ -92,4 +46,73 @@ export function SemanticStatusBar() {
       {s.message && s.phase !== 'starting' && <p className="hint">{s.message}</p>}
     </section>
   );
+}
+
+function EmbeddingRate({ s }: { s: SemanticStatus }) {
+  return (
+    <span data-testid="semantic-rate">
+      {s.ratePerSecond !== null
+        ? `${s.ratePerSecond.toFixed(s.ratePerSecond < 10 ? 1 : 0)} chunks/s · ${formatTimeLeft(s.etaSeconds ?? Number.NaN)} left`
+        : 'measuring speed…'}
+      {` · ${s.workers} worker${s.workers === 1 ? '' : 's'}`}
+    </span>
+  );
+}
+
+/** Pause and Cancel while embedding; Resume when paused, Retry after an error. */
+function EmbeddingControls({ phase }: { phase: SemanticStatus['phase'] }) {
+  if (phase === 'embedding') {
+    return (
+      <>
+        <button
+          onClick={() => void pauseEmbedding(true)}
+          data-testid="semantic-pause"
+          aria-label="Pause embedding"
+          title="Stays paused after a reload until you resume"
+        >
+          Pause
+        </button>
+        <button
+          onClick={() => void cancelEmbedding()}
+          data-testid="semantic-cancel"
+          aria-label="Cancel embedding"
+          title="Stops this run; the rest is embedded when you resume or next start Sift"
+        >
+          Cancel
+        </button>
+      </>
+    );
+  }
+  if (phase === 'paused' || phase === 'error') {
+    return (
+      <button
+        onClick={() => void pauseEmbedding(false)}
+        data-testid="semantic-resume"
+        aria-label={phase === 'error' ? 'Retry embedding' : 'Resume embedding'}
+      >
+        {phase === 'error' ? 'Retry' : 'Resume'}
+      </button>
+    );
+  }
+  return null;
+}
+
+/** Chunks embedded while embedding; index entries loaded while loading the index. */
+function SemanticProgress({ s }: { s: SemanticStatus }) {
+  if (s.phase === 'embedding') {
+    const pct = s.total > 0 ? Math.floor((s.embedded / s.total) * 100) : 0;
+    return (
+      <progress
+        max={100}
+        value={pct}
+        aria-label="Chunks embedded"
+        aria-valuetext={`${count(s.embedded)} of ${count(s.total)} chunks`}
+      />
+    );
+  }
+  if (s.phase === 'indexing') {
+    const indexPct = s.todo > 0 ? Math.round((s.done / s.todo) * 100) : 0;
+    return <progress max={100} value={indexPct} aria-valuetext={`${indexPct}%`} />;
+  }
+  return null;
 }

@@ -2,6 +2,7 @@
 // providers the user enabled are asked. Imported pages go through the normal import pipeline.
 import { useState } from 'react';
 import { Comlink, libraryClient, webClient } from '../clients';
+import { DisclosureButton } from './disclosure-button';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
 import { afterLibraryWrite } from '../state/actions';
 import { useAppStore } from '../state/app-store';
@@ -26,14 +27,9 @@ export function WebSection() {
   const plan = useAppStore((s) => (s.optimise ? s.plan : null));
   return (
     <section className="web-section">
-      <button
-        className="link"
-        onClick={() => setOpen(!open)}
-        aria-expanded={open}
-        data-testid="web-toggle"
-      >
+      <DisclosureButton open={open} onToggle={setOpen} testId="web-toggle">
         {open ? 'Hide web search' : 'Search the web too…'}
-      </button>
+      </DisclosureButton>
       {open && (
         <WebSearchPanel
           api={webClient()}

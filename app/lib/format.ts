@@ -10,7 +10,8 @@ export function formatDate(ms: number): string {
   });
 }
 
-const MIME_LABELS: Record<string, string> = {
+/** The document types Sift imports, with their short names (in the order filters list them). */
+export const MIME_LABELS: Readonly<Record<string, string>> = {
   'text/plain': 'Text',
   'text/markdown': 'Markdown',
   'text/html': 'HTML',

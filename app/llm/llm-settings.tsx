@@ -29,21 +29,12 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
-export function LlmSettings({
-  api,
-  proxy = identity,
-  onEndpointSaved,
-  initialEndpoint,
-  defaultGgufUrl,
-}: LlmSettingsProps) {
+/** The worker's status, the load in progress and the last error, with `run` for one user action. */
+function useLlmState(api: LlmApi) {
   const [status, setStatus] = useState<LlmStatus | null>(null);
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [baseUrl, setBaseUrl] = useState(initialEndpoint?.baseUrl ?? 'http://127.0.0.1:11434/v1');
-  const [apiKey, setApiKey] = useState(initialEndpoint?.apiKey ?? '');
-  const [model, setModel] = useState(initialEndpoint?.model ?? '');
-  const [ggufUrl, setGgufUrl] = useState(defaultGgufUrl ?? '');
 
   const refresh = useCallback(async () => {
     try {
@@ -78,6 +69,17 @@ export function LlmSettings({
     }
   }
 
+  return { status, setStatus, progress, setProgress, busy, error, run };
+}
+
+export function LlmSettings({
+  api,
+  proxy = identity,
+  onEndpointSaved,
+  initialEndpoint,
+  defaultGgufUrl,
+}: LlmSettingsProps) {
+  const { status, setStatus, progress, setProgress, busy, error, run } = useLlmState(api);
   const onProgress = proxy((p: LoadProgress) => setProgress(p));
   const caps = status?.capabilities;
 
@@ -89,40 +91,13 @@ export function LlmSettings({
         {status?.model ? ` (${status.model})` : ''} —{' '}
         <span data-testid="llm-reason">{status?.active.reason ?? ''}</span>
       </p>
-      {caps && (
-        <ul className="llm-caps" data-testid="llm-capabilities">
-          <li>
-            WebGPU:{' '}
-            {caps.webgpu ? (caps.shaderF16 ? 'yes (shader-f16)' : 'yes (no shader-f16)') : 'no'}
-          </li>
-          <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
-          {caps.storage && (
-            <li>
-              Storage: {formatBytes(caps.storage.usageBytes)} used of{' '}
-              {formatBytes(caps.storage.quotaBytes)}
-            </li>
-          )}
-          {caps.notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-      )}
+      {caps && <LlmCapabilities caps={caps} />}
       {error && (
         <p role="alert" className="error" data-testid="llm-error">
           {error}
         </p>
       )}
-      {progress && (
-        <div data-testid="llm-progress">
-          <progress max={1} value={progress.fraction ?? undefined} /> {progress.text}
-          {progress.totalBytes
-            ? ` (${formatBytes(progress.loadedBytes)} / ${formatBytes(progress.totalBytes)})`
-            : ''}{' '}
-          <button onClick={() => void api.cancelLoad()} data-testid="llm-cancel-load">
-            Cancel
-          </button>
-        </div>
-      )}
+      {progress && <LlmLoadProgress progress={progress} onCancel={() => void api.cancelLoad()} />}
 
       <fieldset disabled={busy}>
         <legend>Backend</legend>
@@ -139,108 +114,196 @@ export function LlmSettings({
         </button>
       </fieldset>
 
-      <fieldset disabled={busy || !caps?.webgpu} data-testid="llm-webllm">
-        <legend>WebLLM on the GPU</legend>
-        {status?.webLlmModels.length ? (
-          <ul>
-            {status.webLlmModels.map((m) => (
-              <li key={m.id}>
-                {m.label} — download ≈ {m.downloadMB} MB, needs ≈ {m.vramMB} MB of GPU memory{' '}
-                <button
-                  onClick={() => void run(() => api.useWebLlm(m.id, onProgress))}
-                  data-testid={`llm-webllm-${m.id}`}
-                >
-                  Download and use
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>WebGPU is not available here.</p>
-        )}
-      </fieldset>
-
-      <fieldset disabled={busy || !caps?.wasmJspiMemory64} data-testid="llm-cpu">
-        <legend>CPU model (GGUF, llama.cpp in WebAssembly)</legend>
-        <label>
-          URL{' '}
-          <input
-            value={ggufUrl}
-            onChange={(e) => setGgufUrl(e.currentTarget.value)}
-            placeholder="/models/model.gguf"
-            data-testid="llm-gguf-url"
-          />
-        </label>{' '}
-        <button
-          disabled={!ggufUrl}
-          onClick={() => void run(() => api.useWllama({ url: ggufUrl }, onProgress))}
-          data-testid="llm-gguf-load-url"
-        >
-          Download and use
-        </button>{' '}
-        <label>
-          or from disk{' '}
-          <input
-            type="file"
-            accept=".gguf"
-            data-testid="llm-gguf-file"
-            onChange={(e) => {
-              const file = e.currentTarget.files?.[0];
-              e.currentTarget.value = '';
-              if (file) void run(() => api.useWllama({ file, name: file.name }, onProgress));
-            }}
-          />
-        </label>
-      </fieldset>
-
-      <fieldset disabled={busy} data-testid="llm-http">
-        <legend>OpenAI-compatible endpoint</legend>
-        <label>
-          Base URL{' '}
-          <input
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.currentTarget.value)}
-            data-testid="llm-http-base"
-          />
-        </label>{' '}
-        <label>
-          Model{' '}
-          <input
-            value={model}
-            onChange={(e) => setModel(e.currentTarget.value)}
-            data-testid="llm-http-model"
-          />
-        </label>{' '}
-        <label>
-          API key (optional, sent only to this URL){' '}
-          <input
-            type="password"
-            autoComplete="off"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.currentTarget.value)}
-            data-testid="llm-http-key"
-          />
-        </label>{' '}
-        <button
-          disabled={!baseUrl || !model}
-          onClick={() =>
-            void run(async () => {
-              const config: HttpEndpointConfig = { baseUrl, model, ...(apiKey ? { apiKey } : {}) };
-              await api.useHttp(config);
-              onEndpointSaved?.(config);
-            })
-          }
-          data-testid="llm-http-save"
-        >
-          Use endpoint
-        </button>
-        {status?.endpoint && (
-          <p data-testid="llm-http-current">
-            Using {status.endpoint.baseUrl} ({status.endpoint.model})
-            {status.endpoint.hasKey ? ', with key' : ''}
-          </p>
-        )}
-      </fieldset>
+      <WebLlmModels
+        disabled={busy || !caps?.webgpu}
+        models={status?.webLlmModels ?? []}
+        onUse={(id) => void run(() => api.useWebLlm(id, onProgress))}
+      />
+      <CpuModel
+        disabled={busy || !caps?.wasmJspiMemory64}
+        defaultGgufUrl={defaultGgufUrl}
+        onLoad={(source) => void run(() => api.useWllama(source, onProgress))}
+      />
+      <HttpEndpoint
+        disabled={busy}
+        current={status?.endpoint}
+        initialEndpoint={initialEndpoint}
+        onUse={(config) =>
+          void run(async () => {
+            await api.useHttp(config);
+            onEndpointSaved?.(config);
+          })
+        }
+      />
     </section>
+  );
+}
+
+function LlmCapabilities({ caps }: { caps: LlmStatus['capabilities'] }) {
+  return (
+    <ul className="llm-caps" data-testid="llm-capabilities">
+      <li>
+        WebGPU: {caps.webgpu ? (caps.shaderF16 ? 'yes (shader-f16)' : 'yes (no shader-f16)') : 'no'}
+      </li>
+      <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
+      {caps.storage && (
+        <li>
+          Storage: {formatBytes(caps.storage.usageBytes)} used of{' '}
+          {formatBytes(caps.storage.quotaBytes)}
+        </li>
+      )}
+      {caps.notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  );
+}
+
+function LlmLoadProgress({ progress, onCancel }: { progress: LoadProgress; onCancel: () => void }) {
+  return (
+    <div data-testid="llm-progress">
+      <progress max={1} value={progress.fraction ?? undefined} /> {progress.text}
+      {progress.totalBytes
+        ? ` (${formatBytes(progress.loadedBytes)} / ${formatBytes(progress.totalBytes)})`
+        : ''}{' '}
+      <button onClick={onCancel} data-testid="llm-cancel-load">
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function WebLlmModels({
+  disabled,
+  models,
+  onUse,
+}: {
+  disabled: boolean;
+  models: LlmStatus['webLlmModels'];
+  onUse: (id: string) => void;
+}) {
+  return (
+    <fieldset disabled={disabled} data-testid="llm-webllm">
+      <legend>WebLLM on the GPU</legend>
+      {models.length ? (
+        <ul>
+          {models.map((m) => (
+            <li key={m.id}>
+              {m.label} — download ≈ {m.downloadMB} MB, needs ≈ {m.vramMB} MB of GPU memory{' '}
+              <button onClick={() => onUse(m.id)} data-testid={`llm-webllm-${m.id}`}>
+                Download and use
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>WebGPU is not available here.</p>
+      )}
+    </fieldset>
+  );
+}
+
+function CpuModel({
+  disabled,
+  defaultGgufUrl,
+  onLoad,
+}: {
+  disabled: boolean;
+  defaultGgufUrl: string | undefined;
+  onLoad: (source: Parameters<LlmApi['useWllama']>[0]) => void;
+}) {
+  const [ggufUrl, setGgufUrl] = useState(defaultGgufUrl ?? '');
+  return (
+    <fieldset disabled={disabled} data-testid="llm-cpu">
+      <legend>CPU model (GGUF, llama.cpp in WebAssembly)</legend>
+      <label>
+        URL{' '}
+        <input
+          value={ggufUrl}
+          onChange={(e) => setGgufUrl(e.currentTarget.value)}
+          placeholder="/models/model.gguf"
+          data-testid="llm-gguf-url"
+        />
+      </label>{' '}
+      <button
+        disabled={!ggufUrl}
+        onClick={() => onLoad({ url: ggufUrl })}
+        data-testid="llm-gguf-load-url"
+      >
+        Download and use
+      </button>{' '}
+      <label>
+        or from disk{' '}
+        <input
+          type="file"
+          accept=".gguf"
+          data-testid="llm-gguf-file"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
+            if (file) onLoad({ file, name: file.name });
+          }}
+        />
+      </label>
+    </fieldset>
+  );
+}
+
+function HttpEndpoint({
+  disabled,
+  current,
+  initialEndpoint,
+  onUse,
+}: {
+  disabled: boolean;
+  current: LlmStatus['endpoint'] | undefined;
+  initialEndpoint: HttpEndpointConfig | undefined;
+  onUse: (config: HttpEndpointConfig) => void;
+}) {
+  const [baseUrl, setBaseUrl] = useState(initialEndpoint?.baseUrl ?? 'http://127.0.0.1:11434/v1');
+  const [apiKey, setApiKey] = useState(initialEndpoint?.apiKey ?? '');
+  const [model, setModel] = useState(initialEndpoint?.model ?? '');
+  return (
+    <fieldset disabled={disabled} data-testid="llm-http">
+      <legend>OpenAI-compatible endpoint</legend>
+      <label>
+        Base URL{' '}
+        <input
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          data-testid="llm-http-base"
+        />
+      </label>{' '}
+      <label>
+        Model{' '}
+        <input
+          value={model}
+          onChange={(e) => setModel(e.currentTarget.value)}
+          data-testid="llm-http-model"
+        />
+      </label>{' '}
+      <label>
+        API key (optional, sent only to this URL){' '}
+        <input
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.currentTarget.value)}
+          data-testid="llm-http-key"
+        />
+      </label>{' '}
+      <button
+        disabled={!baseUrl || !model}
+        onClick={() => onUse({ baseUrl, model, ...(apiKey ? { apiKey } : {}) })}
+        data-testid="llm-http-save"
+      >
+        Use endpoint
+      </button>
+      {current && (
+        <p data-testid="llm-http-current">
+          Using {current.baseUrl} ({current.model}){current.hasKey ? ', with key' : ''}
+        </p>
+      )}
+    </fieldset>
   );
 }

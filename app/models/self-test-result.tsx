@@ -2,6 +2,7 @@
 // USE-lite, computed-twice for BERT-family models) and, for BERT-family models, the comparison
 // with transformers.js (onnxruntime) sentence by sentence: cosine and whether the token ids match.
 import type { EmbedSelfTestResult } from '../../workers/shared/embed-api';
+import { ColumnHeads } from '../components/column-heads';
 
 function determinismText(r: EmbedSelfTestResult): string {
   if (r.mismatches.length > 0) {
@@ -54,13 +55,7 @@ export function SelfTestResult({
               : 'They do not agree: please report this device and browser.'}
           </p>
           <table className="doc-table" data-testid="reference-rows">
-            <thead>
-              <tr>
-                <th scope="col">Sentence</th>
-                <th scope="col">Cosine</th>
-                <th scope="col">Same tokens</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Sentence', 'Cosine', 'Same tokens']} />
             <tbody>
               {ref.rows.map((row) => (
                 <tr key={row.text} data-cosine={String(row.cosine)}>

@@ -5,6 +5,7 @@ import { auditAnswer, openAt, replaceCitation, runAudit } from '../state/project
 import { useAppStore } from '../state/app-store';
 import { useProjectStore } from '../state/project-store';
 import { useKeptAnswers } from './kept-answers';
+import { ColumnHeads } from '../components/column-heads';
 
 function AnswerPicker() {
   const answers = useKeptAnswers();
@@ -115,15 +116,7 @@ export function AuditPanel() {
       )}
       {rows && rows.length > 0 && (
         <table className="diag-table audit-table" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th scope="col">Claim</th>
-              <th scope="col">Cited source</th>
-              <th scope="col">Passage</th>
-              <th scope="col">Score</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Claim', 'Cited source', 'Passage', 'Score', 'Status']} />
           <tbody>
             {rows.map((r, i) => (
               <tr key={i} data-testid="audit-row" data-status={r.status}>

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { cancelExtraction, extractClaimsText, saveClaims } from '../state/project-actions';
 import { cancelChecks, checkClaims } from '../state/project-checks';
-import { useProjectStore } from '../state/project-store';
+import { useProjectStore, type CheckRun } from '../state/project-store';
 import type { QualityGrade } from '../../workers/shared/types';
 
 const GRADES: QualityGrade[] = ['A', 'B', 'C', 'D'];
@@ -17,21 +17,10 @@ export function ClaimsEditor() {
 }
 
 function ClaimsForm({ saved }: { saved: string }) {
-  const claims = useProjectStore((s) => s.claims);
   const draft = useProjectStore((s) => s.draft);
   const run = useProjectStore((s) => s.run);
-  const minGrade = useProjectStore((s) => s.minGrade);
-  const setMinGrade = useProjectStore((s) => s.setMinGrade);
   const [text, setText] = useState(saved);
-  // The request id of a running LLM extraction (cancellable), or null.
-  const [extracting, setExtracting] = useState<string | null>(null);
-  const extract = (useLlm: boolean) => {
-    const requestId = useLlm ? `extract-${++extractSeq}` : undefined;
-    if (requestId) setExtracting(requestId);
-    void extractClaimsText(draft, useLlm, requestId)
-      .then((t) => t !== undefined && setText(t))
-      .finally(() => requestId && setExtracting(null));
-  };
+  const { extracting, extract } = useExtraction(draft, setText);
   const dirty = text.trim() !== saved.trim();
   const lines = text.split('\n').filter((l) => l.trim()).length;
   return (
@@ -56,67 +45,120 @@ function ClaimsForm({ saved }: { saved: string }) {
         >
           Save claims ({lines})
         </button>
-        <button
-          onClick={() => extract(false)}
-          disabled={!draft.trim() || run !== null || extracting !== null}
-          title="Split the draft below into claims (no language model)"
-          data-testid="claims-extract"
-        >
-          Extract from the draft
-        </button>
-        {extracting ? (
-          <button onClick={() => cancelExtraction(extracting)} data-testid="claims-extract-cancel">
-            Extracting with the language model… cancel
-          </button>
-        ) : (
-          <button
-            onClick={() => extract(true)}
-            disabled={!draft.trim() || run !== null}
-            title="Restate the draft's sentences as short, self-contained claims with the active language model (Settings); without one, the draft is split into sentences"
-            data-testid="claims-extract-llm"
-          >
-            Extract with the language model
-          </button>
-        )}
-        <label>
-          Minimum grade{' '}
-          <select
-            value={minGrade ?? ''}
-            onChange={(e) => setMinGrade((e.target.value || null) as QualityGrade | null)}
-            data-testid="claims-min-grade"
-          >
-            <option value="">any</option>
-            {GRADES.map((g) => (
-              <option key={g} value={g}>
-                {g} or better
-              </option>
-            ))}
-          </select>
-        </label>
-        {run ? (
-          <button onClick={cancelChecks} data-testid="claims-cancel">
-            Cancel check
-          </button>
-        ) : (
-          <button
-            onClick={() => void checkClaims()}
-            disabled={claims.length === 0 || dirty}
-            title={dirty ? 'Save the list first' : undefined}
-            data-testid="claims-check"
-          >
-            Check all claims
-          </button>
-        )}
+        <ExtractButtons
+          blocked={!draft.trim() || run !== null}
+          extracting={extracting}
+          extract={extract}
+        />
+        <MinGradeSelect />
+        <CheckButton dirty={dirty} />
       </div>
-      {run && (
-        <div className="claims-progress" data-testid="claims-progress">
-          <progress max={run.total} value={run.done + run.failed} aria-label="Claims checked" />{' '}
-          <span aria-live="polite">
-            {run.cancelled ? 'Cancelling… ' : ''}
-            {run.done + run.failed} of {run.total} claims checked
-          </span>
-        </div>
-      )}
+      {run && <ClaimsProgress run={run} />}
     </section>
+  );
+}
+
+/** Claims pulled from the draft into the text box; an LLM extraction has a request id to cancel. */
+function useExtraction(draft: string, setText: (text: string) => void) {
+  // The request id of a running LLM extraction (cancellable), or null.
+  const [extracting, setExtracting] = useState<string | null>(null);
+  const extract = (useLlm: boolean) => {
+    const requestId = useLlm ? `extract-${++extractSeq}` : undefined;
+    if (requestId) setExtracting(requestId);
+    void extractClaimsText(draft, useLlm, requestId)
+      .then((t) => t !== undefined && setText(t))
+      .finally(() => requestId && setExtracting(null));
+  };
+  return { extracting, extract };
+}
+
+function ExtractButtons({
+  blocked,
+  extracting,
+  extract,
+}: {
+  blocked: boolean;
+  extracting: string | null;
+  extract: (useLlm: boolean) => void;
+}) {
+  return (
+    <>
+      <button
+        onClick={() => extract(false)}
+        disabled={blocked || extracting !== null}
+        title="Split the draft below into claims (no language model)"
+        data-testid="claims-extract"
+      >
+        Extract from the draft
+      </button>
+      {extracting ? (
+        <button onClick={() => cancelExtraction(extracting)} data-testid="claims-extract-cancel">
+          Extracting with the language model… cancel
+        </button>
+      ) : (
+        <button
+          onClick={() => extract(true)}
+          disabled={blocked}
+          title="Restate the draft's sentences as short, self-contained claims with the active language model (Settings); without one, the draft is split into sentences"
+          data-testid="claims-extract-llm"
+        >
+          Extract with the language model
+        </button>
+      )}
+    </>
+  );
+}
+
+function MinGradeSelect() {
+  const minGrade = useProjectStore((s) => s.minGrade);
+  const setMinGrade = useProjectStore((s) => s.setMinGrade);
+  return (
+    <label>
+      Minimum grade{' '}
+      <select
+        value={minGrade ?? ''}
+        onChange={(e) => setMinGrade((e.target.value || null) as QualityGrade | null)}
+        data-testid="claims-min-grade"
+      >
+        <option value="">any</option>
+        {GRADES.map((g) => (
+          <option key={g} value={g}>
+            {g} or better
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Checks the saved list (an unsaved edit must be saved first), or cancels the running check. */
+function CheckButton({ dirty }: { dirty: boolean }) {
+  const claims = useProjectStore((s) => s.claims);
+  const run = useProjectStore((s) => s.run);
+  return run ? (
+    <button onClick={cancelChecks} data-testid="claims-cancel">
+      Cancel check
+    </button>
+  ) : (
+    <button
+      onClick={() => void checkClaims()}
+      disabled={claims.length === 0 || dirty}
+      title={dirty ? 'Save the list first' : undefined}
+      data-testid="claims-check"
+    >
+      Check all claims
+    </button>
+  );
+}
+
+function ClaimsProgress({ run }: { run: CheckRun }) {
+  return (
+    <div className="claims-progress" data-testid="claims-progress">
+      <progress max={run.total} value={run.done + run.failed} aria-label="Claims checked" />{' '}
+      <span aria-live="polite">
+        {run.cancelled ? 'Cancelling… ' : ''}
+        {run.done + run.failed} of {run.total} claims checked
+      </span>
+    </div>
   );
 }

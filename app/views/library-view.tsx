@@ -2,6 +2,7 @@
 // whole library as an SQLite file.
 import { useEffect, useRef } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
+import { ColumnHeads } from '../components/column-heads';
 import {
   deleteDocument,
   exportLibrary,
@@ -66,19 +67,17 @@ export function LibraryView() {
         </p>
       ) : (
         <table className="doc-table" data-testid="library-table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Type</th>
-              <th scope="col">Size</th>
-              <th scope="col">Chunks</th>
-              <th scope="col">Modified</th>
-              <th scope="col">Imported</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              'Title',
+              'Type',
+              'Size',
+              'Chunks',
+              'Modified',
+              'Imported',
+              <span className="sr-only">Actions</span>,
+            ]}
+          />
           <tbody>
             {documents.map((d) => (
               <tr key={d.id} data-testid="library-row" data-path={d.path}>

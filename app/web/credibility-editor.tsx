@@ -3,6 +3,7 @@
 // tier 4 (distrusted, 0.3 -> D) and tier 5 (blocked: dropped from results -> E). Subdomains follow
 // their domain. Talks only to the WebApi prop.
 import { useEffect, useState } from 'react';
+import { TitledSection } from '../components/titled-section';
 import type { CredibilityTable, CredibilityTier, WebApi } from '../../workers/shared/web-api';
 
 export interface CredibilityEditorProps {
@@ -40,12 +41,11 @@ export function CredibilityEditor({ api }: CredibilityEditorProps) {
 
   if (!table) return <p>Loading credibility tiers…</p>;
   return (
-    <section
+    <TitledSection
       className="card credibility"
-      aria-label="Source credibility"
-      data-testid="credibility-editor"
+      title="Source credibility"
+      testId="credibility-editor"
     >
-      <h3>Source credibility</h3>
       <p className="hint">
         Web results are weighted by the tier of their domain and carry a quality grade:{' '}
         {TIERS.map((t) => `${TIER_LABELS[t]} × ${table.weights[t]} → ${table.grades[t]}`).join(
@@ -67,17 +67,7 @@ export function CredibilityEditor({ api }: CredibilityEditorProps) {
           aria-label="Domain"
           data-testid="credibility-domain"
         />
-        <select
-          value={tier}
-          onChange={(e) => setTier(Number(e.target.value) as CredibilityTier)}
-          aria-label="Tier"
-        >
-          {TIERS.map((t) => (
-            <option key={t} value={t}>
-              {TIER_LABELS[t]}
-            </option>
-          ))}
-        </select>
+        <TierSelect value={tier} onChange={setTier} label="Tier" />
         <button type="submit">Set tier</button>
       </form>
       {error && <p role="alert">{error}</p>}
@@ -89,17 +79,11 @@ export function CredibilityEditor({ api }: CredibilityEditorProps) {
           {table.overrides.map((o) => (
             <li key={o.domain} data-testid="credibility-override">
               {o.domain}:{' '}
-              <select
+              <TierSelect
                 value={o.tier}
-                onChange={(e) => void set(o.domain, Number(e.target.value) as CredibilityTier)}
-                aria-label={`Tier of ${o.domain}`}
-              >
-                {TIERS.map((t) => (
-                  <option key={t} value={t}>
-                    {TIER_LABELS[t]}
-                  </option>
-                ))}
-              </select>{' '}
+                onChange={(t) => void set(o.domain, t)}
+                label={`Tier of ${o.domain}`}
+              />{' '}
               <button type="button" onClick={() => void set(o.domain, null)}>
                 Remove
               </button>
@@ -120,6 +104,26 @@ export function CredibilityEditor({ api }: CredibilityEditorProps) {
         ))}
         <li>{TIER_LABELS[3]}: every other domain</li>
       </ul>
-    </section>
+    </TitledSection>
+  );
+}
+
+function TierSelect(props: {
+  value: CredibilityTier;
+  onChange: (tier: CredibilityTier) => void;
+  label: string;
+}) {
+  return (
+    <select
+      value={props.value}
+      onChange={(e) => props.onChange(Number(e.target.value) as CredibilityTier)}
+      aria-label={props.label}
+    >
+      {TIERS.map((t) => (
+        <option key={t} value={t}>
+          {TIER_LABELS[t]}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -4,6 +4,7 @@
 import { useCallback } from 'react';
 import type { LedgerEntry, WebApi } from '../../workers/shared/web-api';
 import { formatBytes } from '../../workers/shared/format-bytes';
+import { TitledSection } from '../components/titled-section';
 import { usePolled } from '../lib/use-polled';
 
 export interface NetworkLedgerProps {
@@ -30,12 +31,7 @@ export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
   const received = entries.reduce((n, e) => n + e.bytesReceived, 0);
 
   return (
-    <section
-      className="card network-ledger"
-      aria-label="Network ledger"
-      data-testid="network-ledger"
-    >
-      <h3>Network ledger</h3>
+    <TitledSection className="card network-ledger" title="Network ledger" testId="network-ledger">
       <p className="hint">
         Every request Sift sent from this device since it started: {entries.length} requests,{' '}
         {formatBytes(sent)} sent, {formatBytes(received)} received. API keys and search words are
@@ -94,6 +90,6 @@ export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
           </tbody>
         </table>
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -44,12 +44,12 @@ interface CardProps {
   refresh: () => void;
 }
 
+type ProviderPatch = Parameters<WebApi['updateProvider']>[1];
+
 function ProviderCard({ status, api, onChange, refresh }: CardProps) {
-  const [keyDraft, setKeyDraft] = useState('');
-  const [baseDraft, setBaseDraft] = useState(status.baseUrl ?? '');
   const [error, setError] = useState<string | null>(null);
 
-  async function apply(patch: Parameters<WebApi['updateProvider']>[1]): Promise<void> {
+  async function apply(patch: ProviderPatch): Promise<void> {
     setError(null);
     try {
       onChange(await api.updateProvider(status.id, patch));
@@ -58,7 +58,6 @@ function ProviderCard({ status, api, onChange, refresh }: CardProps) {
     }
   }
 
-  const b = status.breaker;
   const host = hostOf(status.effectiveBaseUrl);
   const customHost =
     status.baseUrl !== null &&
@@ -67,86 +66,9 @@ function ProviderCard({ status, api, onChange, refresh }: CardProps) {
 
   return (
     <div className="card web-provider" data-testid={`web-provider-${status.id}`}>
-      <div className="web-provider-head">
-        <label>
-          <input
-            type="checkbox"
-            checked={status.enabled}
-            onChange={(e) => void apply({ enabled: e.target.checked })}
-            data-testid={`web-provider-enable-${status.id}`}
-          />{' '}
-          <strong>{status.label}</strong>
-        </label>
-        <span className={`breaker breaker-${b.state}`} data-testid={`web-breaker-${status.id}`}>
-          {b.state === 'closed'
-            ? 'working'
-            : b.state === 'open'
-              ? 'paused after repeated failures'
-              : 'will retry on next search'}
-        </span>
-      </div>
-
-      {status.keyRequirement !== 'none' && (
-        <form
-          className="web-provider-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (keyDraft.trim()) void apply({ apiKey: keyDraft }).then(() => setKeyDraft(''));
-          }}
-        >
-          <label>
-            API key {status.keyRequirement === 'optional' ? '(optional)' : ''}{' '}
-            <input
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={keyDraft}
-              placeholder={status.hasKey ? 'saved on this device' : 'paste your key'}
-              onChange={(e) => setKeyDraft(e.target.value)}
-              data-testid={`web-provider-key-${status.id}`}
-            />
-          </label>
-          <button type="submit" disabled={!keyDraft.trim()}>
-            Save key
-          </button>
-          {status.hasKey && (
-            <button type="button" onClick={() => void apply({ apiKey: '' })}>
-              Remove key
-            </button>
-          )}
-        </form>
-      )}
-
-      <form
-        className="web-provider-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void apply({ baseUrl: baseDraft.trim() || null });
-        }}
-      >
-        <label>
-          Base URL or proxy{' '}
-          <input
-            type="url"
-            value={baseDraft}
-            placeholder={status.defaultBaseUrl ?? 'https://your-instance.example'}
-            onChange={(e) => setBaseDraft(e.target.value)}
-            data-testid={`web-provider-base-${status.id}`}
-          />
-        </label>
-        <button type="submit">Save URL</button>
-        {status.baseUrl && (
-          <button
-            type="button"
-            onClick={() => {
-              setBaseDraft('');
-              void apply({ baseUrl: null });
-            }}
-          >
-            Use default
-          </button>
-        )}
-      </form>
+      <ProviderHead status={status} apply={apply} />
+      {status.keyRequirement !== 'none' && <ProviderKeyForm status={status} apply={apply} />}
+      <ProviderBaseUrlForm status={status} apply={apply} />
 
       {customHost && status.keyRequirement !== 'none' && (
         <label className="web-provider-row">
@@ -166,6 +88,134 @@ function ProviderCard({ status, api, onChange, refresh }: CardProps) {
         </a>
       </p>
 
+      <BreakerNotes
+        status={status}
+        host={host}
+        onRetry={() => void api.resetBreaker(status.id).then(refresh)}
+      />
+      {error && (
+        <p className="web-provider-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface PartProps {
+  status: ProviderStatus;
+  apply: (patch: ProviderPatch) => Promise<void>;
+}
+
+/** The enable switch with the provider's name, and its circuit breaker's state in words. */
+function ProviderHead({ status, apply }: PartProps) {
+  const state = status.breaker.state;
+  return (
+    <div className="web-provider-head">
+      <label>
+        <input
+          type="checkbox"
+          checked={status.enabled}
+          onChange={(e) => void apply({ enabled: e.target.checked })}
+          data-testid={`web-provider-enable-${status.id}`}
+        />{' '}
+        <strong>{status.label}</strong>
+      </label>
+      <span className={`breaker breaker-${state}`} data-testid={`web-breaker-${status.id}`}>
+        {state === 'closed'
+          ? 'working'
+          : state === 'open'
+            ? 'paused after repeated failures'
+            : 'will retry on next search'}
+      </span>
+    </div>
+  );
+}
+
+/** The write-only key: the draft is cleared once saved, and the saved key is never shown. */
+function ProviderKeyForm({ status, apply }: PartProps) {
+  const [keyDraft, setKeyDraft] = useState('');
+  return (
+    <form
+      className="web-provider-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (keyDraft.trim()) void apply({ apiKey: keyDraft }).then(() => setKeyDraft(''));
+      }}
+    >
+      <label>
+        API key {status.keyRequirement === 'optional' ? '(optional)' : ''}{' '}
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={keyDraft}
+          placeholder={status.hasKey ? 'saved on this device' : 'paste your key'}
+          onChange={(e) => setKeyDraft(e.target.value)}
+          data-testid={`web-provider-key-${status.id}`}
+        />
+      </label>
+      <button type="submit" disabled={!keyDraft.trim()}>
+        Save key
+      </button>
+      {status.hasKey && (
+        <button type="button" onClick={() => void apply({ apiKey: '' })}>
+          Remove key
+        </button>
+      )}
+    </form>
+  );
+}
+
+function ProviderBaseUrlForm({ status, apply }: PartProps) {
+  const [baseDraft, setBaseDraft] = useState(status.baseUrl ?? '');
+  return (
+    <form
+      className="web-provider-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply({ baseUrl: baseDraft.trim() || null });
+      }}
+    >
+      <label>
+        Base URL or proxy{' '}
+        <input
+          type="url"
+          value={baseDraft}
+          placeholder={status.defaultBaseUrl ?? 'https://your-instance.example'}
+          onChange={(e) => setBaseDraft(e.target.value)}
+          data-testid={`web-provider-base-${status.id}`}
+        />
+      </label>
+      <button type="submit">Save URL</button>
+      {status.baseUrl && (
+        <button
+          type="button"
+          onClick={() => {
+            setBaseDraft('');
+            void apply({ baseUrl: null });
+          }}
+        >
+          Use default
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** The breaker's last error explained, and when it is not closed, a way to retry now. */
+function BreakerNotes({
+  status,
+  host,
+  onRetry,
+}: {
+  status: ProviderStatus;
+  host: string | null;
+  onRetry: () => void;
+}) {
+  const b = status.breaker;
+  return (
+    <>
       {b.lastError && (
         <p className="web-provider-error" data-testid={`web-provider-error-${status.id}`}>
           Last error ({new Date(b.lastError.at).toLocaleTimeString()}): {b.lastError.message}{' '}
@@ -175,17 +225,12 @@ function ProviderCard({ status, api, onChange, refresh }: CardProps) {
       {b.state !== 'closed' && (
         <p className="hint">
           {b.retryAt ? `Sift tries again after ${new Date(b.retryAt).toLocaleTimeString()}. ` : ''}
-          <button type="button" onClick={() => void api.resetBreaker(status.id).then(refresh)}>
+          <button type="button" onClick={onRetry}>
             Try again now
           </button>
         </p>
       )}
-      {error && (
-        <p className="web-provider-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </>
   );
 }
 

@@ -6,11 +6,14 @@
 // abstract for NOT ENOUGH INFO), plus the two BM25-closest non-rationale sentences of each evidence
 // abstract (`negatives`, NEUTRAL at sentence level). Texts are tokenised here with the product's
 // WordPiece (workers/embed/wordpiece.ts, no [CLS]/[SEP]) so the Python fit and the TypeScript
-// forward see the same ids. Node only.
+// forward see the same ids. `flipped`: the claim's flipped versions (bench/eval/stance-synth.ts,
+// negation toggled or a polar word swapped; the fit may train on them with the opposite label on the
+// rationale, NEUTRAL on the negatives and on an NEI claim's sentences). Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from '../args';
 import { loadCorpus } from './beir';
 import { loadClaims, loadSentenceStarts, oracleInstances, originalSentences } from './claims-data';
+import { flippedClaims } from './stance-synth';
 import { topSentences } from '../../workers/projects/sentence-rank';
 import { parseWordPieceTokenizer } from '../../workers/embed/bert-files';
 
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
       claim: ids(inst.claim),
       evidence: evidence.map(ids),
       negatives: negatives.map(ids),
+      flipped: flippedClaims(inst.claim).map(ids),
     });
   });
   writeFileSync(args.out, `${lines.join('\n')}\n`);

@@ -1,6 +1,6 @@
 // Fits the LLM-free stance model on SciFact claims_TRAIN only and writes
 // workers/projects/fitted/stance-<model>.json:
-//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON]
+//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON] [--cvDump FILE]
 // Training pairs: every rationale sentence of a SUPPORT/CONTRADICT abstract with its label; for
 // claims without evidence the three BM25-closest sentences of each cited abstract (NEUTRAL), as
 // the eval builds them; and the two BM25-closest non-rationale sentences of each evidence
@@ -217,9 +217,13 @@ async function main(): Promise<void> {
     return;
   }
   const splits = Number(args.splits ?? 5);
-  const chosen = chooseModel(data, fitConfigs(args), splits);
-  const { best, offsets, threshold } = chosen;
-  const fitted = fitWithOffsets(data, () => true, best.cfg, offsets, threshold.tau);
+  const best = crossValidate(data, fitConfigs(args), splits);
+  if (args.cvDump) {
+    writeCvDump(args.cvDump, data, best);
+    return;
+  }
+  const chosen = chooseModel(data, best);
+  const fitted = fitWithOffsets(data, () => true, best.cfg, chosen.offsets, chosen.threshold.tau);
   fitted.provenance = stanceProvenance(examples, chosen, splits, dataset, model);
   // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
   // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
@@ -285,10 +289,9 @@ type ChosenModel = {
   threshold: ReturnType<typeof chooseThreshold>;
 };
 
-/** The configuration by cross-validation, then the class offsets and the evidence threshold. */
-function chooseModel(data: FitData, configs: FitConfig[], splits: number): ChosenModel {
+/** The class offsets and the evidence threshold on the chosen configuration's out-of-fold outputs. */
+function chooseModel(data: FitData, best: ReturnType<typeof crossValidate>): ChosenModel {
   const { examples, instances } = data;
-  const best = crossValidate(data, configs, splits);
   // Class offsets added to every sentence's output (so to the summed log-probabilities of a
   // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
   // measured by nested cross-validation (offsets chosen on four folds, scored on the fifth).
@@ -304,6 +307,28 @@ function chooseModel(data: FitData, configs: FitConfig[], splits: number): Chose
     `[fit] best ${JSON.stringify(best.cfg)} cv F1 mean ${best.f1.toFixed(4)} (split 0: ${best.f1Split0.toFixed(4)}); class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
   );
   return { best, offsets, nested, threshold };
+}
+
+/**
+ * --cvDump FILE: the best configuration's out-of-fold (split 0, claim id % 5) log-probabilities
+ * of every oracle instance's sentences, to compare or ensemble with another model
+ * (scripts/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
+ */
+function writeCvDump(file: string, data: FitData, best: ReturnType<typeof crossValidate>): void {
+  const { examples, instances } = data;
+  const per = perInstance(instances, examples, best.lp);
+  const lines = instances.map((inst, k) =>
+    JSON.stringify({
+      claimId: Number(inst.claimId),
+      docId: inst.docId,
+      label: inst.label,
+      fold: fold(inst.claimId),
+      config: best.cfg,
+      sentences: per[k]!.map((lp) => Array.from(lp, (v) => Math.round(v * 1e6) / 1e6)),
+    }),
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  console.error(`[fit] wrote ${lines.length} out-of-fold instances to ${file}`);
 }
 
 /** The shipped file's provenance: what it was fitted on and its cross-validated figures. */

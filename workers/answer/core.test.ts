@@ -44,6 +44,17 @@ async function evaluated(question: string, passages: Passage[]) {
   return { q, result: createRetrievalEvaluator(fitted).evaluate(passages, features) };
 }
 
+/** The passages evaluated for `question`, then refined into strips by their final scores. */
+async function refined(question: string, passages: Passage[]) {
+  const { q, result } = await evaluated(question, passages);
+  return refine(
+    q,
+    passages,
+    result.passages.map((p) => p.finalScore),
+    fitted,
+  );
+}
+
 describe('retrieval evaluator', () => {
   it('scores the passage that addresses the question above an off-topic one', async () => {
     // Off-topic first, as a noisy fusion could rank it; the signals a real retrieval gives
@@ -192,14 +203,7 @@ describe('retrieval evaluator', () => {
 
 describe('knowledge refinement', () => {
   it('cuts strips at exact offsets, splits long sentences, keeps source order', async () => {
-    const passages = [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)];
-    const { q, result } = await evaluated(QUESTION, passages);
-    const r = refine(
-      q,
-      passages,
-      result.passages.map((p) => p.finalScore),
-      fitted,
-    );
+    const r = await refined(QUESTION, [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)]);
     const text = new Map([
       [1, PELICANS],
       [2, JAM],
@@ -223,14 +227,7 @@ describe('knowledge refinement', () => {
 describe('extractive answer', () => {
   it('cites a strip for every sentence and gives the same answer twice', async () => {
     const run = async () => {
-      const passages = [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)];
-      const { q, result } = await evaluated(QUESTION, passages);
-      const r = refine(
-        q,
-        passages,
-        result.passages.map((p) => p.finalScore),
-        fitted,
-      );
+      const r = await refined(QUESTION, [passage(1, 1, PELICANS, 5), passage(2, 2, JAM, 1)]);
       return extractiveAnswer(r.kept, fitted, r.all);
     };
     const a = await run();

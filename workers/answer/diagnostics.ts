@@ -1,6 +1,6 @@
 // Diagnostics over the answers kept on this device (issue 16, item 5): decision distribution,
 // correction and web trigger rates, breaker trips, latency per path and per step (p50/p95), and
-// the checker's labels. Pure: reads the history's records, imports only workers/shared.
+// the checker's labels. Pure: reads the history's records; imports types only.
 import type { CragDecision, SupportLabel } from '../shared/answer-api';
 import type { AnswerDiagnostics, LatencyStats } from '../shared/answer-history-api';
 import type { AnswerRecord } from '../store/answer-history';
@@ -41,46 +41,41 @@ function groupStats(entries: Array<[string, number]>): Record<string, LatencySta
   );
 }
 
+/** The web actions an answer took (a skipped one was never sent). */
+function webActions(r: AnswerRecord): AnswerRecord['crag']['actions'] {
+  return r.crag.actions.filter((a) => a.kind === 'web' && a.status !== 'skipped');
+}
+
+/** Whether a corrective action (expansion, rerank, web) changed what the answer used. */
+function corrected(r: AnswerRecord): boolean {
+  return r.crag.actions.some(
+    (a) => a.applied && (a.kind === 'expansion' || a.kind === 'rerank' || a.kind === 'web'),
+  );
+}
+
 export function answerDiagnostics(records: AnswerRecord[]): AnswerDiagnostics {
   const n = records.length;
   const rate = (count: number) => (n === 0 ? 0 : count / n);
+  /** Records for which `test` holds. */
+  const count = (test: (r: AnswerRecord) => boolean) => records.filter(test).length;
+  /** `of` summed over the records. */
+  const sum = (of: (r: AnswerRecord) => number) => records.reduce((t, r) => t + of(r), 0);
   const decisions: Record<CragDecision, number> = { CORRECT: 0, AMBIGUOUS: 0, INCORRECT: 0 };
   const labels: Record<SupportLabel, number> = { supported: 0, partly: 0, unsupported: 0 };
-  let corrected = 0;
-  let webTriggered = 0;
-  let webUsed = 0;
-  let breakerTrips = 0;
-  let webFailures = 0;
-  let notFound = 0;
-  let partial = 0;
   for (const r of records) {
     decisions[r.crag.decision]++;
     for (const k of Object.keys(labels) as SupportLabel[]) labels[k] += r.labels[k] ?? 0;
-    const actions = r.crag.actions;
-    if (
-      actions.some(
-        (a) => a.applied && (a.kind === 'expansion' || a.kind === 'rerank' || a.kind === 'web'),
-      )
-    )
-      corrected++;
-    const web = actions.filter((a) => a.kind === 'web' && a.status !== 'skipped');
-    if (web.length) webTriggered++;
-    if (r.crag.webUsed) webUsed++;
-    webFailures += web.filter((a) => a.status === 'failed').length;
-    breakerTrips += web.filter((a) => a.errorCode === 'CIRCUIT_OPEN').length;
-    if (r.notFound) notFound++;
-    if (r.partial) partial++;
   }
   return {
     answers: n,
     decisions,
-    correctionRate: rate(corrected),
-    webTriggerRate: rate(webTriggered),
-    webUsedRate: rate(webUsed),
-    breakerTrips,
-    webFailures,
-    notFoundRate: rate(notFound),
-    partialAnswers: partial,
+    correctionRate: rate(count(corrected)),
+    webTriggerRate: rate(count((r) => webActions(r).length > 0)),
+    webUsedRate: rate(count((r) => r.crag.webUsed)),
+    breakerTrips: sum((r) => webActions(r).filter((a) => a.errorCode === 'CIRCUIT_OPEN').length),
+    webFailures: sum((r) => webActions(r).filter((a) => a.status === 'failed').length),
+    notFoundRate: rate(count((r) => r.notFound)),
+    partialAnswers: count((r) => r.partial),
     latencyByPath: groupStats(records.map((r) => [answerPath(r), r.crag.totalMs])),
     latencyByStep: groupStats(
       records.flatMap((r) => r.crag.steps.map((s): [string, number] => [s.kind, s.ms])),

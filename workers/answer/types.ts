@@ -4,18 +4,10 @@
 // the eval build them from the same modules in Node. Plain functions, no worker imports.
 import type { AnswerRequest, Strip } from '../shared/answer-api';
 import type { SearchFilters } from '../shared/types';
+import type { ChunkRow } from '../store/chunk-lookup';
 
-/** One chunk of the fused hybrid list, with the signals each retriever gave it. */
-export interface RetrievedChunk {
-  chunkId: number;
-  documentId: number;
-  path: string;
-  title: string;
-  seq: number;
-  /** Offsets of the chunk in the document text (exact). */
-  start: number;
-  end: number;
-  text: string;
+/** One chunk of the fused hybrid list (its stored row), with the signals each retriever gave it. */
+export interface RetrievedChunk extends ChunkRow {
   /** 1-based rank in the fused list, and the fusion score. */
   fusedRank: number;
   fusedScore: number;

@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../web/fake-clock.testkit';
-import { createWebService } from '../web/web-service';
+import type { Clock } from '../web/clock';
+import type { WebServiceDeps } from '../web/web-service';
+import { createTestWebService } from '../web/web-service.testkit';
 import { webAction } from './corrective';
 import { createWebStrips, webEnabled } from './web-strips';
 
@@ -13,26 +15,35 @@ const tavilyFixture = readFileSync(
   'utf8',
 );
 
-async function service(opts: { online?: boolean; status?: number; enable?: boolean }) {
-  const clock = createFakeClock();
-  const svc = createWebService({
-    fetch: async () =>
-      opts.status
-        ? new Response('{"error":"boom"}', { status: opts.status })
-        : new Response(tavilyFixture, {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-          }),
-    clock,
-    random: () => 0.5,
+const KEYS = { tavily: 'tvly-dev-KEY-0123456789', exa: 'exa-KEY-0123456789' } as const;
+
+const json = (body: BodyInit): Response =>
+  new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+
+/** The real web service answering through `fetch` on a fake clock, with `enable` switched on. */
+async function webService(
+  fetch: WebServiceDeps['fetch'],
+  opts: { clock?: Clock; online?: boolean | undefined; enable?: Array<keyof typeof KEYS> } = {},
+) {
+  const svc = createTestWebService({
+    fetch,
+    clock: opts.clock ?? createFakeClock(),
     isOnline: () => opts.online ?? true,
-    isBrowser: false,
     maxRetries: 0,
   });
   await svc.init();
-  if (opts.enable ?? true)
-    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+  for (const id of opts.enable ?? ['tavily'])
+    await svc.updateProvider(id, { enabled: true, apiKey: KEYS[id] });
   return svc;
+}
+
+/** Tavily alone, answering with the recorded results (or `status` with an error body). */
+function service(opts: { online?: boolean; status?: number; enable?: boolean }) {
+  return webService(
+    async () =>
+      opts.status ? new Response('{"error":"boom"}', { status: opts.status }) : json(tavilyFixture),
+    { online: opts.online, enable: (opts.enable ?? true) ? ['tavily'] : [] },
+  );
 }
 
 describe('createWebStrips', () => {
@@ -72,23 +83,13 @@ describe('createWebStrips', () => {
   it('lets the route pick the providers and depth, and says so in the web action', async () => {
     const clock = createFakeClock();
     const asked: string[] = [];
-    const svc = createWebService({
-      fetch: async (input) => {
+    const svc = await webService(
+      async (input) => {
         asked.push(new URL(input).host);
-        return new Response(tavilyFixture, {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-        });
+        return json(tavilyFixture);
       },
-      clock,
-      random: () => 0.5,
-      isOnline: () => true,
-      isBrowser: false,
-      maxRetries: 0,
-    });
-    await svc.init();
-    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
-    await svc.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+      { clock, enable: ['tavily', 'exa'] },
+    );
     // A simple question goes to the general engines only (not Exa); a complex one to both.
     const simple = createWebStrips({ api: svc, route: () => 'simple' });
     const r = await clock.run(simple('capital of peru'));
@@ -109,14 +110,9 @@ describe('createWebStrips', () => {
       new URL('../web/fixtures/exa-search.json', import.meta.url),
       'utf8',
     );
-    const svc = createWebService({
-      fetch: async (input) => {
-        if (new URL(input).host !== 'api.exa.ai') {
-          return new Response(tavilyFixture, {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-          });
-        }
+    const svc = await webService(
+      async (input) => {
+        if (new URL(input).host !== 'api.exa.ai') return json(tavilyFixture);
         // Exa starts answering, then the connection drops in the middle of the body.
         const half = new TextEncoder().encode(exaFixture.slice(0, exaFixture.length >> 1));
         const body = new ReadableStream<Uint8Array>({
@@ -125,17 +121,10 @@ describe('createWebStrips', () => {
             c.error(new TypeError('network connection lost'));
           },
         });
-        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+        return json(body);
       },
-      clock,
-      random: () => 0.5,
-      isOnline: () => true,
-      isBrowser: false,
-      maxRetries: 0,
-    });
-    await svc.init();
-    await svc.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
-    await svc.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+      { clock, enable: ['tavily', 'exa'] },
+    );
     const web = createWebStrips({ api: svc });
     const { strips, failures } = await clock.run(web('retrieval augmented generation'));
     expect(strips.length).toBeGreaterThan(0);

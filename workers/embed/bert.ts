@@ -7,7 +7,7 @@
 // intermediate layer), attention on attentionPacked, everything else in f32.
 // Must not import app/ or Node-only modules.
 import { createError } from '../shared/errors';
-import { attendEachSequence, type Kernel, type Ptr } from './kernel';
+import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
 import type { Tensor } from './safetensors';
 import type { WordPieceTokenizer } from './wordpiece';
 
@@ -64,7 +64,7 @@ export interface BertModel {
 }
 
 /** A dense layer's weights as packWeightsI16 left them: int16 panels and per-column scales. */
-type Linear = { q: Ptr; scale: Ptr };
+type Linear = QuantWeights;
 
 interface Layer {
   /** Query, key and value weights side by side ([H, 3H]) and their biases ([3H]). */

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors';
 import type { AttentionArgs, Kernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { mulberry32 } from './test-rng';
+import { mulberry32, randomF32 } from './test-rng';
 
 let K: Kernel;
 beforeAll(async () => {
@@ -85,9 +85,9 @@ describe('canon.2 GELU (f32 lanes)', () => {
       [1, 5, 8],
     ] as const) {
       const mk = K.mark();
-      const a = K.putF32(Float32Array.from({ length: m * k }, () => (rand() * 2 - 1) * 2));
-      const b = K.putF32(Float32Array.from({ length: k * n }, () => (rand() * 2 - 1) * 0.5));
-      const bias = K.putF32(Float32Array.from({ length: n }, () => rand() * 2 - 1));
+      const a = K.putF32(randomF32(rand, m * k, 2));
+      const b = K.putF32(randomF32(rand, k * n, 0.5));
+      const bias = K.putF32(randomF32(rand, n));
       const packed = K.alloc(k * n * 4);
       K.packB(b, k, n, packed);
       const c1 = K.alloc(m * n * 4);
@@ -143,7 +143,7 @@ describe('canon.2 attention (packed tiles, f32 softmax)', () => {
       [40, 33],
     ] as const) {
       const shape = { L, H: 3, d: 8, valid };
-      const qkv = Float32Array.from({ length: L * 3 * 3 * 8 }, () => (rand() * 2 - 1) * 3);
+      const qkv = randomF32(rand, L * 3 * 3 * 8, 3);
       const want = run('attention', qkv, shape);
       const got = run('attentionPacked', qkv, shape);
       for (let i = 0; i < want.length; i++) {
@@ -156,7 +156,7 @@ describe('canon.2 attention (packed tiles, f32 softmax)', () => {
     const rand = mulberry32(12);
     const shape = { L: 11, H: 2, d: 16, valid: 7 };
     const stride = 3 * 2 * 16;
-    const qkv = Float32Array.from({ length: 11 * stride }, () => rand() * 2 - 1);
+    const qkv = randomF32(rand, 11 * stride);
     const got = run('attentionPacked', qkv, shape);
     const changed = qkv.slice();
     for (let j = 7; j < 11; j++) for (let c = 2 * 16; c < stride; c++) changed[j * stride + c] = 99;

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { fuzzSeed, mulberry32 } from './test-rng';
+import { fuzzSeed, mulberry32, randomF32 } from './test-rng';
 import { roundHalfToEven } from '../shared/quant';
 
 let K: Kernel;
@@ -81,8 +81,8 @@ describe('kernel: matmulI16 (canon.3 dense layers)', () => {
         f((rand() * 2 - 1) * (rand() < 0.02 ? 20 : 1)),
       );
       if (m > 2) a.fill(0, k, 2 * k); // an all-zero row (scale 1) inside a tile
-      const b = Float32Array.from({ length: k * n }, () => f((rand() * 2 - 1) * 0.1));
-      const bias = Float32Array.from({ length: n }, () => f(rand() - 0.5));
+      const b = randomF32(rand, k * n, 0.1);
+      const bias = randomF32(rand, n, 0.5);
       const mk = K.mark();
       const pa = K.putF32(a);
       const pb = K.putF32(b);
@@ -109,8 +109,8 @@ describe('kernel: matmulI16 (canon.3 dense layers)', () => {
     const seed = fuzzSeed();
     const rand = mulberry32(seed);
     const [m, k, n] = [6, 96, 16];
-    const a = Float32Array.from({ length: m * k }, () => f(rand() * 2 - 1));
-    const b = Float32Array.from({ length: k * n }, () => f(rand() - 0.5));
+    const a = randomF32(rand, m * k);
+    const b = randomF32(rand, k * n, 0.5);
     const mk = K.mark();
     const pa = K.putF32(a);
     const w = K.packWeightsI16(b, k, n);
@@ -133,8 +133,8 @@ describe('kernel: matmulI16 (canon.3 dense layers)', () => {
       [5, 64, 24],
       [23, 96, 8],
     ] as const) {
-      const a = Float32Array.from({ length: m * k }, () => f((rand() * 2 - 1) * 3));
-      const b = Float32Array.from({ length: k * n }, () => f((rand() * 2 - 1) * 0.2));
+      const a = randomF32(rand, m * k, 3);
+      const b = randomF32(rand, k * n, 0.2);
       const mk = K.mark();
       const pa = K.putF32(a);
       const w = K.packWeightsI16(b, k, n);

@@ -5,7 +5,7 @@ import { createKernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
 import { dequantize, dotToCosine, quantize, roundHalfToEven } from '../shared/quant';
 import { jsDotKernel } from '../vector';
-import { fuzzSeed, mulberry32 } from './test-rng';
+import { fuzzSeed, mulberry32, randomF32 } from './test-rng';
 
 let K: Kernel;
 beforeAll(async () => {
@@ -32,12 +32,6 @@ function matmulRef(
     }
   }
   return c;
-}
-
-function randomF32(rand: () => number, n: number, scale = 1): Float32Array {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = (rand() * 2 - 1) * scale;
-  return out;
 }
 
 describe('kernel: f32 kernels', () => {

@@ -4,6 +4,32 @@
 // Must not import app/, other worker layers, or anything Node-only (tests inject the bytes).
 import { createError } from '../shared/errors';
 
+/** Raw f32 GEMM export: C[m,n] = A[m,k] @ B[k,n] (+ bias), a status code back. */
+type MatmulExport = (
+  a: number,
+  b: number,
+  bias: number,
+  c: number,
+  m: number,
+  k: number,
+  n: number,
+) => number;
+
+/** Raw attention export (`attention`, `attentionPacked`): same arguments, a status code back. */
+type AttentionExport = (
+  q: number,
+  k: number,
+  v: number,
+  stride: number,
+  out: number,
+  seqLen: number,
+  heads: number,
+  d: number,
+  validLen: number,
+  scaleQ: number,
+  scratch: number,
+) => number;
+
 /** Raw exports of sift-kernels.wasm; the ABI is wasm/assembly/index.ts. */
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -18,7 +44,7 @@ interface KernelExports {
   dcos(x: number): number;
   dtanh(x: number): number;
   derf(x: number): number;
-  matmul(a: number, b: number, bias: number, c: number, m: number, k: number, n: number): number;
+  matmul: MatmulExport;
   packB(b: number, k: number, n: number, out: number): number;
   packWeightsI8(b: number, k: number, n: number, out: number, scale: number): number;
   quantizeRows(a: number, m: number, k: number, out: number, scale: number): void;
@@ -46,24 +72,8 @@ interface KernelExports {
     k: number,
     n: number,
   ): number;
-  matmulPacked(
-    a: number,
-    bp: number,
-    bias: number,
-    c: number,
-    m: number,
-    k: number,
-    n: number,
-  ): number;
-  matmulPackedGelu(
-    a: number,
-    bp: number,
-    bias: number,
-    c: number,
-    m: number,
-    k: number,
-    n: number,
-  ): number;
+  matmulPacked: MatmulExport;
+  matmulPackedGelu: MatmulExport;
   add(x: number, y: number, out: number, len: number): void;
   relu(x: number, len: number): void;
   gelu(x: number, len: number): void;
@@ -81,32 +91,8 @@ interface KernelExports {
     eps: number,
   ): void;
   softmax(x: number, rows: number, n: number): void;
-  attention(
-    q: number,
-    k: number,
-    v: number,
-    stride: number,
-    out: number,
-    seqLen: number,
-    heads: number,
-    d: number,
-    validLen: number,
-    scaleQ: number,
-    scratch: number,
-  ): number;
-  attentionPacked(
-    q: number,
-    k: number,
-    v: number,
-    stride: number,
-    out: number,
-    seqLen: number,
-    heads: number,
-    d: number,
-    validLen: number,
-    scaleQ: number,
-    scratch: number,
-  ): number;
+  attention: AttentionExport;
+  attentionPacked: AttentionExport;
   timingSignal(out: number, seqLen: number, inv: number, nts: number): void;
   gatherRows(
     table: number,
@@ -176,6 +162,15 @@ export function attendEachSequence(
   }
 }
 
+/** An integer-quantised weight matrix in the runtime: values and one scale per column. */
+export interface QuantWeights {
+  q: Ptr;
+  scale: Ptr;
+}
+
+/** An f32 GEMM wrapper: C[m,n] = A[m,k] @ B[k,n] (+ bias[n] unless bias is 0). */
+type Matmul = (a: Ptr, b: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number) => void;
+
 /** Typed, checked wrappers over the runtime. All pointers are byte offsets in `memory`. */
 export interface Kernel {
   /** Allocates `bytes` in the arena. @throws AppError WASM_ERROR when memory cannot grow. */
@@ -192,7 +187,7 @@ export interface Kernel {
   putI32(data: Int32Array): Ptr;
   putI16(data: Int16Array): Ptr;
   /** C[m,n] = A[m,k] @ B[k,n] (+ bias[n] unless bias is 0). @throws AppError WASM_ERROR */
-  matmul(a: Ptr, b: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  matmul: Matmul;
   /** Packs B[k,n] (n % 8 == 0) into panels for matmulPacked. @throws AppError WASM_ERROR */
   packB(b: Ptr, k: number, n: number, out: Ptr): void;
   /**
@@ -200,16 +195,8 @@ export interface Kernel {
    * then `matmulI8`, which quantises A's rows to int16 and accumulates exactly in int32.
    * @throws AppError WASM_ERROR on shapes it does not support (k odd, n % 4 != 0)
    */
-  packWeightsI8(b: Ptr, k: number, n: number): { q: Ptr; scale: Ptr };
-  matmulI8(
-    a: Ptr,
-    w: { q: Ptr; scale: Ptr },
-    bias: Ptr,
-    c: Ptr,
-    m: number,
-    k: number,
-    n: number,
-  ): void;
+  packWeightsI8(b: Ptr, k: number, n: number): QuantWeights;
+  matmulI8(a: Ptr, w: QuantWeights, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
   /**
    * int16 GEMM, BERT canon.3's dense layers: `packWeightsI16` once per weight B[k,n] (|q| <= 2047
    * + per-column scale; the f32 copy it reads is freed before it returns), then `matmulI16`, which
@@ -217,10 +204,10 @@ export interface Kernel {
    * blocks and converts each block sum to f32 in k order; `gelu` fuses the canon.2 GELU.
    * @throws AppError WASM_ERROR when k % 32 != 0 or n % 8 != 0
    */
-  packWeightsI16(b: Float32Array, k: number, n: number): { q: Ptr; scale: Ptr };
+  packWeightsI16(b: Float32Array, k: number, n: number): QuantWeights;
   matmulI16(
     a: Ptr,
-    w: { q: Ptr; scale: Ptr },
+    w: QuantWeights,
     bias: Ptr,
     c: Ptr,
     m: number,
@@ -229,9 +216,9 @@ export interface Kernel {
     gelu?: boolean,
   ): void;
   /** Same bits as matmul, faster, with B packed by packB. @throws AppError WASM_ERROR */
-  matmulPacked(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  matmulPacked: Matmul;
   /** matmulPacked then gelu on the output, fused (same bits). @throws AppError WASM_ERROR */
-  matmulPackedGelu(a: Ptr, bp: Ptr, bias: Ptr, c: Ptr, m: number, k: number, n: number): void;
+  matmulPackedGelu: Matmul;
   add(x: Ptr, y: Ptr, out: Ptr, len: number): void;
   relu(x: Ptr, len: number): void;
   /** In-place GELU (erf form) in f32 lanes, BERT canon.2 (|error| <= 1.15e-7 * max(1, |x|)). */
@@ -333,15 +320,18 @@ function wrap(ex: KernelExports): Kernel {
     return p;
   }
 
-  function putF32(data: Float32Array): Ptr {
+  /** Copies a typed array's bytes into a new allocation (putF32, putI32, putI16). */
+  function put(data: Float32Array | Int32Array | Int16Array): Ptr {
     const p = alloc(data.byteLength);
-    new Float32Array(ex.memory.buffer, p, data.length).set(data);
+    new Uint8Array(ex.memory.buffer, p, data.byteLength).set(
+      new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    );
     return p;
   }
 
   /** Runs one attention export with `scratchFloats` of scratch, released afterwards. */
   function runAttention(
-    fn: KernelExports['attention'],
+    fn: AttentionExport,
     op: string,
     a: AttentionArgs,
     scratchFloats: number,
@@ -372,17 +362,9 @@ function wrap(ex: KernelExports): Kernel {
     f32: (p, n) => new Float32Array(ex.memory.buffer, p, n),
     i16: (p, n) => new Int16Array(ex.memory.buffer, p, n),
     i32: (p, n) => new Int32Array(ex.memory.buffer, p, n),
-    putF32,
-    putI32(data) {
-      const p = alloc(data.byteLength);
-      new Int32Array(ex.memory.buffer, p, data.length).set(data);
-      return p;
-    },
-    putI16(data) {
-      const p = alloc(data.byteLength);
-      new Int16Array(ex.memory.buffer, p, data.length).set(data);
-      return p;
-    },
+    putF32: put,
+    putI32: put,
+    putI16: put,
     matmul: (a, b, bias, c, m, k, n) => check(ex.matmul(a, b, bias, c, m, k, n), 'matmul'),
     packB: (b, k, n, out) => check(ex.packB(b, k, n, out), 'packB'),
     packWeightsI8(b, k, n) {
@@ -405,7 +387,7 @@ function wrap(ex: KernelExports): Kernel {
       const scale = alloc(n * 4);
       // The f32 source sits above the result and is released with it: only the int16 copy stays.
       const mk = ex.mark();
-      const status = ex.packWeightsI16(putF32(b), k, n, q, scale);
+      const status = ex.packWeightsI16(put(b), k, n, q, scale);
       ex.release(mk);
       check(status, 'packWeightsI16');
       return { q, scale };

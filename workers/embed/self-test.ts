@@ -2,6 +2,7 @@
 // of the golden file wasm/golden/use-lite-int16-sha256.json. Node tests and the browser (the embed
 // worker's `selfTest()`, called by the e2e test in Chromium) run this same code.
 // Must not import Node modules: hashing uses WebCrypto (globalThis.crypto.subtle).
+import type { HashCheckResult } from '../shared/embed-api';
 
 export interface GoldenFile {
   modelId: string;
@@ -10,16 +11,8 @@ export interface GoldenFile {
   entries: Array<{ text: string; sha256: string }>;
 }
 
-export interface SelfTestResult {
-  modelId: string;
-  modelVersion: string;
-  /** True when every hash equals the golden hash (and model id/version match). */
-  ok: boolean;
-  total: number;
-  mismatches: Array<{ index: number; text: string; expected: string; actual: string }>;
-  /** Hex SHA-256 per golden text, in order. */
-  hashes: string[];
-}
+/** The golden texts' hashes against the golden file's. */
+export type SelfTestResult = HashCheckResult;
 
 /** The canonical byte form of a vector: int16 little-endian, regardless of platform. */
 export function int16ToLeBytes(v: Int16Array): Uint8Array {

@@ -4,6 +4,7 @@
 // wasm/compare-bert-revisions.ts). Used by tests and that script only; no product code imports it.
 import type { BertModel } from './bert';
 import type { Kernel } from './kernel';
+import { cosine } from './reference-check';
 import { hashVectors, sha256Hex } from './self-test';
 
 /**
@@ -48,16 +49,4 @@ export async function compareRevisions(
     cosine: a.map((v, i) => cosine(v.float, b[i]!.float)),
     cosineInt16: a.map((v, i) => cosine(v.int16, b[i]!.int16)),
   };
-}
-
-function cosine(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  let d = 0;
-  let nx = 0;
-  let ny = 0;
-  for (let i = 0; i < x.length; i++) {
-    d += x[i]! * y[i]!;
-    nx += x[i]! * x[i]!;
-    ny += y[i]! * y[i]!;
-  }
-  return d / Math.sqrt(nx * ny);
 }

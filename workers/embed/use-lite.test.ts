@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile, REPO_ROOT } from './node-kernel';
+import { cosine } from './reference-check';
 import { fuzzSeed, mulberry32 } from './test-rng';
 import { loadUseLite, type UseLiteModel } from './use-lite';
 
@@ -34,18 +35,6 @@ beforeAll(async () => {
   ) as unknown;
   refTokenizer = (await initModel(async () => ({ model: null, vocabulary }))).tokenizer;
 });
-
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    d += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return d / Math.sqrt(na * nb);
-}
 
 describe('USE-lite tokenizer', () => {
   it('has at least 200 varied reference texts in the fixture', () => {

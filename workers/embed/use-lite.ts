@@ -4,7 +4,7 @@
 // All float math runs in the wasm runtime through kernel.ts; this file only moves bytes and
 // sequences kernel calls. Must not import app/ or Node-only modules (file access is injected).
 import { createError } from '../shared/errors';
-import { attendEachSequence, type Kernel, type Ptr } from './kernel';
+import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
 import { createSentencePieceTokenizer, type Tokenizer } from './sentencepiece';
 
 export const USE_LITE_MODEL_ID = 'use-lite';
@@ -25,7 +25,7 @@ const LN_EPS = 9.999999974752427e-7;
 const L2_EPS = 9.999999960041972e-13;
 
 /** A weight matrix: f32 packed panels (canonical) or int8 + column scales (experiment). */
-type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int8'; w: { q: Ptr; scale: Ptr } };
+type Linear = { kind: 'f32'; p: Ptr } | { kind: 'int8'; w: QuantWeights };
 
 /** Options of loadUseLite. */
 export interface UseLiteOptions {
@@ -90,20 +90,12 @@ export interface UseLiteModel {
   embedInt16Batch(texts: readonly string[]): Int16Array[];
 }
 
-/**
- * Loads USE-lite into the runtime's memory (about 28 MB of f32 weights).
- * @param fetchBytes reads one model file by name (see USE_LITE_FILES)
- * @throws AppError MODEL_LOAD_FAILED when a file is missing or does not match the expected graph.
- */
-export async function loadUseLite(
-  kernel: Kernel,
-  fetchBytes: (name: string) => Promise<ArrayBuffer>,
-  options: UseLiteOptions = {},
-): Promise<UseLiteModel> {
-  const int8 = options.weights === 'int8';
-  let manifest: WeightsManifestGroup[];
-  let vocabulary: Array<[string, number]>;
-  let shards: ArrayBuffer[];
+/** The model's graph manifest, SentencePiece vocabulary and weight shards, as fetched. */
+async function readModelFiles(fetchBytes: (name: string) => Promise<ArrayBuffer>): Promise<{
+  manifest: WeightsManifestGroup[];
+  vocabulary: Array<[string, number]>;
+  shards: ArrayBuffer[];
+}> {
   try {
     const [modelJson, vocabJson] = await Promise.all([
       fetchBytes('model.json'),
@@ -112,15 +104,41 @@ export async function loadUseLite(
     const model = JSON.parse(new TextDecoder().decode(modelJson)) as {
       weightsManifest: WeightsManifestGroup[];
     };
-    manifest = model.weightsManifest;
-    vocabulary = JSON.parse(new TextDecoder().decode(vocabJson)) as Array<[string, number]>;
-    shards = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => fetchBytes(p)));
+    const manifest = model.weightsManifest;
+    const vocabulary = JSON.parse(new TextDecoder().decode(vocabJson)) as Array<[string, number]>;
+    const shards = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => fetchBytes(p)));
+    return { manifest, vocabulary, shards };
   } catch (cause) {
     throw createError('MODEL_LOAD_FAILED', {
       reason: 'The USE-lite model files could not be read.',
       cause,
     });
   }
+}
+
+/** The model's weights by graph name, each copied into the runtime in the form a step wants. */
+interface WeightReader {
+  /** An f32 tensor as stored. */
+  weight(name: string, expected: number[]): Ptr;
+  /** A weight matrix [k, n] packed into 8-column panels for matmulPacked (same bits as matmul). */
+  packed(name: string, expected: number[]): Ptr;
+  /** A Transformer-layer weight in the chosen representation. */
+  linear(name: string, expected: number[]): Linear;
+  /** A scalar constant of the graph. */
+  scalar(name: string): number;
+}
+
+/**
+ * Reads the shards as the manifest lays them out.
+ * @throws AppError MODEL_LOAD_FAILED when the shards do not match the manifest, or (from its
+ * methods) a weight is missing or has another shape than the graph's.
+ */
+function createWeightReader(
+  kernel: Kernel,
+  manifest: WeightsManifestGroup[],
+  shards: ArrayBuffer[],
+  int8: boolean,
+): WeightReader {
   const all = concat(shards);
   const table = new Map<string, { offset: number; count: number; shape: number[] }>();
   let offset = 0;
@@ -140,108 +158,110 @@ export async function loadUseLite(
     });
   }
 
-  function weight(name: string, expected: number[]): Ptr {
+  /** The weight's values: a view on the shards. */
+  function tensor(name: string, expected: number[]): Float32Array {
     const w = table.get(name);
     if (!w || w.shape.join('x') !== expected.join('x')) {
       throw createError('MODEL_LOAD_FAILED', {
         reason: `Weight ${name} is missing or has the wrong shape.`,
       });
     }
-    return kernel.putF32(new Float32Array(all, w.offset, w.count));
+    return new Float32Array(all, w.offset, w.count);
   }
-  /** A weight matrix [k, n] packed into 8-column panels for matmulPacked (same bits as matmul). */
   function packed(name: string, expected: number[]): Ptr {
-    const w = table.get(name);
-    if (!w || w.shape.join('x') !== expected.join('x')) {
-      throw createError('MODEL_LOAD_FAILED', {
-        reason: `Weight ${name} is missing or has the wrong shape.`,
-      });
-    }
+    const data = tensor(name, expected);
     const n = expected[expected.length - 1]!;
-    const k = w.count / n;
-    const out = kernel.alloc(w.count * 4);
+    const out = kernel.alloc(data.length * 4);
     const m = kernel.mark();
-    kernel.packB(kernel.putF32(new Float32Array(all, w.offset, w.count)), k, n, out);
+    kernel.packB(kernel.putF32(data), data.length / n, n, out);
     kernel.release(m);
     return out;
   }
-  /** A Transformer-layer weight in the chosen representation. */
-  function linear(name: string, expected: number[]): Linear {
-    if (!int8) return { kind: 'f32', p: packed(name, expected) };
-    const w = table.get(name);
-    if (!w || w.shape.join('x') !== expected.join('x')) {
-      throw createError('MODEL_LOAD_FAILED', {
-        reason: `Weight ${name} is missing or has the wrong shape.`,
-      });
-    }
-    const n = expected[expected.length - 1]!;
-    // The f32 temporary stays allocated below the int8 copy (experiment only: simpler than
-    // compacting the arena).
-    const tmp = kernel.putF32(new Float32Array(all, w.offset, w.count));
-    return { kind: 'int8', w: kernel.packWeightsI8(tmp, w.count / n, n) };
-  }
-  function scalar(name: string): number {
-    const w = table.get(name);
-    if (!w) throw createError('MODEL_LOAD_FAILED', { reason: `Constant ${name} is missing.` });
-    return new Float32Array(all, w.offset, 1)[0]!;
-  }
+  return {
+    weight: (name, expected) => kernel.putF32(tensor(name, expected)),
+    packed,
+    linear(name, expected) {
+      if (!int8) return { kind: 'f32', p: packed(name, expected) };
+      const data = tensor(name, expected);
+      const n = expected[expected.length - 1]!;
+      // The f32 temporary stays allocated below the int8 copy (experiment only: simpler than
+      // compacting the arena).
+      const tmp = kernel.putF32(data);
+      return { kind: 'int8', w: kernel.packWeightsI8(tmp, data.length / n, n) };
+    },
+    scalar(name) {
+      const w = table.get(name);
+      if (!w) throw createError('MODEL_LOAD_FAILED', { reason: `Constant ${name} is missing.` });
+      return new Float32Array(all, w.offset, 1)[0]!;
+    },
+  };
+}
 
-  const embeddings = weight('module/Embeddings_en', [8002, 256]);
-  const invTimescales = weight(
+/** The weights of Transformer layer `i` (layer 0 reads 256-d rows, layer 1 512-d). */
+function layerWeights({ weight, linear, scalar }: WeightReader, i: 0 | 1): LayerWeights {
+  const dIn = i === 0 ? 256 : 512;
+  const L = `${P}Layer_${i}/TransformerLayer/`;
+  const S = `${P}TransformerStack/Layer_${i}/TransformerLayer/`;
+  const K = `module/Encoder_en/KonaTransformer/Encode/Layer_${i}/TransformerLayer/`;
+  return {
+    dIn,
+    heads: 4,
+    headDim: dIn / 4,
+    qScale: scalar(`${S}MultiheadAttention/mul/y`),
+    lnGamma: weight(
+      `${L}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+      [dIn],
+    ),
+    lnBeta: weight(`${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`, [
+      dIn,
+    ]),
+    qkv: linear(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [1, 1, dIn, 3 * dIn]),
+    qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [
+      3 * dIn,
+    ]),
+    out: linear(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
+    outBias: weight(
+      `${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+      [512],
+    ),
+    residual: i === 0 ? linear(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : null,
+    residualBias: i === 0 ? weight(`${L}dense/bias/ConcatPartitions/concat`, [512]) : 0,
+    ffnGamma: weight(
+      `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+      [512],
+    ),
+    ffnBeta: weight(
+      `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+      [512],
+    ),
+    ffn1: linear(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
+    ffn1Bias: weight(`${L}FFN/conv1/bias/ConcatPartitions/concat`, [1536]),
+    ffn2: linear(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
+    ffn2Bias: weight(`${L}FFN/conv2/bias/ConcatPartitions/concat`, [512]),
+  };
+}
+
+/**
+ * Loads USE-lite into the runtime's memory (about 28 MB of f32 weights).
+ * @param fetchBytes reads one model file by name (see USE_LITE_FILES)
+ * @throws AppError MODEL_LOAD_FAILED when a file is missing or does not match the expected graph.
+ */
+export async function loadUseLite(
+  kernel: Kernel,
+  fetchBytes: (name: string) => Promise<ArrayBuffer>,
+  options: UseLiteOptions = {},
+): Promise<UseLiteModel> {
+  const int8 = options.weights === 'int8';
+  const { manifest, vocabulary, shards } = await readModelFiles(fetchBytes);
+  const weights = createWeightReader(kernel, manifest, shards, int8);
+  const embeddings = weights.weight('module/Embeddings_en', [8002, 256]);
+  const invTimescales = weights.weight(
     `${P}TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
     [1, 128],
   );
-  const layer = (i: 0 | 1): LayerWeights => {
-    const dIn = i === 0 ? 256 : 512;
-    const L = `${P}Layer_${i}/TransformerLayer/`;
-    const S = `${P}TransformerStack/Layer_${i}/TransformerLayer/`;
-    const K = `module/Encoder_en/KonaTransformer/Encode/Layer_${i}/TransformerLayer/`;
-    return {
-      dIn,
-      heads: 4,
-      headDim: dIn / 4,
-      qScale: scalar(`${S}MultiheadAttention/mul/y`),
-      lnGamma: weight(
-        `${L}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
-        [dIn],
-      ),
-      lnBeta: weight(
-        `${L}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
-        [dIn],
-      ),
-      qkv: linear(`${K}MultiheadAttention/qkv_transform_single/kernel/part_0`, [
-        1,
-        1,
-        dIn,
-        3 * dIn,
-      ]),
-      qkvBias: weight(`${L}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [
-        3 * dIn,
-      ]),
-      out: linear(`${K}MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, dIn, 512]),
-      outBias: weight(
-        `${L}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
-        [512],
-      ),
-      residual: i === 0 ? linear(`${L}dense/kernel/ConcatPartitions/concat`, [256, 512]) : null,
-      residualBias: i === 0 ? weight(`${L}dense/bias/ConcatPartitions/concat`, [512]) : 0,
-      ffnGamma: weight(
-        `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
-        [512],
-      ),
-      ffnBeta: weight(
-        `${L}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
-        [512],
-      ),
-      ffn1: linear(`${S}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
-      ffn1Bias: weight(`${L}FFN/conv1/bias/ConcatPartitions/concat`, [1536]),
-      ffn2: linear(`${S}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
-      ffn2Bias: weight(`${L}FFN/conv2/bias/ConcatPartitions/concat`, [512]),
-    };
-  };
-  const layers = [layer(0), layer(1)];
-  const tanhW = packed('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512]);
-  const tanhB = weight('module/Encoder_en/hidden_layers/tanh_layer_0/bias', [512]);
+  const layers = [layerWeights(weights, 0), layerWeights(weights, 1)];
+  const tanhW = weights.packed('module/Encoder_en/hidden_layers/tanh_layer_0/weights', [512, 512]);
+  const tanhB = weights.weight('module/Encoder_en/hidden_layers/tanh_layer_0/bias', [512]);
   const tokenizer = createSentencePieceTokenizer(vocabulary);
 
   function mm(x: Ptr, w: Linear, bias: Ptr, out: Ptr, n: number, k: number, nOut: number): void {

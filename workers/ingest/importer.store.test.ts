@@ -1,16 +1,14 @@
 // Integration: the importer writing into the real store (wa-sqlite in memory), then lexical
 // search finding each fixture by its distinctive word (the same words the e2e tests use).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlCleaner, type CleanerWindow } from '../../app/import/clean-html';
 import { openTestLibrary, type TestLibrary } from '../store/test-fixtures';
 import type { ImportFile } from '../shared/types';
+import { FIXTURE_WORDS, GOOD_FIXTURES, readFixture } from './fixtures.testkit';
 import { createImporter } from './importer';
 import { loadNodePdfjs } from './pdfjs-loader';
 
-const FIXTURES = join(__dirname, '../../e2e/fixtures');
 const dom = new JSDOM('');
 let lib: TestLibrary;
 
@@ -23,7 +21,7 @@ afterAll(async () => {
 });
 
 function fixture(name: string): ImportFile {
-  const data = new Blob([readFileSync(join(FIXTURES, name))]);
+  const data = new Blob([readFixture(name) as BlobPart]);
   return { path: `fixtures/${name}`, name, size: data.size, modified: 0, type: '', data };
 }
 
@@ -34,35 +32,19 @@ describe('importer + real store', () => {
       cleanHtml: createHtmlCleaner(dom.window as unknown as CleanerWindow),
       loadPdfjs: loadNodePdfjs,
     });
-    const names = [
-      'sample.txt',
-      'notes.md',
-      'page.html',
-      'report.pdf',
-      'letter.docx',
-      'hostile.html',
-      'corrupt.pdf',
-    ];
-    const first = await importer.importFiles(names.map(fixture));
+    const first = await importer.importFiles([...GOOD_FIXTURES, 'corrupt.pdf'].map(fixture));
     expect(first).toMatchObject({
       added: 6,
       failures: [{ path: 'fixtures/corrupt.pdf', code: 'PARSE_FAILED' }],
     });
 
-    for (const [word, name] of [
-      ['xylophone', 'sample.txt'],
-      ['quokka', 'notes.md'],
-      ['narwhal', 'page.html'],
-      ['pelican', 'report.pdf'],
-      ['wombat', 'letter.docx'],
-      ['gooseberry', 'hostile.html'],
-    ] as const) {
+    for (const [word, name] of FIXTURE_WORDS) {
       const { hits } = await lib.search.search({ query: word });
       expect(hits[0]?.path, word).toBe(`fixtures/${name}`);
     }
     expect((await lib.search.search({ query: 'pwned' })).hits).toEqual([]);
 
-    const again = await importer.importFiles(names.slice(0, 6).map(fixture));
+    const again = await importer.importFiles(GOOD_FIXTURES.map(fixture));
     expect(again).toMatchObject({ unchanged: 6, added: 0, chunksDone: 0 });
     expect((await lib.store.listDocuments()).length).toBe(6);
   });

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHtmlCleaner, type CleanerWindow } from '../../app/import/clean-html';
@@ -11,12 +9,11 @@ import type {
   ImportProgress,
   PutResult,
 } from '../shared/types';
+import { GOOD_FIXTURES, readFixture } from './fixtures.testkit';
 import { sha256Hex } from './hash';
 import { createImporter, createIngestApi, detectKind, type DocumentSink } from './importer';
 import { normaliseText } from './normalise';
 import { loadNodePdfjs } from './pdfjs-loader';
-
-const FIXTURES = join(__dirname, '../../e2e/fixtures');
 
 const dom = new JSDOM('<!doctype html><title>host</title>', { runScripts: 'dangerously' });
 const win = dom.window as unknown as CleanerWindow & { __pwned?: boolean };
@@ -34,8 +31,7 @@ function file(
   return { path, name, size: blob.size, modified: 1_700_000_000_000, type, data: blob };
 }
 
-const fixtureFile = (name: string) =>
-  file(name, new Uint8Array(readFileSync(join(FIXTURES, name))));
+const fixtureFile = (name: string) => file(name, readFixture(name));
 
 /** An in-memory sink with the store's outcome rules (the real store has its own tests). */
 function memorySink() {
@@ -106,12 +102,7 @@ describe('importFiles', () => {
     const sink = memorySink();
     const importer = createImporter({ sink, cleanHtml, loadPdfjs: loadNodePdfjs });
     const names = [
-      'sample.txt',
-      'notes.md',
-      'page.html',
-      'report.pdf',
-      'letter.docx',
-      'hostile.html',
+      ...GOOD_FIXTURES,
       'corrupt.pdf',
       'scan.pdf',
       'corrupt.docx',

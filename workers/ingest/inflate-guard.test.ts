@@ -4,7 +4,13 @@
 // inflates anything, and the rest of an import goes on untouched.
 import { constants, createDeflate, createDeflateRaw, deflateRawSync, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { LETTER_PARAGRAPHS, makeDocx, makePdf } from '../../e2e/fixtures/make-fixtures';
+import {
+  LETTER_PARAGRAPHS,
+  makeDocx,
+  makePdf,
+  writeZip,
+  type ZipEntry,
+} from '../../e2e/fixtures/make-fixtures';
 import { AppError } from '../shared/errors';
 import type { ImportFile } from '../shared/types';
 import { createImporter, type DocumentSink } from './importer';
@@ -39,56 +45,13 @@ async function deflateRepeated(chunk: string, times: number, raw: boolean): Prom
   return Buffer.concat(out);
 }
 
-interface Entry {
-  name: string;
-  data: Buffer; // as stored in the zip
-  method: 0 | 8;
-  declaredSize: number; // uncompressed size written in both headers
-}
-
-/** A zip with the given entries (CRCs are 0: every test here is refused before they matter). */
-function zip(entries: Entry[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.declaredSize, 22);
-    local.writeUInt16LE(name.length, 26);
-    parts.push(local, name, e.data);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    cd.writeUInt16LE(e.method, 10);
-    cd.writeUInt32LE(e.data.length, 20);
-    cd.writeUInt32LE(e.declaredSize, 24);
-    cd.writeUInt16LE(name.length, 28);
-    cd.writeUInt32LE(offset, 42);
-    central.push(cd, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const dir = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, dir, end]);
-}
-
 /** A real DOCX (from the fixture generator) whose word/document.xml is replaced. */
-function docxWith(documentXml: Omit<Entry, 'name'>): Buffer {
+function docxWith(documentXml: Omit<ZipEntry, 'name'>): Buffer {
   const entries = readZipDirectory(makeDocx(['x'], 'bomb'))!;
   const base = makeDocx(['x'], 'bomb');
-  return zip(
-    entries.map((e): Entry => {
+  // CRCs are 0: every test here is refused before they matter.
+  return writeZip(
+    entries.map((e): ZipEntry => {
       if (e.name === 'word/document.xml') return { name: e.name, ...documentXml };
       const start = e.localHeaderOffset + 30 + Buffer.byteLength(e.name);
       const data = base.subarray(start, start + e.compressedSize);
@@ -130,13 +93,13 @@ describe('zip guard (DOCX)', () => {
 
   it('refuses a total past the limit even when each part is under it', async () => {
     const part = await deflateRepeated(PARAGRAPH, 30, true);
-    const entries: Entry[] = ['a.xml', 'b.xml', 'c.xml'].map((name) => ({
+    const entries: ZipEntry[] = ['a.xml', 'b.xml', 'c.xml'].map((name) => ({
       name,
       data: part,
       method: 8,
       declaredSize: 30 * MB,
     }));
-    const [code, message] = await codeAndMessage(guardZip(zip(entries), meta('parts.docx')));
+    const [code, message] = await codeAndMessage(guardZip(writeZip(entries), meta('parts.docx')));
     expect(code).toBe('FILE_TOO_LARGE');
     expect(message).toContain('would inflate to 90 MB (all parts)');
   });

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LETTER_PARAGRAPHS,
@@ -9,6 +7,7 @@ import {
   REPORT_PDF_PAGES,
 } from '../../e2e/fixtures/make-fixtures';
 import { AppError } from '../shared/errors';
+import { readFixture as fixture } from './fixtures.testkit';
 import { parseDocx } from './parse-docx';
 import { decodeHtml, parseHtml } from './parse-html';
 import { markdownToText, parseMarkdown } from './parse-markdown';
@@ -16,8 +15,6 @@ import { createPdfParser } from './parse-pdf';
 import { loadNodePdfjs } from './pdfjs-loader';
 import { decodeText, parseTxt, utf8Census } from './parse-txt';
 
-const FIXTURES = join(__dirname, '../../e2e/fixtures');
-const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
 const meta = (name: string) => ({ path: `docs/${name}`, name });
 
 async function codeOf(promise: Promise<unknown> | (() => unknown)): Promise<string> {

@@ -10,7 +10,7 @@ import type { GenerateRequest } from '../shared/llm-api';
 import { createLlmService } from '../llm/service';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createFakeClock } from '../web/fake-clock.testkit';
-import { createWebService } from '../web/web-service';
+import { createTestWebService } from '../web/web-service.testkit';
 import { openAnswerLibrary } from './answer-library.testkit';
 import type { LibraryServiceDeps, LlmWorker } from './service';
 
@@ -165,7 +165,7 @@ describe('library answers', () => {
   });
 
   it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
-    const web = createWebService({
+    const web = createTestWebService({
       fetch: async () =>
         new Response(
           readFileSync(new URL('../web/fixtures/tavily-search.json', import.meta.url), 'utf8'),
@@ -174,9 +174,7 @@ describe('library answers', () => {
           },
         ),
       clock: createFakeClock(),
-      random: () => 0.5,
       isOnline: () => false,
-      isBrowser: false,
     });
     await web.init();
     await web.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });

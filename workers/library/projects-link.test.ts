@@ -11,6 +11,7 @@ import {
 } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
 import { createHybridSearch } from '../search/hybrid';
+import { startingStatus } from '../search/semantic-index';
 import { createChunkLookup } from '../store/chunk-lookup';
 import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
 import { replaceCitation } from '../projects/draft-references';
@@ -27,16 +28,8 @@ const fixture = (name: string) =>
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
 const READY: SemanticStatus = {
+  ...startingStatus({ id: 'use-lite', version: 'test', dim: 512 }, 1),
   phase: 'ready',
-  model: { id: 'use-lite', version: 'test', dim: 512 },
-  embedded: 0,
-  total: 0,
-  done: 0,
-  todo: 0,
-  message: null,
-  ratePerSecond: null,
-  etaSeconds: null,
-  workers: 1,
 };
 
 let embed: (texts: string[]) => Promise<Int16Array[]>;

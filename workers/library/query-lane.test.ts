@@ -6,32 +6,24 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedPoolWorker } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
+import { createHold } from '../shared/hold.testkit';
 import { embedQueriesOnLane } from './query-lane';
 
 const vec = (t: string) => Int16Array.from([t.length, t.charCodeAt(0)]);
 
 /** A worker named `name` whose calls are logged; `hold()` keeps its next calls until `release()`. */
 function heldWorker(name: string, log: Array<{ worker: string; texts: string[] }>) {
-  let gate: Promise<void> | null = null;
-  let open = () => {};
+  const { current, hold, release } = createHold();
   const worker: EmbedPoolWorker = {
     async embed(texts) {
       log.push({ worker: name, texts });
+      const gate = current();
       if (gate) await gate;
       return texts.map(vec);
     },
     terminate() {},
   };
-  return {
-    worker,
-    hold() {
-      gate = new Promise<void>((r) => (open = r));
-    },
-    release() {
-      gate = null;
-      open();
-    },
-  };
+  return { worker, hold, release };
 }
 
 function lane(backlogSize: number) {
@@ -48,6 +40,17 @@ function lane(backlogSize: number) {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** One backlog worker beside the query worker, which holds the original query ('the claim'). */
+async function originalHeld() {
+  const l = lane(1);
+  const { backlog, query } = l;
+  await Promise.all([backlog.workers(), query.workers()]);
+  l.queryWorker.hold();
+  const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
+  await tick();
+  return { ...l, original };
+}
 
 describe('embedQueriesOnLane', () => {
   it('embeds a lone query on the query worker', async () => {
@@ -76,11 +79,7 @@ describe('embedQueriesOnLane', () => {
   });
 
   it("runs a plan's variants on the idle backlog worker while the query worker embeds the original (2 cores)", async () => {
-    const { log, backlog, query, queryWorker } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    queryWorker.hold();
-    const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
-    await tick();
+    const { log, backlog, query, queryWorker, original } = await originalHeld();
     const variants = ['v1', 'v22', 'v333', 'v4444'];
     const pending = embedQueriesOnLane({ backlog, query }, variants);
     await tick();
@@ -97,11 +96,7 @@ describe('embedQueriesOnLane', () => {
   });
 
   it('sends two texts to the idle backlog worker while the query worker is busy', async () => {
-    const { log, backlog, query, queryWorker } = lane(1);
-    await Promise.all([backlog.workers(), query.workers()]);
-    queryWorker.hold();
-    const original = embedQueriesOnLane({ backlog, query }, ['the claim']);
-    await tick();
+    const { log, backlog, query, queryWorker, original } = await originalHeld();
     // Done while the original is still held: nothing queued behind it.
     expect(await embedQueriesOnLane({ backlog, query }, ['v1', 'v22'])).toEqual(
       ['v1', 'v22'].map(vec),

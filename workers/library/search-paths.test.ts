@@ -11,6 +11,7 @@ import { createResearchService, type ResearchService } from '../research/service
 import { documentResults, MORE_PASSAGES } from '../shared/document-results';
 import type { SearchMode } from '../shared/types';
 import type { HybridSearch } from '../search/hybrid';
+import { HARBOUR_REPORTS, PELICAN_SURVEY } from '../search/pelican-page.testkit';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore } from '../store/store';
 import { planSearchDeps } from './search-paths';
@@ -22,21 +23,6 @@ const embedder = createEmbedder({
   loadGolden: async () => ({ modelId: '', modelVersion: '', texts: [], sha256: [] }) as never,
 });
 
-// One long document whose every chunk says "pelican" many times, and twelve short ones that say
-// it once: the first 40 chunks of the keyword ranking all belong to the long document.
-const LONG = Array.from(
-  { length: 60 },
-  (_, i) =>
-    `Part ${i}: pelican pelican pelican. The pelican colony counts pelicans on the cliffs, ` +
-    `pelican chicks and pelican nests, and every pelican census repeats the pelican count ` +
-    `with care. More pelican notes follow in the next part of the pelican survey report.`,
-).join('\n\n');
-const SHORT = Array.from({ length: 12 }, (_, i) => [
-  `harbour/report-${String(i).padStart(2, '0')}.txt`,
-  `The harbour master logged ${i + 2} ships, the tide tables and the weather, and noted ` +
-    `one pelican on the pier among the gulls, cormorants and terns of the morning.`,
-]);
-
 let hybrid: HybridSearch;
 let research: ResearchService;
 beforeAll(async () => {
@@ -46,7 +32,7 @@ beforeAll(async () => {
     model: info,
     embed: (texts, signal) => embedder.embedTexts(texts, { signal }),
   });
-  for (const [path, text] of [['birds/pelican-survey.txt', LONG], ...SHORT] as const) {
+  for (const { path, text } of [PELICAN_SURVEY, ...HARBOUR_REPORTS]) {
     const input = { path, title: path, mime: 'text/plain', size: text.length, modified: 1, text };
     await store.putDocument(input, chunkText(text), await sha256Hex(text));
   }

@@ -15,7 +15,7 @@ import {
 import type { SemanticStatus } from '../shared/semantic-api';
 import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
-import { createSemanticIndex, type SemanticIndex } from '../search/semantic-index';
+import { createSemanticIndex, startingStatus, type SemanticIndex } from '../search/semantic-index';
 import type { HybridDeps } from '../search/hybrid';
 import type { VectorStore } from '../store/vectors';
 import { createHnswIndex, type DotKernel } from '../vector';
@@ -82,18 +82,7 @@ export interface SemanticSync {
   ): Promise<Int16Array[]>;
 }
 
-const STARTING: SemanticStatus = {
-  phase: 'starting',
-  model: null,
-  embedded: 0,
-  total: 0,
-  done: 0,
-  todo: 0,
-  message: null,
-  ratePerSecond: null,
-  etaSeconds: null,
-  workers: 0,
-};
+const STARTING = startingStatus(null, 0);
 
 export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
   const watchers = new Set<(s: SemanticStatus) => void>();

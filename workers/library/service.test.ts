@@ -5,6 +5,7 @@
 // real LLM service with its scripted backend.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
+import { createHold } from '../shared/hold.testkit';
 import type { EmbedModelInfo, EmbedSpawner, EmbedWorkerApi } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
 import type { LibraryWorkerApi } from '../shared/library-api';
@@ -32,16 +33,15 @@ function doc(path: string, text: string): DocumentInput {
 function fakeEmbedWorker(modelId = 'bow-a') {
   let model: EmbedModelInfo = info(modelId);
   const pending = new Map<string, (err: Error) => void>();
-  let held: Promise<void> | null = null;
-  let release = () => {};
+  const { current, hold, release } = createHold();
   const calls: Array<{ texts: string[]; role: string | undefined; model: string }> = [];
   const api: Pick<EmbedWorkerApi, 'init' | 'activateModel' | 'embedTexts' | 'cancel'> = {
     init: async () => model,
     activateModel: async (id) => (model = info(id)),
     async embedTexts(texts, jobId, _onProgress, role) {
       calls.push({ texts, role, model: model.id });
-      if (held) {
-        const wait = held;
+      const wait = current();
+      if (wait) {
         await new Promise<void>((resolve, reject) => {
           pending.set(jobId ?? '', reject);
           void wait.then(resolve);
@@ -54,13 +54,8 @@ function fakeEmbedWorker(modelId = 'bow-a') {
   return {
     worker: api as unknown as EmbedWorker,
     calls,
-    hold() {
-      held = new Promise<void>((r) => (release = r));
-    },
-    release() {
-      held = null;
-      release();
-    },
+    hold,
+    release,
   };
 }
 

@@ -3,13 +3,15 @@
 // planner following the LLM backend. Everything outside (the database, the dot kernel, WordNet,
 // worker ports) is injected, so it runs in Node with an in-memory library.
 // May import store, ingest, search, research, vector and shared; never app/ or a *.worker.ts.
+import type { IngestApi } from '../shared/ingest-api';
 import type { LibraryWorkerApi } from '../shared/library-api';
+import type { ProjectsApi } from '../shared/projects-api';
+import type { LibraryApi } from '../shared/store-api';
 import type { OpenedDatabase } from '../store/open-database';
 import { createStore, type Store } from '../store/store';
 import type { LexicalSearch } from '../store/lexical-search';
 import { createVectorStore } from '../store/vectors';
 import { createIngestApi } from '../ingest/importer';
-import type { IngestApi } from '../shared/ingest-api';
 import { sha256Hex } from '../ingest/hash';
 import type { HybridSearch } from '../search/hybrid';
 import { createResearchService, type ResearchService } from '../research/service';
@@ -18,7 +20,7 @@ import type { LexicalTopKFn } from '../research/types';
 import type { DotKernel } from '../vector';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import { createLibrarySearch } from './library-search';
-import { createLlmLink, type LlmWorker } from './llm-link';
+import { createLlmLink, type LlmLink, type LlmWorker } from './llm-link';
 import { planSearchDeps, relatedSearch } from './search-paths';
 import {
   createSemanticSync,
@@ -27,7 +29,7 @@ import {
   type SemanticSyncDeps,
 } from './semantic-sync';
 import { createAnswerLink, type WebWorker } from './answers';
-import { createProjectsLink } from './projects-link';
+import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 export type { EmbedWorker } from './semantic-sync';
 export type { LlmWorker } from './llm-link';
@@ -111,7 +113,6 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     ...(deps.now ? { now: deps.now } : {}),
   });
   const llm = createLlmLink(deps.proxy);
-  const transfer = deps.transfer ?? ((bytes: Uint8Array) => bytes);
   const followLlm = async () => {
     const { research } = await ready();
     await llm.follow((next) => research.setLlm(next));
@@ -138,6 +139,23 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
   });
 
   return {
+    ...storeMethods(ready, deps.transfer ?? ((bytes: Uint8Array) => bytes)),
+    ...semanticMethods(ready, semantic),
+    ...planMethods(ready, llm, deps),
+    ...answers,
+    ...projectMethods(ready),
+    ...projectChecks,
+  };
+}
+
+type Ready = () => Promise<LibraryParts>;
+
+/** The library's documents, import and search, each waiting for the opened library. */
+function storeMethods(
+  ready: Ready,
+  transfer: (bytes: Uint8Array) => Uint8Array,
+): LibraryApi & IngestApi & Pick<LibraryWorkerApi, 'init'> {
+  return {
     init: async () => (await ready()).db.info,
     storageInfo: async () => (await ready()).db.info,
     listDocuments: async () => (await ready()).store.listDocuments(),
@@ -153,7 +171,26 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     importFiles: async (files, onProgress) => (await ready()).ingest.importFiles(files, onProgress),
     cancelImport: () => void ready().then(({ ingest }) => ingest.cancelImport()),
     importText: async (input) => (await ready()).ingest.importText(input),
+  };
+}
 
+/** Semantic sync's controls, and a write in another tab seen here. */
+function semanticMethods(
+  ready: Ready,
+  semantic: SemanticSync,
+): Pick<
+  LibraryWorkerApi,
+  | 'connectEmbedders'
+  | 'setEmbedWorkers'
+  | 'semanticStatus'
+  | 'watchSemantic'
+  | 'pauseEmbedding'
+  | 'resumeEmbedding'
+  | 'cancelEmbedding'
+  | 'activateModel'
+  | 'libraryChangedElsewhere'
+> {
+  return {
     connectEmbedders: (spawner, size) => semantic.connect(spawner, size),
     setEmbedWorkers: async (size) => semantic.setWorkers(size),
     semanticStatus: async () => semantic.status(),
@@ -166,7 +203,16 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
       (await ready()).hybrid.clearCache();
       semantic.sync();
     },
+  };
+}
 
+/** The query planner (following the LLM backend) and find related. */
+function planMethods(
+  ready: Ready,
+  llm: LlmLink,
+  deps: Pick<LibraryServiceDeps, 'wrapLlm'>,
+): Pick<LibraryWorkerApi, 'connectLlm' | 'planQuery' | 'findRelated' | 'cancelPlan'> {
+  return {
     connectLlm: async (port) => llm.connect(deps.wrapLlm(port)),
     planQuery: async (request, options, requestId) => {
       const { research } = await ready();
@@ -175,10 +221,15 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     },
     findRelated: async (request) => (await ready()).related.find(request),
     cancelPlan: async (requestId) => (await ready()).research.cancel(requestId),
-    ...answers,
+  };
+}
 
-    // Research projects. Membership changes alter project-scoped results without a store write,
-    // so they drop cached answers themselves.
+/**
+ * Research projects. Membership changes alter project-scoped results without a store write, so
+ * they drop cached answers themselves.
+ */
+function projectMethods(ready: Ready): Omit<ProjectsApi, keyof ProjectChecksApi> {
+  return {
     createProject: async (name, question) => (await ready()).projects.create(name, question),
     listProjects: async () => (await ready()).projects.list(),
     updateProject: async (id, patch) => (await ready()).projects.update(id, patch),
@@ -204,6 +255,5 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     projectStats: async (id) => (await ready()).projects.stats(id),
     setProjectClaims: async (id, claims) => (await ready()).projects.setClaims(id, claims),
     projectClaims: async (id) => (await ready()).projects.claims(id),
-    ...projectChecks,
   };
 }

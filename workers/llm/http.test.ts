@@ -110,28 +110,20 @@ describe('HTTP backend (OpenAI-compatible, streaming)', () => {
   });
 
   it('maps 500 to PROVIDER_ERROR and 401 to AUTH_FAILED without the key in the error', async () => {
-    handler = (_req, _b, res) => {
-      res.writeHead(500);
-      res.end('boom');
+    /** What a generation with a key fails with when the endpoint answers `status`. */
+    const failureOn = (status: number, body?: string) => {
+      handler = (_req, _b, res) => {
+        res.writeHead(status);
+        res.end(body);
+      };
+      return createHttpGenerator({ baseUrl: base, apiKey: 'sk-secret', model: 'm' }, noSleep)
+        .generate({ prompt: 'p' })
+        .catch((e: unknown) => e);
     };
-    const e500 = await createHttpGenerator(
-      { baseUrl: base, apiKey: 'sk-secret', model: 'm' },
-      noSleep,
-    )
-      .generate({ prompt: 'p' })
-      .catch((e: unknown) => e);
+    const e500 = await failureOn(500, 'boom');
     expect(isAppError(e500) && e500.code).toBe('PROVIDER_ERROR');
     expect(JSON.stringify(e500) + String((e500 as Error).message)).not.toContain('sk-secret');
-    handler = (_req, _b, res) => {
-      res.writeHead(401);
-      res.end();
-    };
-    const e401 = await createHttpGenerator(
-      { baseUrl: base, apiKey: 'sk-secret', model: 'm' },
-      noSleep,
-    )
-      .generate({ prompt: 'p' })
-      .catch((e: unknown) => e);
+    const e401 = await failureOn(401);
     expect(isAppError(e401) && e401.code).toBe('AUTH_FAILED');
   });
 

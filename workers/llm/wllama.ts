@@ -5,6 +5,16 @@ import { createError, toAppError } from '../shared/errors';
 import type { LoadProgress, WllamaModelSource } from '../shared/llm-api';
 import { createGenerator, type Generator } from './generator';
 
+/** The streaming and sampling options both completion calls take. */
+interface WllamaStreamOptions {
+  stream: true;
+  abortSignal?: AbortSignal;
+  max_tokens?: number;
+  temperature?: number;
+  stop?: string[];
+  seed?: number;
+}
+
 /** The subset of `Wllama` (v3) we use; the real class satisfies it structurally. */
 export interface WllamaLike {
   loadModel(blobs: Blob[], params?: Record<string, unknown>): Promise<void>;
@@ -15,24 +25,14 @@ export interface WllamaLike {
       signal?: AbortSignal;
     },
   ): Promise<void>;
-  createCompletion(options: {
-    prompt: string;
-    stream: true;
-    abortSignal?: AbortSignal;
-    max_tokens?: number;
-    temperature?: number;
-    stop?: string[];
-    seed?: number;
-  }): Promise<AsyncIterable<{ choices: Array<{ text: string }> }>>;
-  createChatCompletion(options: {
-    messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
-    stream: true;
-    abortSignal?: AbortSignal;
-    max_tokens?: number;
-    temperature?: number;
-    stop?: string[];
-    seed?: number;
-  }): Promise<AsyncIterable<{ choices: Array<{ delta: { content?: string | null } }> }>>;
+  createCompletion(
+    options: WllamaStreamOptions & { prompt: string },
+  ): Promise<AsyncIterable<{ choices: Array<{ text: string }> }>>;
+  createChatCompletion(
+    options: WllamaStreamOptions & {
+      messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
+    },
+  ): Promise<AsyncIterable<{ choices: Array<{ delta: { content?: string | null } }> }>>;
   getChatTemplate(): string | null;
   isModelLoaded(): boolean;
   exit(): Promise<void>;

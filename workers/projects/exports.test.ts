@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RETRIEVAL_AUDIT_HEADINGS } from './export-spec.testkit';
 import { cell, indexMetadata, projectReport, retrievalAudit, type ExportSource } from './exports';
 import { provenanceOf } from './provenance';
 import { objectiveMeasures, triangulate } from './triangulation';
@@ -60,14 +61,7 @@ describe('exports', () => {
       },
       { claim: 'Z', citedSource: 'gone.md', audit: { status: 'SOURCE_NOT_INDEXED' } },
     ]);
-    for (const h of [
-      '# Retrieval Quality Audit',
-      '## Index Statistics',
-      '## Query Performance',
-      '## Citation Verification',
-      '## Recommendations',
-    ])
-      expect(md).toContain(h);
+    for (const h of RETRIEVAL_AUDIT_HEADINGS) expect(md).toContain(h);
     expect(md).toContain('- Documents indexed: 2');
     expect(md).toContain('- Total passages: 15');
     expect(md).toContain('- Zero-result queries: 1 (25%)');

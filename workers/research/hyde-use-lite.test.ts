@@ -21,14 +21,19 @@ beforeAll(async () => {
   embed = async (texts) => texts.map((t) => model.embedInt16(t));
 });
 
+/** HyDE whose generator answers every HyDE prompt with the recorded SmolLM2 passage. */
+function scriptedHyde() {
+  const g = createScriptedGenerator({ rules: [{ match: 'Question:', reply: SMOLLM2_HYDE }] });
+  return createHyde({
+    llm: { kind: 'scripted', generate: g.generate },
+    embed,
+    clock: manualClock(),
+  });
+}
+
 describe('HyDE with the canonical USE-lite embeddings', () => {
   it('HYDE-002: the hypothetical document vector differs from the query vector (cosine < 0.95) yet stays on topic', async () => {
-    const g = createScriptedGenerator({ rules: [{ match: 'Question:', reply: SMOLLM2_HYDE }] });
-    const hyde = createHyde({
-      llm: { kind: 'scripted', generate: g.generate },
-      embed,
-      clock: manualClock(),
-    });
+    const hyde = scriptedHyde();
     const out = await hyde.expand(QUERY);
     const q = model.embedInt16(QUERY);
     const c = cosine(out.vector, q);
@@ -39,12 +44,7 @@ describe('HyDE with the canonical USE-lite embeddings', () => {
   });
 
   it('averaging with the query vector (the paper) moves the vector back toward the query', async () => {
-    const g = createScriptedGenerator({ rules: [{ match: 'Question:', reply: SMOLLM2_HYDE }] });
-    const hyde = createHyde({
-      llm: { kind: 'scripted', generate: g.generate },
-      embed,
-      clock: manualClock(),
-    });
+    const hyde = scriptedHyde();
     const q = model.embedInt16(QUERY);
     const docOnly = await hyde.expand(QUERY);
     const withQuery = await hyde.expand(QUERY, { includeQuery: true });

@@ -19,6 +19,7 @@ import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 import type { DocumentInput } from '../shared/types';
 import { MORE_PASSAGES } from '../shared/document-results';
 import { BEST_CHUNK_ONLY, groupByDocument } from './document-evidence';
+import { HARBOUR_REPORTS, PELICAN_SURVEY } from './pelican-page.testkit';
 
 const embedder = createEmbedder({
   loadKernel: createNodeKernel,
@@ -374,30 +375,10 @@ describe('semantic index and hybrid search', () => {
 });
 
 describe('a page of documents (one entry per document)', () => {
-  // One long document whose every chunk says "pelican" many times, and twelve short ones that
-  // say it once: the first 20 chunks of the ranking all belong to the long document.
-  const LONG = Array.from(
-    { length: 60 },
-    (_, i) =>
-      `Part ${i}: pelican pelican pelican. The pelican colony counts pelicans on the cliffs, ` +
-      `pelican chicks and pelican nests, and every pelican census repeats the pelican count ` +
-      `with care. More pelican notes follow in the next part of the pelican survey report.`,
-  ).join('\n\n');
-  const SHORT = Array.from(
-    { length: 12 },
-    (_, i) =>
-      [
-        `harbour/report-${String(i).padStart(2, '0')}.txt`,
-        `Harbour report ${i}`,
-        `The harbour master logged ${i + 2} ships, the tide tables and the weather, and noted ` +
-          `one pelican on the pier among the gulls, cormorants and terns of the morning.`,
-      ] as const,
-  );
-
   async function library() {
     const s = await setup(model);
-    await put(s.store, 'birds/pelican-survey.txt', 'Pelican survey', LONG);
-    for (const [path, title, text] of SHORT) await put(s.store, path, title, text);
+    for (const { path, title, text } of [PELICAN_SURVEY, ...HARBOUR_REPORTS])
+      await put(s.store, path, title, text);
     await s.semantic.start();
     return s;
   }

@@ -4,7 +4,7 @@
 // damaged. Owns the embedding backlog loop and its status. Embedding itself is injected.
 import { createError, isAppError, toAppError } from '../shared/errors';
 import type { EmbeddingModelKey, SemanticPhase, SemanticStatus } from '../shared/semantic-api';
-import type { VectorStore } from '../store/vectors';
+import type { PendingChunk, VectorStore } from '../store/vectors';
 import { loadOrRebuildVectorIndex } from '../vector';
 import { createRateMeter } from './rate-meter';
 import type { AllowedFilter, DotKernel, VectorHit, VectorIndex } from '../vector';
@@ -65,6 +65,99 @@ export interface SemanticIndex {
  */
 const serialized = (idx: VectorIndex) => idx.serializeParts?.() ?? idx.serialize();
 
+/** The status before anything is loaded or counted (also the library's before a model starts). */
+export function startingStatus(model: EmbeddingModelKey | null, workers: number): SemanticStatus {
+  return {
+    phase: 'starting',
+    model,
+    embedded: 0,
+    total: 0,
+    done: 0,
+    todo: 0,
+    message: null,
+    ratePerSecond: null,
+    etaSeconds: null,
+    workers,
+  };
+}
+
+/**
+ * Removes vectors of deleted chunks from the index and adds stored vectors it lacks (compacting
+ * it when a quarter is deleted); returns how many changed.
+ */
+async function reconcileIndex(
+  deps: Pick<SemanticIndexDeps, 'vectors' | 'model'>,
+  idx: VectorIndex,
+): Promise<number> {
+  const stored = await deps.vectors.ids(deps.model);
+  const storedSet = new Set(stored);
+  let changed = 0;
+  for (const id of idx.ids()) {
+    if (!storedSet.has(id)) {
+      idx.remove(id);
+      changed++;
+    }
+  }
+  const missing = Array.from(stored).filter((id) => !idx.has(id));
+  if (missing.length > 0) {
+    const vectors = await deps.vectors.get(deps.model, missing);
+    for (const [id, v] of vectors) idx.add(id, v);
+    changed += missing.length;
+  }
+  const stats = idx.stats();
+  if (stats.deleted > 0 && stats.deleted > stats.size / 4) idx.compact();
+  return changed;
+}
+
+/**
+ * The rows to store for a backlog batch: a vector stored for the same text (by hash) is reused,
+ * the rest embedded in one call. @throws AppError INTERNAL when the embedder returns too few
+ */
+async function vectorRows(
+  deps: Pick<SemanticIndexDeps, 'vectors' | 'model' | 'hash' | 'embed'>,
+  batch: PendingChunk[],
+  signal: AbortSignal,
+): Promise<Array<{ chunkId: number; textHash: string; vector: Int16Array }>> {
+  const hashes = await Promise.all(batch.map((c) => deps.hash(c.text)));
+  const reuse = await deps.vectors.reusable(deps.model, hashes);
+  const needed = batch.filter((_, i) => !reuse.has(hashes[i] ?? ''));
+  const fresh = needed.length
+    ? await deps.embed(
+        needed.map((c) => c.text),
+        signal,
+      )
+    : [];
+  const freshById = new Map(needed.map((c, i) => [c.chunkId, fresh[i]]));
+  return batch.map((c, i) => {
+    const vector = reuse.get(hashes[i] ?? '') ?? freshById.get(c.chunkId);
+    if (!vector)
+      throw createError('INTERNAL', { reason: 'The embedder returned too few vectors.' });
+    return { chunkId: c.chunkId, textHash: hashes[i] ?? '', vector };
+  });
+}
+
+/** One query's vector (the query path when the embedder has one). */
+async function embedOneQuery(
+  deps: Pick<SemanticIndexDeps, 'embed' | 'embedQuery'>,
+  text: string,
+): Promise<Int16Array> {
+  const signal = new AbortController().signal;
+  if (deps.embedQuery) return deps.embedQuery(text, signal);
+  const [vector] = await deps.embed([text], signal);
+  if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
+  return vector;
+}
+
+/** Several queries' vectors in one embedder call where it allows it, else one by one. */
+async function embedManyQueries(
+  deps: Pick<SemanticIndexDeps, 'embed' | 'embedQuery' | 'embedQueries'>,
+  texts: string[],
+): Promise<Int16Array[]> {
+  const signal = new AbortController().signal;
+  if (deps.embedQueries) return deps.embedQueries(texts, signal);
+  return Promise.all(texts.map((text) => embedOneQuery(deps, text)));
+}
+
 export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   const batchSize = deps.batchSize ?? 16;
   const saveEvery = deps.saveEvery ?? 2000;
@@ -80,18 +173,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
   let paused = false;
   let unsaved = 0;
   let generation = 0;
-  let status: SemanticStatus = {
-    phase: 'starting',
-    model: deps.model,
-    embedded: 0,
-    total: 0,
-    done: 0,
-    todo: 0,
-    message: null,
-    ratePerSecond: null,
-    etaSeconds: null,
-    workers: parallelism(),
-  };
+  let status = startingStatus(deps.model, parallelism());
 
   const emit = (patch: Partial<SemanticStatus>) => {
     // Rate and ETA describe the embedding step only: any other status clears them.
@@ -131,29 +213,6 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     }
   }
 
-  /** Removes vectors of deleted chunks and adds stored vectors the index lacks. */
-  async function reconcile(idx: VectorIndex): Promise<void> {
-    const stored = await deps.vectors.ids(deps.model);
-    const storedSet = new Set(stored);
-    let changed = 0;
-    for (const id of idx.ids()) {
-      if (!storedSet.has(id)) {
-        idx.remove(id);
-        changed++;
-      }
-    }
-    const missing = Array.from(stored).filter((id) => !idx.has(id));
-    if (missing.length > 0) {
-      const vectors = await deps.vectors.get(deps.model, missing);
-      for (const [id, v] of vectors) idx.add(id, v);
-      changed += missing.length;
-    }
-    const stats = idx.stats();
-    if (stats.deleted > 0 && stats.deleted > stats.size / 4) idx.compact();
-    unsaved += changed;
-    generation += changed;
-  }
-
   async function embedBacklog(idx: VectorIndex, signal: AbortSignal): Promise<void> {
     const counts = await deps.vectors.counts(deps.model);
     let total = counts.total;
@@ -169,22 +228,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       const step = batchSize * parallelism();
       const batch = await deps.vectors.pending(deps.model, step);
       if (batch.length === 0) break;
-      const hashes = await Promise.all(batch.map((c) => deps.hash(c.text)));
-      const reuse = await deps.vectors.reusable(deps.model, hashes);
-      const needed = batch.filter((_, i) => !reuse.has(hashes[i] ?? ''));
-      const fresh = needed.length
-        ? await deps.embed(
-            needed.map((c) => c.text),
-            signal,
-          )
-        : [];
-      const freshById = new Map(needed.map((c, i) => [c.chunkId, fresh[i]]));
-      const rows = batch.map((c, i) => {
-        const vector = reuse.get(hashes[i] ?? '') ?? freshById.get(c.chunkId);
-        if (!vector)
-          throw createError('INTERNAL', { reason: 'The embedder returned too few vectors.' });
-        return { chunkId: c.chunkId, textHash: hashes[i] ?? '', vector };
-      });
+      const rows = await vectorRows(deps, batch, signal);
       await deps.vectors.put(deps.model, rows);
       for (const r of rows) idx.add(r.chunkId, r.vector);
       unsaved += rows.length;
@@ -228,7 +272,9 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     controller = new AbortController();
     if (status.phase === 'error' || status.phase === 'paused') emit({ message: null });
     try {
-      await reconcile(idx);
+      const changed = await reconcileIndex(deps, idx);
+      unsaved += changed;
+      generation += changed;
       // Paused before the first pass (e.g. a hold kept over a reload): search what is embedded.
       if (paused) throw createError('ABORTED');
       await embedBacklog(idx, controller.signal);
@@ -273,13 +319,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     return running;
   }
 
-  async function embedQuery(text: string): Promise<Int16Array> {
-    const signal = new AbortController().signal;
-    if (deps.embedQuery) return deps.embedQuery(text, signal);
-    const [vector] = await deps.embed([text], signal);
-    if (!vector) throw createError('INTERNAL', { reason: 'The embedder returned no vector.' });
-    return vector;
-  }
+  const embedQuery = (text: string) => embedOneQuery(deps, text);
 
   return {
     start() {
@@ -303,11 +343,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
       return index.search(query, k, filter ? { filter } : {});
     },
     embedQuery,
-    async embedQueries(texts) {
-      const signal = new AbortController().signal;
-      if (deps.embedQueries) return deps.embedQueries(texts, signal);
-      return Promise.all(texts.map(embedQuery));
-    },
+    embedQueries: (texts) => embedManyQueries(deps, texts),
     storedVectors: (chunkIds) => deps.vectors.get(deps.model, chunkIds),
   };
 }

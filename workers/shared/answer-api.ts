@@ -73,10 +73,8 @@ export interface EvaluatorResult {
   llm?: { backend: string; ms: number; graded: number; failed: number };
 }
 
-/** CRAG-003/004: a knowledge strip (1-2 sentences or a clause of a long sentence). */
-export interface Strip {
-  /** Stable within an answer: `d<documentId>:<start>-<end>` for library strips, `w<n>` for web. */
-  id: string;
+/** Where a strip stands: the library document (and its characters) or the web result. */
+export interface StripLocation {
   source: 'library' | 'web';
   documentId: number | null;
   chunkId: number | null;
@@ -85,12 +83,18 @@ export interface Strip {
   /** UTF-16 offsets into the document's stored text: `document.text.slice(start, end) === text`. */
   start: number;
   end: number;
-  text: string;
-  /** Relevance to the query, 0..1 (fitted). */
-  score: number;
   /** Web strips: the result URL and its credibility tier. */
   url?: string;
   tier?: string;
+}
+
+/** CRAG-003/004: a knowledge strip (1-2 sentences or a clause of a long sentence). */
+export interface Strip extends StripLocation {
+  /** Stable within an answer: `d<documentId>:<start>-<end>` for library strips, `w<n>` for web. */
+  id: string;
+  text: string;
+  /** Relevance to the query, 0..1 (fitted). */
+  score: number;
 }
 
 export type CorrectiveKind =
@@ -140,18 +144,10 @@ export interface AnswerSentence {
   support: SentenceSupport;
 }
 
-export interface AnswerReference {
+/** A cited strip's place, numbered as the answer cites it. */
+export interface AnswerReference extends StripLocation {
   n: number;
   stripId: string;
-  source: 'library' | 'web';
-  documentId: number | null;
-  chunkId: number | null;
-  path: string;
-  title: string;
-  start: number;
-  end: number;
-  url?: string;
-  tier?: string;
   /** The cited document was deleted since the answer was made. */
   missing?: boolean;
 }

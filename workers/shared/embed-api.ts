@@ -102,14 +102,20 @@ export interface ReferenceCheck {
   rows: Array<{ text: string; cosine: number; sameTokens: boolean }>;
 }
 
-/** Result of the determinism self-test (golden SHA-256 hashes of int16 vectors). */
-export interface EmbedSelfTestResult {
+/** SHA-256 hashes of int16 vectors compared with expected ones (workers/embed/self-test.ts). */
+export interface HashCheckResult {
   modelId: string;
   modelVersion: string;
+  /** True when every hash equals the expected hash (and model id/version match). */
   ok: boolean;
   total: number;
   mismatches: Array<{ index: number; text: string; expected: string; actual: string }>;
+  /** Hex SHA-256 per text, in order. */
   hashes: string[];
+}
+
+/** Result of the determinism self-test (golden SHA-256 hashes of int16 vectors). */
+export interface EmbedSelfTestResult extends HashCheckResult {
   /**
    * 'golden': hashes compared with the golden file written in Node (USE-lite).
    * 'repeat': the golden texts embedded twice in this browser, hashes compared (BERT models have

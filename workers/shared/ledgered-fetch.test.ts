@@ -12,7 +12,7 @@ import { bertFolder } from '../embed/test-bert-weights';
 import { createScaledClock } from '../web/fake-clock.testkit';
 import { startMockServer, type MockServer } from '../web/mock-server.testkit';
 import { PROVIDERS } from '../web/providers';
-import { createWebService } from '../web/web-service';
+import { createTestWebService } from '../web/web-service.testkit';
 import { createError } from './errors';
 import { createLedgeredFetch, ledgerCacheAdds } from './ledgered-fetch';
 import { PROVIDER_IDS, type ExternalLedgerRecord } from './web-api';
@@ -76,12 +76,9 @@ describe('network ledger completeness', () => {
   it('web providers: one ledger row per request, retries and failures included', async () => {
     const counted = counting();
     const clock = createScaledClock(0.001);
-    const svc = createWebService({
+    const svc = createTestWebService({
       fetch: counted.fetch,
       clock,
-      random: () => 0.5,
-      isOnline: () => true,
-      isBrowser: false,
       timeoutMs: 3_000_000,
       maxRetries: 2,
     });

@@ -25,6 +25,7 @@ export interface ChunkRow {
   path: string;
   title: string;
   seq: number;
+  /** Offsets of the chunk in the document text (exact). */
   start: number;
   end: number;
   text: string;

@@ -204,14 +204,6 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     await countTerms(documentId, 1);
   }
 
-  async function chunkCount(documentId: number): Promise<number> {
-    const row = await sql.get<{ n: number }>(
-      'SELECT count(*) AS n FROM chunks WHERE document_id = ?',
-      [documentId],
-    );
-    return Number(row?.n ?? 0);
-  }
-
   async function stats(): Promise<LibraryStats> {
     const row = await sql.get<{ documents: number; chunks: number; total_size: number }>(
       `SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
@@ -225,64 +217,6 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       version,
     };
   }
-
-  async function listDocuments(): Promise<DocumentSummary[]> {
-    const rows = await sql.all<DocumentRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
-    );
-    return rows.map(toSummary);
-  }
-
-  async function getDocument(id: number): Promise<DocumentDetail> {
-    const row = await sql.get<DocumentRow & { text: string }>(
-      `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
-      [id],
-    );
-    if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
-    const chunks = await sql.all<{
-      id: number;
-      seq: number;
-      start: number;
-      end: number;
-      text: string;
-    }>('SELECT id, seq, start, "end", text FROM chunks WHERE document_id = ? ORDER BY seq', [id]);
-    return {
-      ...toSummary(row),
-      text: row.text,
-      chunks: chunks.map((c) => ({
-        id: Number(c.id),
-        seq: Number(c.seq),
-        start: Number(c.start),
-        end: Number(c.end),
-        text: c.text,
-      })),
-    };
-  }
-
-  async function getDocumentByPath(path: string): Promise<DocumentSummary | null> {
-    const row = await sql.get<DocumentRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM documents d WHERE d.path = ?`,
-      [path],
-    );
-    return row ? toSummary(row) : null;
-  }
-
-  /** Plain tables of a database: not sqlite_*, not virtual tables, not FTS shadow tables. */
-  async function plainTables(conn: Sql): Promise<string[]> {
-    const rows = await conn.all<{ name: string; sql: string | null }>(
-      "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    );
-    const virtual = rows
-      .filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? ''))
-      .map((r) => r.name);
-    return rows
-      .filter((r) => !/^CREATE VIRTUAL TABLE/i.test(r.sql ?? ''))
-      .map((r) => r.name)
-      .filter((name) => !virtual.some((v) => name.startsWith(`${v}_`)));
-  }
-
-  const invalid = (reason: string, cause?: unknown) =>
-    createError('INVALID_LIBRARY_FILE', { reason, ...(cause === undefined ? {} : { cause }) });
 
   const store: Store = {
     sql,
@@ -303,7 +237,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           return {
             outcome: 'unchanged',
             documentId: Number(existing.id),
-            chunkCount: await chunkCount(existing.id),
+            chunkCount: await chunkCount(sql, existing.id),
           };
         }
         const twin = await sql.get<{ id: number }>(
@@ -314,7 +248,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           return {
             outcome: 'duplicate',
             documentId: Number(twin.id),
-            chunkCount: await chunkCount(twin.id),
+            chunkCount: await chunkCount(sql, twin.id),
           };
         }
         const values = [
@@ -380,9 +314,9 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       return n;
     },
 
-    listDocuments: () => sql.serialized(listDocuments),
-    getDocument: (id) => sql.serialized(() => getDocument(id)),
-    getDocumentByPath: (path) => sql.serialized(() => getDocumentByPath(path)),
+    listDocuments: () => sql.serialized(() => listDocuments(sql)),
+    getDocument: (id) => sql.serialized(() => getDocument(sql, id)),
+    getDocumentByPath: (path) => sql.serialized(() => getDocumentByPath(sql, path)),
     stats: () => sql.serialized(stats),
     async exportDatabase() {
       const name = `export-${++scratchCounter}.db`;
@@ -409,50 +343,14 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       try {
         try {
           other = await scratch.open(name);
-          const check = await other.all<{ integrity_check: string }>('PRAGMA integrity_check');
-          if (check.length !== 1 || check[0]?.integrity_check !== 'ok') {
-            throw invalid(
-              `The database failed its integrity check (${check[0]?.integrity_check ?? 'no answer'}).`,
-            );
-          }
+          await checkIntegrity(other);
         } catch (err) {
           if ((err as { code?: string }).code === 'INVALID_LIBRARY_FILE') throw err;
           throw invalid('The file is not a readable SQLite database.', err);
         }
-        const fileVersion = await readUserVersion(other);
-        const tables = await plainTables(other);
-        if (fileVersion === 0 || !tables.includes('documents') || !tables.includes('chunks')) {
-          throw invalid('The database has no Sift library schema.');
-        }
+        await checkLibrarySchema(other);
         await migrate(other, migrations); // throws SCHEMA_TOO_NEW for newer files
-        const source = other;
-        await sql.transaction(async () => {
-          // Foreign keys are checked at COMMIT, so tables can be filled in any order.
-          await sql.exec('PRAGMA defer_foreign_keys = ON');
-          const mine = await plainTables(sql);
-          for (const table of mine) await sql.run(`DELETE FROM "${table}"`);
-          const theirs = new Set(await plainTables(source));
-          for (const table of mine) {
-            if (!theirs.has(table)) continue;
-            const cols = (
-              await sql.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])
-            ).map((c) => c.name);
-            const list = cols.map((c) => `"${c}"`).join(', ');
-            await source.each(`SELECT ${list} FROM "${table}"`, [], async (row: Row) => {
-              // wa-sqlite binds an empty Uint8Array as NULL: a zero-length blob (vector_index's
-              // marker since migration 10) is written as the literal X'' instead.
-              const empty = cols.map((c) => isEmptyBlob(row[c]));
-              const values = cols.map((c, i) => (empty[i] ? "X''" : '?')).join(', ');
-              await sql.run(
-                `INSERT INTO "${table}" (${list}) VALUES (${values})`,
-                cols.filter((_, i) => !empty[i]).map((c) => row[c] ?? null),
-              );
-            });
-          }
-          // The index is derived data: rebuild it from the imported rows through the view.
-          await sql.run("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
-          if (termStats) await rebuildTermStats(sql);
-        });
+        await replaceLibrary(sql, other, termStats);
       } catch (err) {
         if ((err as { code?: string }).code === 'DB_CORRUPT')
           throw invalid('The database is damaged.', err);
@@ -466,6 +364,123 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     },
   };
   return store;
+}
+
+async function chunkCount(sql: Sql, documentId: number): Promise<number> {
+  const row = await sql.get<{ n: number }>(
+    'SELECT count(*) AS n FROM chunks WHERE document_id = ?',
+    [documentId],
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function listDocuments(sql: Sql): Promise<DocumentSummary[]> {
+  const rows = await sql.all<DocumentRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
+  );
+  return rows.map(toSummary);
+}
+
+async function getDocument(sql: Sql, id: number): Promise<DocumentDetail> {
+  const row = await sql.get<DocumentRow & { text: string }>(
+    `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
+    [id],
+  );
+  if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
+  const chunks = await sql.all<{
+    id: number;
+    seq: number;
+    start: number;
+    end: number;
+    text: string;
+  }>('SELECT id, seq, start, "end", text FROM chunks WHERE document_id = ? ORDER BY seq', [id]);
+  return {
+    ...toSummary(row),
+    text: row.text,
+    chunks: chunks.map((c) => ({
+      id: Number(c.id),
+      seq: Number(c.seq),
+      start: Number(c.start),
+      end: Number(c.end),
+      text: c.text,
+    })),
+  };
+}
+
+async function getDocumentByPath(sql: Sql, path: string): Promise<DocumentSummary | null> {
+  const row = await sql.get<DocumentRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM documents d WHERE d.path = ?`,
+    [path],
+  );
+  return row ? toSummary(row) : null;
+}
+
+/** Plain tables of a database: not sqlite_*, not virtual tables, not FTS shadow tables. */
+async function plainTables(conn: Sql): Promise<string[]> {
+  const rows = await conn.all<{ name: string; sql: string | null }>(
+    "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+  );
+  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
+  return rows
+    .filter((r) => !/^CREATE VIRTUAL TABLE/i.test(r.sql ?? ''))
+    .map((r) => r.name)
+    .filter((name) => !virtual.some((v) => name.startsWith(`${v}_`)));
+}
+
+const invalid = (reason: string, cause?: unknown) =>
+  createError('INVALID_LIBRARY_FILE', { reason, ...(cause === undefined ? {} : { cause }) });
+
+/** @throws AppError INVALID_LIBRARY_FILE when SQLite's integrity check does not say ok */
+async function checkIntegrity(conn: Sql): Promise<void> {
+  const check = await conn.all<{ integrity_check: string }>('PRAGMA integrity_check');
+  if (check.length !== 1 || check[0]?.integrity_check !== 'ok') {
+    throw invalid(
+      `The database failed its integrity check (${check[0]?.integrity_check ?? 'no answer'}).`,
+    );
+  }
+}
+
+/** @throws AppError INVALID_LIBRARY_FILE when the database holds no Sift library */
+async function checkLibrarySchema(conn: Sql): Promise<void> {
+  const fileVersion = await readUserVersion(conn);
+  const tables = await plainTables(conn);
+  if (fileVersion === 0 || !tables.includes('documents') || !tables.includes('chunks')) {
+    throw invalid('The database has no Sift library schema.');
+  }
+}
+
+/**
+ * Replaces the rows of every plain table with `source`'s (same schema version), in one
+ * transaction, then rebuilds the derived FTS index (and term_stats when the schema has it).
+ */
+async function replaceLibrary(sql: Sql, source: Sql, termStats: boolean): Promise<void> {
+  await sql.transaction(async () => {
+    // Foreign keys are checked at COMMIT, so tables can be filled in any order.
+    await sql.exec('PRAGMA defer_foreign_keys = ON');
+    const mine = await plainTables(sql);
+    for (const table of mine) await sql.run(`DELETE FROM "${table}"`);
+    const theirs = new Set(await plainTables(source));
+    for (const table of mine) {
+      if (!theirs.has(table)) continue;
+      const cols = (
+        await sql.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])
+      ).map((c) => c.name);
+      const list = cols.map((c) => `"${c}"`).join(', ');
+      await source.each(`SELECT ${list} FROM "${table}"`, [], async (row: Row) => {
+        // wa-sqlite binds an empty Uint8Array as NULL: a zero-length blob (vector_index's
+        // marker since migration 10) is written as the literal X'' instead.
+        const empty = cols.map((c) => isEmptyBlob(row[c]));
+        const values = cols.map((c, i) => (empty[i] ? "X''" : '?')).join(', ');
+        await sql.run(
+          `INSERT INTO "${table}" (${list}) VALUES (${values})`,
+          cols.filter((_, i) => !empty[i]).map((c) => row[c] ?? null),
+        );
+      });
+    }
+    // The index is derived data: rebuild it from the imported rows through the view.
+    await sql.run("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
+    if (termStats) await rebuildTermStats(sql);
+  });
 }
 
 function isEmptyBlob(value: unknown): boolean {

@@ -5,7 +5,7 @@
 import { SectionReader, SectionWriter } from './codec';
 import { jsDotKernel } from './dot-kernel';
 import { corrupt, HEADER_BYTES, KIND_EXACT, readHeader, sealChecksum, writeHeader } from './format';
-import { VectorRows } from './rows';
+import { RowIndex } from './row-index';
 import { checkSearchArgs, enumerableIds, exactScan, filterPredicate } from './scan';
 import type {
   DotKernel,
@@ -20,22 +20,15 @@ export interface ExactConfig {
   initialCapacity?: number | undefined;
 }
 
-class ExactIndex implements VectorIndex {
+class ExactIndex extends RowIndex implements VectorIndex {
   readonly kind = 'exact' as const;
-  readonly dim: number;
-  rows: VectorRows;
 
   constructor(
     dim: number,
     capacity: number,
     private readonly kernel: DotKernel,
   ) {
-    this.dim = dim;
-    this.rows = new VectorRows(dim, capacity);
-  }
-
-  get size(): number {
-    return this.rows.live;
+    super(dim, capacity);
   }
 
   add(id: number, vector: Int16Array): void {
@@ -43,22 +36,6 @@ class ExactIndex implements VectorIndex {
     this.rows.tombstone(id);
     this.rows.ensure(this.rows.count + 1);
     this.rows.append(id, vector);
-  }
-
-  remove(id: number): boolean {
-    return this.rows.tombstone(id) >= 0;
-  }
-
-  has(id: number): boolean {
-    return this.rows.slotOf.has(id);
-  }
-
-  get(id: number): Int16Array | null {
-    return this.rows.get(id);
-  }
-
-  ids(): number[] {
-    return this.rows.liveIds();
   }
 
   search(query: Int16Array, k: number, options: VectorSearchOptions = {}): VectorHit[] {

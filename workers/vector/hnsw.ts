@@ -16,7 +16,8 @@ import {
   writeHeader,
   type Header,
 } from './format';
-import { better, SlotHeap, VectorRows } from './rows';
+import { RowIndex } from './row-index';
+import { better, SlotHeap } from './rows';
 import { checkSearchArgs, enumerableIds, exactScan, filterPredicate, hitsFrom } from './scan';
 import type {
   DotKernel,
@@ -86,15 +87,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return out;
 }
 
-class HnswIndex implements VectorIndex {
+class HnswIndex extends RowIndex implements VectorIndex {
   readonly kind = 'hnsw' as const;
-  readonly dim: number;
   private readonly cfg: ResolvedConfig;
   private readonly kernel: DotKernel;
   private readonly M: number;
   /** Called Mmax0 in the paper: level-0 links per node (2*M as the paper recommends). */
   private readonly M0: number;
-  private rows: VectorRows;
   private levels: Uint8Array;
   /** Level 0: per row [count, n1..nM0]. */
   private links0: Int32Array;
@@ -117,13 +116,12 @@ class HnswIndex implements VectorIndex {
   private readonly connectScores: Int32Array;
 
   constructor(config: ResolvedConfig, kernel: DotKernel) {
+    const cap = Math.max(1, config.initialCapacity);
+    super(config.dim, cap);
     this.cfg = config;
-    this.dim = config.dim;
     this.kernel = kernel;
     this.M = config.M;
     this.M0 = 2 * config.M;
-    const cap = Math.max(1, config.initialCapacity);
-    this.rows = new VectorRows(config.dim, cap);
     this.levels = new Uint8Array(cap);
     this.links0 = new Int32Array(cap * (this.M0 + 1));
     this.upperOff = new Int32Array(cap).fill(-1);
@@ -135,10 +133,6 @@ class HnswIndex implements VectorIndex {
     this.greedyScores = new Int32Array(this.M0 + 1);
     this.heuristicScores = new Int32Array(this.M0 + 1);
     this.connectScores = new Int32Array(this.M0 + 2);
-  }
-
-  get size(): number {
-    return this.rows.live;
   }
 
   // ---- storage -------------------------------------------------------------------------
@@ -459,22 +453,6 @@ class HnswIndex implements VectorIndex {
     this.links0[base] = 0;
     this.allocUpper(slot, level);
     this.link(slot);
-  }
-
-  remove(id: number): boolean {
-    return this.rows.tombstone(id) >= 0;
-  }
-
-  has(id: number): boolean {
-    return this.rows.slotOf.has(id);
-  }
-
-  get(id: number): Int16Array | null {
-    return this.rows.get(id);
-  }
-
-  ids(): number[] {
-    return this.rows.liveIds();
   }
 
   search(query: Int16Array, k: number, options: VectorSearchOptions = {}): VectorHit[] {

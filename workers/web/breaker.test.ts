@@ -4,6 +4,14 @@ import { createFakeClock } from './fake-clock.testkit';
 
 const err = { code: 'PROVIDER_ERROR', message: 'HTTP 500' };
 
+/** A breaker opened by 5 failures, on a fake clock. */
+function opened() {
+  const clock = createFakeClock();
+  const b = createCircuitBreaker(clock);
+  for (let i = 0; i < 5; i++) b.onFailure(err);
+  return { clock, b };
+}
+
 describe('circuit breaker (5 failures, 30 s recovery)', () => {
   it('opens after 5 consecutive failures, not before', () => {
     const clock = createFakeClock();
@@ -32,9 +40,7 @@ describe('circuit breaker (5 failures, 30 s recovery)', () => {
   });
 
   it('after 30 s lets exactly one half-open trial through; success closes', async () => {
-    const clock = createFakeClock();
-    const b = createCircuitBreaker(clock);
-    for (let i = 0; i < 5; i++) b.onFailure(err);
+    const { clock, b } = opened();
     expect(b.snapshot().retryAt).toBe(clock.now() + 30_000);
     await clock.advance(29_999);
     expect(b.tryAcquire()).toBe(false);
@@ -48,9 +54,7 @@ describe('circuit breaker (5 failures, 30 s recovery)', () => {
   });
 
   it('a failed trial re-opens for another 30 s', async () => {
-    const clock = createFakeClock();
-    const b = createCircuitBreaker(clock);
-    for (let i = 0; i < 5; i++) b.onFailure(err);
+    const { clock, b } = opened();
     await clock.advance(30_000);
     expect(b.tryAcquire()).toBe(true);
     b.onFailure({ code: 'TIMEOUT', message: 'slow' });
@@ -61,9 +65,7 @@ describe('circuit breaker (5 failures, 30 s recovery)', () => {
   });
 
   it('a trial released without running frees the slot', async () => {
-    const clock = createFakeClock();
-    const b = createCircuitBreaker(clock);
-    for (let i = 0; i < 5; i++) b.onFailure(err);
+    const { clock, b } = opened();
     await clock.advance(30_000);
     expect(b.tryAcquire()).toBe(true);
     b.release();

@@ -2,8 +2,7 @@
 // it or runs a promise to completion over its timers. `createScaledClock` runs virtual time
 // `1/scale` times faster than real time, for tests that also wait on real sockets.
 // Test support only: never imported by production code.
-import { createError } from '../shared/errors';
-import type { Clock } from './clock';
+import { abortableSleep, type Clock } from './clock';
 
 interface Timer {
   at: number;
@@ -48,26 +47,13 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
     now: () => now,
     sleep(ms, signal) {
       sleeps.push(ms);
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(createError('ABORTED'));
-          return;
-        }
-        const timer: Timer = {
-          at: now + Math.max(0, ms),
-          seq: seq++,
-          resolve: () => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          },
-        };
-        const onAbort = (): void => {
+      return abortableSleep(signal, (done) => {
+        const timer: Timer = { at: now + Math.max(0, ms), seq: seq++, resolve: done };
+        timers.push(timer);
+        return () => {
           const i = timers.indexOf(timer);
           if (i >= 0) timers.splice(i, 1);
-          reject(createError('ABORTED'));
         };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        timers.push(timer);
       });
     },
     async advance(ms) {
@@ -120,24 +106,15 @@ export function createScaledClock(
     sleep(ms, signal) {
       sleeps.push(ms);
       const from = virtual;
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(createError('ABORTED'));
-          return;
-        }
+      return abortableSleep(signal, (done) => {
         const timer = setTimeout(
           () => {
-            signal?.removeEventListener('abort', onAbort);
             virtual = Math.max(virtual, from + ms);
-            resolve();
+            done();
           },
           Math.max(0, ms * scale),
         );
-        const onAbort = (): void => {
-          clearTimeout(timer);
-          reject(createError('ABORTED'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        return () => clearTimeout(timer);
       });
     },
   };

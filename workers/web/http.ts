@@ -170,6 +170,52 @@ interface Attempt {
   retryAfterMs: number | null;
 }
 
+/** An attempt's abort: the caller's signal or the timeout, whichever fires first. */
+interface AttemptAbort {
+  signal: AbortSignal;
+  timedOut(): boolean;
+  /** Detaches from the caller's signal and cancels the timer (unless it fired). */
+  dispose(): void;
+}
+
+function attemptAbort(
+  clock: Clock,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): AttemptAbort {
+  const ctrl = new AbortController();
+  let timedOut = false;
+  const onOuterAbort = (): void => ctrl.abort();
+  if (outer?.aborted) ctrl.abort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  void clock.sleep(timeoutMs, ctrl.signal).then(
+    () => {
+      timedOut = true;
+      ctrl.abort();
+    },
+    () => undefined,
+  );
+  return {
+    signal: ctrl.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      outer?.removeEventListener('abort', onOuterAbort);
+      // Cancels the timeout timer (its rejection is swallowed above).
+      if (!timedOut) ctrl.abort();
+    },
+  };
+}
+
+/** Bytes a request puts on the wire: its body, and roughly its request line and headers. */
+function requestBytes(url: URL, init: RequestInit): number {
+  const bodyBytes = typeof init.body === 'string' ? new TextEncoder().encode(init.body).length : 0;
+  const headerBytes = Object.entries((init.headers as Record<string, string>) ?? {}).reduce(
+    (n, [k, v]) => n + k.length + v.length + 4,
+    url.pathname.length + url.search.length + 16,
+  );
+  return bodyBytes + headerBytes;
+}
+
 export function createHttp(deps: HttpDeps): Http {
   const { clock, random, ledger, redactor } = deps;
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
@@ -223,111 +269,110 @@ export function createHttp(deps: HttpDeps): Http {
     options: SendOptions,
   ): Promise<Attempt> {
     const timeoutMs = options.timeoutMs ?? 10_000;
-    const ctrl = new AbortController();
-    let timedOut = false;
-    const onOuterAbort = (): void => ctrl.abort();
-    if (options.signal?.aborted) ctrl.abort();
-    else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    const timer = clock.sleep(timeoutMs, ctrl.signal).then(
-      () => {
-        timedOut = true;
-        ctrl.abort();
-      },
-      () => undefined,
-    );
-    void timer;
+    const abort = attemptAbort(clock, timeoutMs, options.signal);
     const started = clock.now();
-    const bodyBytes =
-      typeof init.body === 'string' ? new TextEncoder().encode(init.body).length : 0;
-    // Rough size of what goes on the wire besides the body: request line and headers.
-    const headerBytes = Object.entries((init.headers as Record<string, string>) ?? {}).reduce(
-      (n, [k, v]) => n + k.length + v.length + 4,
-      url.pathname.length + url.search.length + 16,
-    );
+    const sent = requestBytes(url, init);
     let status: number | null = null;
     let received = 0;
-    try {
-      const response = await deps.fetch(url.toString(), { ...init, signal: ctrl.signal });
-      status = response.status;
-      const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-      const declared = Number(response.headers.get('content-length') ?? NaN);
-      if (declared > maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        throw fail(
-          'FILE_TOO_LARGE',
-          `${label} sent ${Math.round(declared / 1048576)} MB, more than Sift accepts.`,
-        );
-      }
-      const body = await readBodyCapped(response, maxBytes, (n) => (received = n));
-      if (body === null) {
-        throw fail(
-          'FILE_TOO_LARGE',
-          `${label} sent more than ${Math.round(maxBytes / 1048576)} MB.`,
-        );
-      }
-      const text = body;
-      const res: HttpResponse = { status, headers: response.headers, text, url: url.toString() };
-      const outcome = status >= 200 && status < 300 ? 'ok' : `HTTP_${status}`;
+    const record = (outcome: string, bytesSent: number) =>
       ledger.record({
         url: url.toString(),
         method: init.method ?? 'GET',
         purpose,
-        bytesSent: bodyBytes + headerBytes,
+        bytesSent,
         bytesReceived: received,
         status,
         outcome,
         time: started,
         durationMs: clock.now() - started,
       });
+    try {
+      const response = await deps.fetch(url.toString(), { ...init, signal: abort.signal });
+      status = response.status;
+      const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+      const text = await readResponse(response, label, maxBytes, (n) => (received = n));
+      const res: HttpResponse = { status, headers: response.headers, text, url: url.toString() };
+      record(status >= 200 && status < 300 ? 'ok' : `HTTP_${status}`, sent);
       return {
         res,
         error: null,
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), clock.now()),
       };
     } catch (err) {
-      let error: AppError;
-      if (err instanceof AppError) {
-        error = err;
-      } else if (timedOut) {
-        error = fail(
-          'TIMEOUT',
-          `${label} did not answer within ${Math.round(timeoutMs / 1000)} s.`,
-        );
-      } else if (options.signal?.aborted) {
-        error = createError('ABORTED');
-      } else if (!deps.isOnline()) {
-        error = fail('OFFLINE', `${label} could not be reached.`);
-      } else if (err instanceof TypeError && deps.isBrowser && status === null) {
-        const reachable = await probeCors(url, ctrl.signal);
-        error = reachable
-          ? fail(
-              'CORS_BLOCKED',
-              `${url.host} answered, but does not allow web pages like Sift to read its answers, so the browser hid them.`,
-              { host: url.host },
-            )
-          : fail('NETWORK_ERROR', `${url.host} could not be reached.`, { host: url.host });
-      } else {
-        const msg = err instanceof Error ? err.message : String(err);
-        error = fail('NETWORK_ERROR', `${label}: ${msg}.`, { host: url.host });
-      }
-      ledger.record({
-        url: url.toString(),
-        method: init.method ?? 'GET',
-        purpose,
-        // The worker's network gate refuses before anything is sent.
-        bytesSent: error.code === 'ORIGIN_NOT_ALLOWED' ? 0 : bodyBytes + headerBytes,
-        bytesReceived: received,
+      const error = await attemptError(err, url, label, {
+        timedOut: abort.timedOut(),
+        timeoutMs,
+        outer: options.signal,
         status,
-        outcome: error.code,
-        time: started,
-        durationMs: clock.now() - started,
+        probeSignal: abort.signal,
       });
+      // The worker's network gate refuses before anything is sent.
+      record(error.code, error.code === 'ORIGIN_NOT_ALLOWED' ? 0 : sent);
       return { res: null, error, retryAfterMs: null };
     } finally {
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      // Cancels the timeout timer (its rejection is swallowed above).
-      if (!timedOut) ctrl.abort();
+      abort.dispose();
     }
+  }
+
+  /**
+   * A response's body as text, refused when it declares or brings more than `maxBytes`.
+   * @throws AppError FILE_TOO_LARGE
+   */
+  async function readResponse(
+    response: Response,
+    label: string,
+    maxBytes: number,
+    onBytes: (n: number) => void,
+  ): Promise<string> {
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail(
+        'FILE_TOO_LARGE',
+        `${label} sent ${Math.round(declared / 1048576)} MB, more than Sift accepts.`,
+      );
+    }
+    const body = await readBodyCapped(response, maxBytes, onBytes);
+    if (body === null) {
+      throw fail('FILE_TOO_LARGE', `${label} sent more than ${Math.round(maxBytes / 1048576)} MB.`);
+    }
+    return body;
+  }
+
+  /** What an attempt's exception means, as the error the caller sees (a CORS block probed). */
+  async function attemptError(
+    err: unknown,
+    url: URL,
+    label: string,
+    at: {
+      timedOut: boolean;
+      timeoutMs: number;
+      outer: AbortSignal | undefined;
+      /** The HTTP status, when a response arrived before the failure. */
+      status: number | null;
+      probeSignal: AbortSignal;
+    },
+  ): Promise<AppError> {
+    if (err instanceof AppError) return err;
+    if (at.timedOut)
+      return fail(
+        'TIMEOUT',
+        `${label} did not answer within ${Math.round(at.timeoutMs / 1000)} s.`,
+      );
+    if (at.outer?.aborted) return createError('ABORTED');
+    if (!deps.isOnline()) return fail('OFFLINE', `${label} could not be reached.`);
+    if (err instanceof TypeError && deps.isBrowser && at.status === null) {
+      const reachable = await probeCors(url, at.probeSignal);
+      return reachable
+        ? fail(
+            'CORS_BLOCKED',
+            `${url.host} answered, but does not allow web pages like Sift to read its answers, so the browser hid them.`,
+            { host: url.host },
+          )
+        : fail('NETWORK_ERROR', `${url.host} could not be reached.`, { host: url.host });
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    return fail('NETWORK_ERROR', `${label}: ${msg}.`, { host: url.host });
   }
 
   function statusError(label: string, res: HttpResponse): AppError {

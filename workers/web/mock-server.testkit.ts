@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export type Scenario =
   | 'ok'
@@ -106,6 +107,74 @@ function emptyBody(provider: string): OkBody {
   }
 }
 
+/** A reply sent whole, at once. */
+interface Reply extends OkBody {
+  status: number;
+  /** Headers besides Content-Type (and CORS, which the scenario decides). */
+  headers?: Record<string, string>;
+}
+
+const RATE_LIMITED = '{"error":"rate limit exceeded"}';
+
+/** Scenarios answered by the same reply whatever the provider. */
+const FIXED_REPLIES: Partial<Record<Scenario, Reply>> = {
+  '401': {
+    status: 401,
+    type: 'application/json',
+    body: '{"detail":{"error":"Unauthorized: missing or invalid API key."}}',
+  },
+  '429-seconds': {
+    status: 429,
+    type: 'application/json',
+    headers: { 'Retry-After': '7' },
+    body: RATE_LIMITED,
+  },
+  // HTTP-date form; the test clock starts at 1_700_000_000_000 (2023-11-14T22:13:20Z).
+  '429-date': {
+    status: 429,
+    type: 'application/json',
+    headers: { 'Retry-After': 'Tue, 14 Nov 2023 22:13:32 GMT' },
+    body: RATE_LIMITED,
+  },
+  '429-bare': { status: 429, type: 'application/json', body: '{"message":"Too Many Requests"}' },
+  '500': { status: 500, type: 'text/plain', body: 'Internal Server Error' },
+  '503-seconds': {
+    status: 503,
+    type: 'text/plain',
+    headers: { 'Retry-After': '2' },
+    body: 'Service Unavailable',
+  },
+};
+
+/** The reply of a scenario that answers at once; null for one that hangs or streams. */
+function immediateReply(scenario: Scenario, provider: string, path: string): Reply | null {
+  switch (scenario) {
+    case 'ok':
+    case 'no-cors': {
+      const ok = okBody(provider, path);
+      return ok
+        ? { status: 200, ...ok }
+        : { status: 404, type: 'application/json', body: '{"error":"not found"}' };
+    }
+    case 'empty':
+      return { status: 200, ...emptyBody(provider) };
+    case 'malformed':
+      return provider === 'arxiv'
+        ? {
+            status: 200,
+            type: 'application/atom+xml',
+            body: '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><title>cut off',
+          }
+        : {
+            status: 200,
+            type: 'application/json',
+            body: '{"results": [ {"url": "https://example.org", "title": ',
+          };
+    default:
+      return FIXED_REPLIES[scenario] ?? null;
+  }
+}
+
 export async function startMockServer(): Promise<MockServer> {
   const requests: RecordedRequest[] = [];
   const hugeBytesWritten: number[] = [];
@@ -126,77 +195,20 @@ export async function startMockServer(): Promise<MockServer> {
     });
     const scenario = queues.get(provider)?.shift() ?? 'ok';
     const cors = scenario === 'no-cors' ? {} : { 'Access-Control-Allow-Origin': '*' };
-    const ok = okBody(provider, path);
-    switch (scenario) {
-      case 'ok':
-      case 'no-cors':
-        if (!ok) {
-          res.writeHead(404, { 'Content-Type': 'application/json', ...cors });
-          res.end('{"error":"not found"}');
-          return;
-        }
-        res.writeHead(200, { 'Content-Type': ok.type, ...cors });
-        res.end(ok.body);
-        return;
-      case 'empty': {
-        const e = emptyBody(provider);
-        res.writeHead(200, { 'Content-Type': e.type, ...cors });
-        res.end(e.body);
-        return;
-      }
-      case 'malformed':
-        if (provider === 'arxiv') {
-          res.writeHead(200, { 'Content-Type': 'application/atom+xml', ...cors });
-          res.end(
-            '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><title>cut off',
-          );
-        } else {
-          res.writeHead(200, { 'Content-Type': 'application/json', ...cors });
-          res.end('{"results": [ {"url": "https://example.org", "title": ');
-        }
-        return;
-      case '401':
-        res.writeHead(401, { 'Content-Type': 'application/json', ...cors });
-        res.end('{"detail":{"error":"Unauthorized: missing or invalid API key."}}');
-        return;
-      case '429-seconds':
-        res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '7', ...cors });
-        res.end('{"error":"rate limit exceeded"}');
-        return;
-      case '429-date':
-        // HTTP-date form; the test clock starts at 1_700_000_000_000 (2023-11-14T22:13:20Z).
-        res.writeHead(429, {
-          'Content-Type': 'application/json',
-          'Retry-After': 'Tue, 14 Nov 2023 22:13:32 GMT',
-          ...cors,
-        });
-        res.end('{"error":"rate limit exceeded"}');
-        return;
-      case '429-bare':
-        res.writeHead(429, { 'Content-Type': 'application/json', ...cors });
-        res.end('{"message":"Too Many Requests"}');
-        return;
-      case '500':
-        res.writeHead(500, { 'Content-Type': 'text/plain', ...cors });
-        res.end('Internal Server Error');
-        return;
-      case '503-seconds':
-        res.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': '2', ...cors });
-        res.end('Service Unavailable');
-        return;
-      case 'hang':
-        open.add(res);
-        return; // never answers
-      case 'slow-body':
-        open.add(res);
-        res.writeHead(200, { 'Content-Type': 'application/json', ...cors });
-        res.write('{"results": [');
-        return; // the rest never comes
-      case 'huge-chunked':
-        open.add(res);
-        streamHuge(res, cors);
-        return;
+    const reply = immediateReply(scenario, provider, path);
+    if (reply) {
+      res.writeHead(reply.status, { 'Content-Type': reply.type, ...reply.headers, ...cors });
+      res.end(reply.body);
+      return;
     }
+    open.add(res);
+    if (scenario === 'slow-body') {
+      res.writeHead(200, { 'Content-Type': 'application/json', ...cors });
+      res.write('{"results": [');
+      // the rest never comes
+    } else if (scenario === 'huge-chunked') {
+      streamHuge(res, cors);
+    } // 'hang': never answers
   }
 
   /** 50 MB of text in 64 KB chunks, honouring backpressure; records how much was written. */
@@ -253,4 +265,21 @@ export async function startMockServer(): Promise<MockServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * One mock server for the calling test file: started before its tests, closed after them, its
+ * request log and queued scenarios cleared before each test. Returns a getter: the server exists
+ * only once the file's tests run.
+ */
+export function useMockServer(): () => MockServer {
+  let server: MockServer | undefined;
+  beforeAll(async () => {
+    server = await startMockServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => server!.reset());
+  return () => server!;
 }

@@ -9,7 +9,14 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createError } from '../shared/errors';
 import type { WebHit } from '../shared/web-api';
-import { httpUrl, isRecord, malformed, str, type ProviderDefinition } from './provider-types';
+import {
+  clampLimit,
+  httpUrl,
+  isRecord,
+  malformed,
+  str,
+  type ProviderDefinition,
+} from './provider-types';
 
 const LABEL = 'arXiv';
 
@@ -59,7 +66,7 @@ export const arxiv: ProviderDefinition = {
     query: {
       search_query: arxivSearchQuery(query),
       start: '0',
-      max_results: String(Math.min(Math.max(1, limit), 50)),
+      max_results: String(clampLimit(limit, 50)),
     },
     headers: { Accept: 'application/atom+xml' },
     idempotent: true,

@@ -6,6 +6,7 @@
 // (docs.openwebui.com/features/web-search/brave quoting Brave's plan table); paid plans allow more.
 // Must not import anything outside workers/shared and workers/web.
 import {
+  clampLimit,
   isRecord,
   jsonRead,
   malformed,
@@ -36,7 +37,7 @@ export const brave: ProviderDefinition = {
     jsonRead('brave', 'search', {
       method: 'GET',
       path: 'res/v1/web/search',
-      query: { q: query, count: String(Math.min(Math.max(1, limit), 20)) },
+      query: { q: query, count: String(clampLimit(limit, 20)) },
     }),
   parseSearch(res) {
     const body = parseJsonBody(res, LABEL);

@@ -6,10 +6,10 @@
 // Rate limit: exa.ai/docs/reference/rate-limits (/search 10 QPS, /contents 100 QPS).
 // Must not import anything outside workers/shared and workers/web.
 import {
+  clampLimit,
   jsonRead,
-  num,
-  parseJsonBody,
-  recordList,
+  jsonResults,
+  scoredFields,
   str,
   toHits,
   type ProviderDefinition,
@@ -32,22 +32,18 @@ export const exa: ProviderDefinition = {
       path: 'search',
       json: {
         query,
-        numResults: Math.min(Math.max(1, limit), 100),
+        numResults: clampLimit(limit, 100),
         type: 'auto',
         contents: { highlights: { maxCharacters: 500 } },
       },
     }),
   parseSearch: (res) =>
-    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'exa', (r, url) => {
+    toHits(jsonResults(res, LABEL), 'exa', (r, url) => {
       const highlights = Array.isArray(r.highlights)
         ? r.highlights.filter((h): h is string => typeof h === 'string')
         : [];
-      return {
-        title: str(r.title) ?? url,
-        snippet: highlights.join(' … ') || (str(r.text) ?? '').slice(0, 500),
-        publishedDate: str(r.publishedDate),
-        providerScore: num(r.score),
-      };
+      const snippet = highlights.join(' … ') || (str(r.text) ?? '').slice(0, 500);
+      return scoredFields(r, url, snippet, r.publishedDate);
     }),
   extract: {
     request: (url) =>
@@ -57,7 +53,7 @@ export const exa: ProviderDefinition = {
         json: { urls: [url], text: true },
       }),
     parse(res) {
-      const [first] = recordList(parseJsonBody(res, LABEL), 'results', LABEL);
+      const [first] = jsonResults(res, LABEL);
       const text = first ? str(first.text) : null;
       return first && text ? { title: str(first.title) ?? '', text } : null;
     },

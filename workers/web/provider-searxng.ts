@@ -7,9 +7,8 @@
 // Must not import anything outside workers/shared and workers/web.
 import {
   jsonRead,
-  num,
-  parseJsonBody,
-  recordList,
+  jsonResults,
+  scoredFields,
   str,
   toHits,
   type ProviderDefinition,
@@ -33,10 +32,7 @@ export const searxng: ProviderDefinition = {
       query: { q: query, format: 'json' },
     }),
   parseSearch: (res) =>
-    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'searxng', (r, url) => ({
-      title: str(r.title) ?? url,
-      snippet: str(r.content) ?? '',
-      publishedDate: str(r.publishedDate),
-      providerScore: num(r.score),
-    })),
+    toHits(jsonResults(res, LABEL), 'searxng', (r, url) =>
+      scoredFields(r, url, str(r.content) ?? '', r.publishedDate),
+    ),
 };

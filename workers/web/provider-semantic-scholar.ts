@@ -6,6 +6,7 @@
 // (WSOP spec search_providers.semantic_scholar.rate_limit; unauthenticated use shares a pool).
 // Must not import anything outside workers/shared and workers/web.
 import {
+  clampLimit,
   httpUrl,
   isRecord,
   jsonRead,
@@ -35,7 +36,7 @@ export const semanticScholar: ProviderDefinition = {
       path: 'graph/v1/paper/search',
       query: {
         query,
-        limit: String(Math.min(Math.max(1, limit), 100)),
+        limit: String(clampLimit(limit, 100)),
         fields: 'title,abstract,url,year,publicationDate,externalIds',
       },
     }),

@@ -6,11 +6,13 @@
 // Auth: "Authorization: Bearer tvly-..." header. Rate limit: docs.tavily.com/documentation/rate-limits
 // (Development keys 100 RPM). Must not import anything outside workers/shared and workers/web.
 import {
+  clampLimit,
   isRecord,
   jsonRead,
-  num,
+  jsonResults,
   parseJsonBody,
   recordList,
+  scoredFields,
   str,
   toHits,
   type ProviderDefinition,
@@ -32,15 +34,12 @@ export const tavily: ProviderDefinition = {
     jsonRead('tavily', 'search', {
       method: 'POST',
       path: 'search',
-      json: { query, max_results: Math.min(Math.max(1, limit), 20), search_depth: 'basic' },
+      json: { query, max_results: clampLimit(limit, 20), search_depth: 'basic' },
     }),
   parseSearch: (res) =>
-    toHits(recordList(parseJsonBody(res, LABEL), 'results', LABEL), 'tavily', (r, url) => ({
-      title: str(r.title) ?? url,
-      snippet: str(r.content) ?? '',
-      publishedDate: str(r.published_date),
-      providerScore: num(r.score),
-    })),
+    toHits(jsonResults(res, LABEL), 'tavily', (r, url) =>
+      scoredFields(r, url, str(r.content) ?? '', r.published_date),
+    ),
   extract: {
     request: (url) =>
       jsonRead('tavily', 'extract', {

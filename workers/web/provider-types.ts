@@ -81,6 +81,11 @@ export function jsonRead(
   };
 }
 
+/** A search's result count: at least one, at most the provider's documented maximum. */
+export function clampLimit(limit: number, max: number): number {
+  return Math.min(Math.max(1, limit), max);
+}
+
 /** The records of the list a JSON object keeps under `key`; MALFORMED_RESPONSE without one. */
 export function recordList(
   body: unknown,
@@ -90,6 +95,11 @@ export function recordList(
 ): Record<string, unknown>[] {
   if (!isRecord(body) || !Array.isArray(body[key])) malformed(label, what);
   return (body[key] as unknown[]).filter(isRecord);
+}
+
+/** The records of a JSON answer's `results` list (Exa, Tavily, SearXNG). */
+export function jsonResults(res: HttpResponse, label: string): Record<string, unknown>[] {
+  return recordList(parseJsonBody(res, label), 'results', label);
 }
 
 /** What a provider reads from one result record besides its URL. */
@@ -116,4 +126,22 @@ export function toHits(
     hits.push({ url, title, snippet, publishedDate, provider, providerScore, raw });
   }
   return hits;
+}
+
+/**
+ * The fields of a scored result record (Exa, Tavily, SearXNG): its title, else its URL; the
+ * provider's own score; the date from whichever field the provider keeps it in.
+ */
+export function scoredFields(
+  record: Record<string, unknown>,
+  url: string,
+  snippet: string,
+  date: unknown,
+): HitFields {
+  return {
+    title: str(record.title) ?? url,
+    snippet,
+    publishedDate: str(date),
+    providerScore: num(record.score),
+  };
 }

@@ -2,14 +2,14 @@
 // that serves each provider's documented response shape and its failure modes. Virtual time
 // runs 1000x faster than real time (createScaledClock), so backoff and Retry-After waits are
 // measured in virtual ms without real sleeping.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderId } from '../shared/web-api';
 import { PROVIDER_IDS } from '../shared/web-api';
 import { createScaledClock } from './fake-clock.testkit';
 import type { FetchLike } from './http';
-import { startMockServer, type MockServer, type RecordedRequest } from './mock-server.testkit';
+import { useMockServer, type RecordedRequest } from './mock-server.testkit';
 import { PROVIDERS } from './providers';
-import { createWebService } from './web-service';
+import { createTestWebService } from './web-service.testkit';
 
 const KEY = 'sk-contract-SECRET-1234567890';
 const QUERY = 'retrieval augmented generation';
@@ -116,14 +116,7 @@ const EXPECT: Record<ProviderId, Expectation> = {
   },
 };
 
-let server: MockServer;
-beforeAll(async () => {
-  server = await startMockServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useMockServer();
 
 /**
  * Node's fetch does not enforce CORS. This one does what a browser does with a cross-origin
@@ -143,11 +136,9 @@ async function serviceFor(
   opts: { timeoutMs?: number; maxRetries?: number; browser?: boolean } = {},
 ) {
   const clock = createScaledClock(0.001);
-  const svc = createWebService({
+  const svc = createTestWebService({
     fetch: opts.browser ? browserLikeFetch : (input, init) => fetch(input, init),
     clock,
-    random: () => 0.5,
-    isOnline: () => true,
     isBrowser: opts.browser ?? false,
     timeoutMs: opts.timeoutMs ?? 3_000_000,
     maxRetries: opts.maxRetries ?? 3,
@@ -155,7 +146,7 @@ async function serviceFor(
   await svc.init();
   await svc.updateProvider(id, {
     enabled: true,
-    baseUrl: `${server.url}/${id}`,
+    baseUrl: `${server().url}/${id}`,
     ...(PROVIDERS[id].keyRequirement !== 'none' ? { apiKey: KEY } : {}),
     // The mock is on another host than the provider's API; the user trusts it with the key.
     sendKeyToCustomBaseUrl: true,
@@ -164,7 +155,7 @@ async function serviceFor(
   return { svc, clock, search };
 }
 
-const providerRequests = (id: ProviderId) => server.requests.filter((r) => r.provider === id);
+const providerRequests = (id: ProviderId) => server().requests.filter((r) => r.provider === id);
 
 describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', (id) => {
   const exp = EXPECT[id];
@@ -216,7 +207,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
     const entries = await svc.getLedger();
     expect(entries).toHaveLength(1);
     const [e] = entries;
-    expect(e?.host).toBe(new URL(server.url).host);
+    expect(e?.host).toBe(new URL(server().url).host);
     expect(e?.path).toBe(`/${id}${exp.path}`);
     expect(e?.purpose).toBe(`search:${id}`);
     expect(e?.bytesReceived).toBeGreaterThan(100);
@@ -228,7 +219,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('an empty answer is zero hits, not a failure', async () => {
-    server.queue(id, 'empty');
+    server().queue(id, 'empty');
     const { search } = await serviceFor(id);
     const result = await search();
     expect(result.failures).toEqual([]);
@@ -236,7 +227,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('429 with Retry-After in seconds: waits that long, then retries if idempotent', async () => {
-    server.queue(id, '429-seconds');
+    server().queue(id, '429-seconds');
     const { search, clock } = await serviceFor(id);
     const result = await search();
     if (idempotent) {
@@ -250,7 +241,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('429 with Retry-After as an HTTP-date is honoured', async () => {
-    server.queue(id, '429-date');
+    server().queue(id, '429-date');
     const { search, clock } = await serviceFor(id);
     const result = await search();
     if (idempotent) {
@@ -263,7 +254,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('429 without Retry-After backs off exponentially with jitter', async () => {
-    server.queue(id, '429-bare', '429-bare');
+    server().queue(id, '429-bare', '429-bare');
     const { search, clock } = await serviceFor(id);
     const result = await search();
     if (idempotent) {
@@ -277,7 +268,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('500 on every attempt ends as a PROVIDER_ERROR failure, never an exception', async () => {
-    server.queue(id, '500', '500', '500', '500', '500');
+    server().queue(id, '500', '500', '500', '500', '500');
     const { search } = await serviceFor(id);
     const result = await search();
     expect(result.hits).toEqual([]);
@@ -286,7 +277,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('503 with Retry-After is retried after the given time', async () => {
-    server.queue(id, '503-seconds');
+    server().queue(id, '503-seconds');
     const { search, clock } = await serviceFor(id);
     const result = await search();
     if (idempotent) {
@@ -298,7 +289,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('malformed body is MALFORMED_RESPONSE and is not retried', async () => {
-    server.queue(id, 'malformed');
+    server().queue(id, 'malformed');
     const { search } = await serviceFor(id);
     const result = await search();
     expect(result.failures.map((f) => f.code)).toEqual(['MALFORMED_RESPONSE']);
@@ -309,7 +300,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   // so it is not registered (rather than reported as a skipped test).
   if (PROVIDERS[id].keyRequirement !== 'none') {
     it('401 is AUTH_FAILED and is not retried', async () => {
-      server.queue(id, '401');
+      server().queue(id, '401');
       const { search } = await serviceFor(id);
       const result = await search();
       expect(result.failures.map((f) => f.code)).toEqual(['AUTH_FAILED']);
@@ -318,7 +309,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   }
 
   it('an answer without CORS headers is CORS_BLOCKED in a browser, explained and not retried', async () => {
-    server.queue(id, 'no-cors');
+    server().queue(id, 'no-cors');
     const { svc, search } = await serviceFor(id, { browser: true });
     const result = await search();
     expect(result.failures.map((f) => f.code)).toEqual(['CORS_BLOCKED']);
@@ -328,7 +319,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('a server that never answers times out (TIMEOUT)', async () => {
-    server.queue(id, 'hang', 'hang');
+    server().queue(id, 'hang', 'hang');
     const { search } = await serviceFor(id, { timeoutMs: 100_000, maxRetries: 1 });
     const result = await search();
     expect(result.failures.map((f) => f.code)).toEqual(['TIMEOUT']);
@@ -336,7 +327,7 @@ describe.each(PROVIDER_IDS.map((id) => [id] as const))('provider contract: %s', 
   });
 
   it('a body that stops half-way times out (TIMEOUT)', async () => {
-    server.queue(id, 'slow-body', 'slow-body');
+    server().queue(id, 'slow-body', 'slow-body');
     const { search } = await serviceFor(id, { timeoutMs: 100_000, maxRetries: 1 });
     const result = await search();
     expect(result.failures.map((f) => f.code)).toEqual(['TIMEOUT']);
@@ -362,12 +353,12 @@ describe('import path over HTTP', () => {
 
   it('fetches the page directly (no key) when the provider cannot extract, returning HTML to clean', async () => {
     const { svc } = await serviceFor('brave');
-    const got = await svc.fetchPage(`${server.url}/pages/article.html`, 'brave');
+    const got = await svc.fetchPage(`${server().url}/pages/article.html`, 'brave');
     expect(got.ok).toBe(true);
     if (!got.ok) return;
     expect(got.page.kind).toBe('html');
     expect(got.page.kind === 'html' && got.page.html).toContain('<article>');
-    const [req] = server.requests.filter((r) => r.provider === 'pages');
+    const [req] = server().requests.filter((r) => r.provider === 'pages');
     expect(Object.values(req?.headers ?? {}).join('\n')).not.toContain(KEY);
     const ledger = await svc.getLedger();
     expect(ledger.map((e) => e.purpose)).toContain('page-fetch');

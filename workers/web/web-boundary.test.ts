@@ -7,14 +7,14 @@ import { AppError } from '../shared/errors';
 import type { KeyValueStorage, RankedWebHit, WebApi } from '../shared/web-api';
 import { realClock } from './clock';
 import { createMemoryStorage, SETTINGS_KEY } from './settings';
-import { createWebService } from './web-service';
+import { createTestWebService } from './web-service.testkit';
 
 const ports: MessagePort[] = [];
 afterEach(() => ports.splice(0).forEach((p) => p.close()));
 
 function expose(): Comlink.Remote<WebApi> {
   installErrorTransfer();
-  const svc = createWebService({
+  const svc = createTestWebService({
     fetch: async () =>
       new Response(
         JSON.stringify({
@@ -25,9 +25,6 @@ function expose(): Comlink.Remote<WebApi> {
         },
       ),
     clock: realClock,
-    random: () => 0.5,
-    isOnline: () => true,
-    isBrowser: false,
   });
   const { ledger: _l, redactor: _r, ...api } = svc;
   const { port1, port2 } = new MessageChannel();

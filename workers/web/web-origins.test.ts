@@ -6,7 +6,7 @@ import { createNetGate, requestUrl } from '../shared/net-gate';
 import type { WebApi } from '../shared/web-api';
 import { createFakeClock } from './fake-clock.testkit';
 import { createMemoryStorage } from './settings';
-import { createWebService } from './web-service';
+import { createTestWebService } from './web-service.testkit';
 import { allowWebUserUrls, webBuiltInOrigins } from './web-origins';
 
 const SELF = 'https://sift.example/assets/web.worker.js';
@@ -25,14 +25,7 @@ function composeWebWorker() {
     self: SELF,
     builtIn: webBuiltInOrigins(),
   });
-  const service = createWebService({
-    fetch: gate.fetch,
-    clock,
-    random: () => 0.5,
-    isOnline: () => true,
-    isBrowser: false,
-    maxRetries: 0,
-  });
+  const service = createTestWebService({ fetch: gate.fetch, clock, maxRetries: 0 });
   const { ledger: _l, redactor: _r, ...exposed } = service;
   const api: WebApi = allowWebUserUrls(exposed, gate);
   return { api, service, gate, sent, clock };

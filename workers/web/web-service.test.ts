@@ -9,7 +9,7 @@ import { createFakeClock, type FakeClock } from './fake-clock.testkit';
 import type { FetchLike } from './http';
 import { PROVIDERS } from './providers';
 import { createMemoryStorage } from './settings';
-import { createWebService } from './web-service';
+import { createTestWebService } from './web-service.testkit';
 
 const KEY = 'tvly-dev-SECRETKEY-0123456789';
 const fixture = (name: string) =>
@@ -75,10 +75,9 @@ async function makeService(opts: {
 }) {
   const clock = opts.clock ?? createFakeClock();
   const ff = fakeFetch(clock, opts.route);
-  const svc = createWebService({
+  const svc = createTestWebService({
     fetch: ff.fetch,
     clock,
-    random: () => 0.5,
     isOnline: opts.online ?? (() => true),
     isBrowser: opts.isBrowser ?? false,
     ...(opts.storage ? { storage: opts.storage } : {}),

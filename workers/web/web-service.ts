@@ -22,7 +22,7 @@ import { PROVIDER_IDS } from '../shared/web-api';
 import type { BackoffConfig } from './backoff';
 import { createCircuitBreaker, DEFAULT_BREAKER, type BreakerConfig } from './breaker';
 import type { Clock, RandomSource } from './clock';
-import { createCredibility, TIER_GRADES, TIER_WEIGHTS } from './credibility';
+import { createCredibility, TIER_GRADES, TIER_WEIGHTS, type Credibility } from './credibility';
 import { createHttp, type Destination, type FetchLike, type ProviderChannel } from './http';
 import { createNetworkLedger, type NetworkLedger } from './ledger';
 import { PROVIDERS } from './providers';
@@ -33,6 +33,7 @@ import {
   createMemoryStorage,
   loadSettings,
   saveSettings,
+  type ProviderSettings,
   type WebSettings,
   defaultSettings,
 } from './settings';
@@ -71,6 +72,177 @@ function toFailure(provider: ProviderId, err: unknown, redactor: Redactor): Prov
   return { provider, code: e.code, message: redactor.redact(e.message), retryable: e.retryable };
 }
 
+/**
+ * The ledger's writer to storage. Writes are coalesced without timers: while one write is in
+ * flight, later records only mark it dirty. `storage` is read at each write (init may replace it).
+ */
+function ledgerSaver(ledger: NetworkLedger, storage: () => KeyValueStorage): () => void {
+  let ledgerSaving = false;
+  let ledgerDirty = false;
+  function saveLedger(): void {
+    if (ledgerSaving) {
+      ledgerDirty = true;
+      return;
+    }
+    ledgerSaving = true;
+    const text = JSON.stringify({ version: 1, entries: ledger.list() });
+    void storage()
+      .set(LEDGER_KEY, text)
+      .catch(() => undefined)
+      .finally(() => {
+        ledgerSaving = false;
+        if (ledgerDirty) {
+          ledgerDirty = false;
+          saveLedger();
+        }
+      });
+  }
+  return saveLedger;
+}
+
+/** Where a provider's requests go and with which key; null without a base URL. */
+function destinationOf(def: ProviderDefinition, s: ProviderSettings): Destination | null {
+  const baseUrl = s.baseUrl ?? def.defaultBaseUrl;
+  if (!baseUrl) return null;
+  return {
+    providerLabel: def.label,
+    baseUrl,
+    officialBaseUrl: def.defaultBaseUrl,
+    apiKey: s.apiKey,
+    keyRequirement: def.keyRequirement,
+    authHeaders: def.authHeaders,
+    sendKeyToCustomBaseUrl: s.sendKeyToCustomBaseUrl,
+  };
+}
+
+function statusOf(
+  id: ProviderId,
+  def: ProviderDefinition,
+  s: ProviderSettings,
+  breaker: ProviderStatus['breaker'],
+): ProviderStatus {
+  return {
+    id,
+    label: def.label,
+    enabled: s.enabled,
+    hasKey: s.apiKey !== null,
+    keyRequirement: def.keyRequirement,
+    baseUrl: s.baseUrl,
+    defaultBaseUrl: def.defaultBaseUrl,
+    effectiveBaseUrl: s.baseUrl ?? def.defaultBaseUrl,
+    sendKeyToCustomBaseUrl: s.sendKeyToCustomBaseUrl,
+    minIntervalMs: def.minIntervalMs,
+    rateLimitNote: def.rateLimitNote,
+    docsUrl: def.docsUrl,
+    canExtract: def.extract !== undefined,
+    breaker,
+  };
+}
+
+/** Provider hits -> ranked hits: relevance normalised per provider, weighted by tier. */
+function rankHits(hits: WebHit[], credibility: Credibility): RankedWebHit[] {
+  const n = hits.length;
+  const maxScore = Math.max(1, ...hits.map((h) => h.providerScore ?? 0));
+  const out: RankedWebHit[] = [];
+  hits.forEach((h, i) => {
+    const tier: CredibilityTier = credibility.tierFor(h.url);
+    if (tier === 5) return; // blocked by the user
+    // Providers without scores (Brave, arXiv, S2, Perplexity) are ranked by position: 1 .. 0.5.
+    const relevance =
+      h.providerScore !== null
+        ? Math.max(0, h.providerScore) / maxScore
+        : 1 - (i / Math.max(n, 1)) * 0.5;
+    const weight = TIER_WEIGHTS[tier];
+    out.push({
+      ...h,
+      key: normaliseUrlKey(h.url),
+      alsoFrom: [],
+      tier,
+      tierWeight: weight,
+      qualityGrade: TIER_GRADES[tier],
+      relevance,
+      score: relevance * weight,
+    });
+  });
+  return out;
+}
+
+/** Adds hits to the merged list: one per URL key, the better scored kept, the others in alsoFrom. */
+function merge(into: Map<string, RankedWebHit>, hits: RankedWebHit[]): void {
+  for (const h of hits) {
+    const existing = into.get(h.key);
+    if (!existing) {
+      into.set(h.key, h);
+      continue;
+    }
+    const [keep, other] = h.score > existing.score ? [h, existing] : [existing, h];
+    const providers = new Set([...keep.alsoFrom, ...other.alsoFrom, other.provider]);
+    providers.delete(keep.provider);
+    into.set(h.key, {
+      ...keep,
+      snippet: keep.snippet || other.snippet,
+      publishedDate: keep.publishedDate ?? other.publishedDate,
+      alsoFrom: [...providers],
+    });
+  }
+}
+
+/** The merged hits, best score first, ties by URL key. */
+function sorted(map: Map<string, RankedWebHit>): RankedWebHit[] {
+  return [...map.values()].sort(
+    (a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+}
+
+/**
+ * A provider's base URL as the user typed it: blank means the default (null), otherwise a full
+ * http(s) address without credentials, its trailing slashes dropped.
+ * @throws AppError INVALID_ARGUMENT
+ */
+function parseBaseUrl(baseUrl: string | null): string | null {
+  const raw = (baseUrl ?? '').trim();
+  if (raw === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw createError('INVALID_ARGUMENT', {
+      reason: 'The base URL must be a full http(s) address.',
+    });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw createError('INVALID_ARGUMENT', {
+      reason: 'The base URL must start with https:// or http://.',
+    });
+  }
+  if (u.username || u.password) {
+    throw createError('INVALID_ARGUMENT', {
+      reason: 'Put credentials in the key field, not in the base URL.',
+    });
+  }
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** The ledger as the WebApi serves it. */
+function ledgerMethods(
+  ledger: NetworkLedger,
+): Pick<WebApi, 'getLedger' | 'exportLedger' | 'clearLedger' | 'recordExternal'> {
+  return {
+    async getLedger() {
+      return ledger.list();
+    },
+    async exportLedger() {
+      return ledger.exportJson();
+    },
+    async clearLedger() {
+      ledger.clear();
+    },
+    async recordExternal(record) {
+      ledger.recordExternal(record);
+    },
+  };
+}
+
 export function createWebService(deps: WebServiceDeps): WebService {
   const redactor = createRedactor();
   const ledger = createNetworkLedger({ clock: deps.clock, redactor });
@@ -93,28 +265,8 @@ export function createWebService(deps: WebServiceDeps): WebService {
   let credibility = createCredibility();
   const channels = new Map<ProviderId, ProviderChannel>();
 
-  // The ledger survives reloads in the same storage. Writes are coalesced without timers: while
-  // one write is in flight, later records only mark it dirty.
-  let ledgerSaving = false;
-  let ledgerDirty = false;
-  function saveLedger(): void {
-    if (ledgerSaving) {
-      ledgerDirty = true;
-      return;
-    }
-    ledgerSaving = true;
-    const text = JSON.stringify({ version: 1, entries: ledger.list() });
-    void storage
-      .set(LEDGER_KEY, text)
-      .catch(() => undefined)
-      .finally(() => {
-        ledgerSaving = false;
-        if (ledgerDirty) {
-          ledgerDirty = false;
-          saveLedger();
-        }
-      });
-  }
+  // The ledger survives reloads in the same storage.
+  const saveLedger = ledgerSaver(ledger, () => storage);
   ledger.subscribe(saveLedger);
   ledger.onClear(saveLedger);
 
@@ -130,42 +282,10 @@ export function createWebService(deps: WebServiceDeps): WebService {
     return c;
   }
 
-  function destination(id: ProviderId): Destination | null {
-    const def = registry[id];
-    const s = settings.providers[id];
-    const baseUrl = s.baseUrl ?? def.defaultBaseUrl;
-    if (!baseUrl) return null;
-    return {
-      providerLabel: def.label,
-      baseUrl,
-      officialBaseUrl: def.defaultBaseUrl,
-      apiKey: s.apiKey,
-      keyRequirement: def.keyRequirement,
-      authHeaders: def.authHeaders,
-      sendKeyToCustomBaseUrl: s.sendKeyToCustomBaseUrl,
-    };
-  }
-
-  function status(id: ProviderId): ProviderStatus {
-    const def = registry[id];
-    const s = settings.providers[id];
-    return {
-      id,
-      label: def.label,
-      enabled: s.enabled,
-      hasKey: s.apiKey !== null,
-      keyRequirement: def.keyRequirement,
-      baseUrl: s.baseUrl,
-      defaultBaseUrl: def.defaultBaseUrl,
-      effectiveBaseUrl: s.baseUrl ?? def.defaultBaseUrl,
-      sendKeyToCustomBaseUrl: s.sendKeyToCustomBaseUrl,
-      minIntervalMs: def.minIntervalMs,
-      rateLimitNote: def.rateLimitNote,
-      docsUrl: def.docsUrl,
-      canExtract: def.extract !== undefined,
-      breaker: channel(id).breaker.snapshot(),
-    };
-  }
+  const destination = (id: ProviderId) => destinationOf(registry[id], settings.providers[id]);
+  const status = (id: ProviderId) =>
+    statusOf(id, registry[id], settings.providers[id], channel(id).breaker.snapshot());
+  const rank = (hits: WebHit[]) => rankHits(hits, credibility);
 
   function applySettings(next: WebSettings): void {
     settings = next;
@@ -178,57 +298,86 @@ export function createWebService(deps: WebServiceDeps): WebService {
     await saveSettings(storage, settings);
   }
 
-  /** Provider hits -> ranked hits: relevance normalised per provider, weighted by tier. */
-  function rank(hits: WebHit[]): RankedWebHit[] {
-    const n = hits.length;
-    const maxScore = Math.max(1, ...hits.map((h) => h.providerScore ?? 0));
-    const out: RankedWebHit[] = [];
-    hits.forEach((h, i) => {
-      const tier: CredibilityTier = credibility.tierFor(h.url);
-      if (tier === 5) return; // blocked by the user
-      // Providers without scores (Brave, arXiv, S2, Perplexity) are ranked by position: 1 .. 0.5.
-      const relevance =
-        h.providerScore !== null
-          ? Math.max(0, h.providerScore) / maxScore
-          : 1 - (i / Math.max(n, 1)) * 0.5;
-      const weight = TIER_WEIGHTS[tier];
-      out.push({
-        ...h,
-        key: normaliseUrlKey(h.url),
-        alsoFrom: [],
-        tier,
-        tierWeight: weight,
-        qualityGrade: TIER_GRADES[tier],
-        relevance,
-        score: relevance * weight,
-      });
-    });
-    return out;
-  }
-
-  function merge(into: Map<string, RankedWebHit>, hits: RankedWebHit[]): void {
-    for (const h of hits) {
-      const existing = into.get(h.key);
-      if (!existing) {
-        into.set(h.key, h);
-        continue;
-      }
-      const [keep, other] = h.score > existing.score ? [h, existing] : [existing, h];
-      const providers = new Set([...keep.alsoFrom, ...other.alsoFrom, other.provider]);
-      providers.delete(keep.provider);
-      into.set(h.key, {
-        ...keep,
-        snippet: keep.snippet || other.snippet,
-        publishedDate: keep.publishedDate ?? other.publishedDate,
-        alsoFrom: [...providers],
-      });
-    }
-  }
-
-  function sorted(map: Map<string, RankedWebHit>): RankedWebHit[] {
-    return [...map.values()].sort(
-      (a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  /**
+   * The page as the provider's extract endpoint gives it, when the provider has one, is enabled
+   * and has a key; null otherwise (then the page is fetched directly).
+   */
+  async function extractPage(
+    url: string,
+    provider: ProviderId | null | undefined,
+    grade: (typeof TIER_GRADES)[CredibilityTier],
+    fetchedAt: number,
+  ): Promise<FetchPageResult | null> {
+    if (!provider || !PROVIDER_IDS.includes(provider)) return null;
+    const def = registry[provider];
+    const dest = destination(provider);
+    if (!def.extract || !dest || !settings.providers[provider].enabled || !dest.apiKey) return null;
+    const extract = def.extract;
+    const got = await http.send(
+      dest,
+      channel(provider),
+      extract.request(url),
+      (res) => extract.parse(res, url),
+      {
+        ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
+      },
     );
+    if (!got) return null;
+    return {
+      ok: true,
+      page: {
+        kind: 'text',
+        url,
+        title: got.title,
+        text: got.text,
+        provider,
+        via: `extract:${provider}`,
+        fetchedAt,
+        qualityGrade: grade,
+      },
+    };
+  }
+
+  /** The page fetched directly (HTML or text); a failure says why, and why extract failed first. */
+  async function directPage(
+    url: string,
+    provider: ProviderId | null | undefined,
+    grade: (typeof TIER_GRADES)[CredibilityTier],
+    fetchedAt: number,
+    extractError: unknown,
+  ): Promise<FetchPageResult> {
+    try {
+      const res = await http.fetchPublic(url, 'page-fetch', {
+        ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
+      });
+      const type = (res.headers.get('content-type') ?? '').toLowerCase();
+      const base = {
+        url,
+        title: '',
+        provider: provider ?? null,
+        via: 'direct',
+        fetchedAt,
+        qualityGrade: grade,
+      };
+      if (type.includes('html') || type.includes('xml') || type === '') {
+        return { ok: true, page: { ...base, kind: 'html', html: res.text } };
+      }
+      if (type.startsWith('text/'))
+        return { ok: true, page: { ...base, kind: 'text', text: res.text } };
+      return {
+        ok: false,
+        code: 'UNSUPPORTED_TYPE',
+        message: `That page is ${type.split(';')[0]}, not a web page. Download it and import the file instead.`,
+      };
+    } catch (err) {
+      // The direct fetch's reason (often CORS) is the useful one; an extract error is mentioned too.
+      const f = toFailure(provider ?? 'searxng', err, redactor);
+      const extra =
+        extractError instanceof AppError
+          ? ` (Extract failed first: ${redactor.redact(extractError.message)})`
+          : '';
+      return { ok: false, code: f.code, message: f.message + extra };
+    }
   }
 
   const service: WebService = {
@@ -263,29 +412,7 @@ export function createWebService(deps: WebServiceDeps): WebService {
         redactor.addSecret(s.apiKey);
       }
       if (patch.baseUrl !== undefined) {
-        const raw = (patch.baseUrl ?? '').trim();
-        if (raw === '') s.baseUrl = null;
-        else {
-          let u: URL;
-          try {
-            u = new URL(raw);
-          } catch {
-            throw createError('INVALID_ARGUMENT', {
-              reason: 'The base URL must be a full http(s) address.',
-            });
-          }
-          if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-            throw createError('INVALID_ARGUMENT', {
-              reason: 'The base URL must start with https:// or http://.',
-            });
-          }
-          if (u.username || u.password) {
-            throw createError('INVALID_ARGUMENT', {
-              reason: 'Put credentials in the key field, not in the base URL.',
-            });
-          }
-          s.baseUrl = u.toString().replace(/\/+$/, '');
-        }
+        s.baseUrl = parseBaseUrl(patch.baseUrl);
       }
       if (patch.sendKeyToCustomBaseUrl !== undefined)
         s.sendKeyToCustomBaseUrl = patch.sendKeyToCustomBaseUrl;
@@ -391,87 +518,16 @@ export function createWebService(deps: WebServiceDeps): WebService {
       const grade = TIER_GRADES[credibility.tierFor(url)];
       const fetchedAt = deps.clock.now();
       let extractError: unknown = null;
-      if (provider && PROVIDER_IDS.includes(provider)) {
-        const def = registry[provider];
-        const dest = destination(provider);
-        if (def.extract && dest && settings.providers[provider].enabled && dest.apiKey) {
-          const extract = def.extract;
-          try {
-            const got = await http.send(
-              dest,
-              channel(provider),
-              extract.request(url),
-              (res) => extract.parse(res, url),
-              {
-                ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
-              },
-            );
-            if (got) {
-              return {
-                ok: true,
-                page: {
-                  kind: 'text',
-                  url,
-                  title: got.title,
-                  text: got.text,
-                  provider,
-                  via: `extract:${provider}`,
-                  fetchedAt,
-                  qualityGrade: grade,
-                },
-              };
-            }
-          } catch (err) {
-            extractError = err;
-          }
-        }
-      }
       try {
-        const res = await http.fetchPublic(url, 'page-fetch', {
-          ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
-        });
-        const type = (res.headers.get('content-type') ?? '').toLowerCase();
-        const base = {
-          url,
-          title: '',
-          provider: provider ?? null,
-          via: 'direct',
-          fetchedAt,
-          qualityGrade: grade,
-        };
-        if (type.includes('html') || type.includes('xml') || type === '') {
-          return { ok: true, page: { ...base, kind: 'html', html: res.text } };
-        }
-        if (type.startsWith('text/'))
-          return { ok: true, page: { ...base, kind: 'text', text: res.text } };
-        return {
-          ok: false,
-          code: 'UNSUPPORTED_TYPE',
-          message: `That page is ${type.split(';')[0]}, not a web page. Download it and import the file instead.`,
-        };
+        const extracted = await extractPage(url, provider, grade, fetchedAt);
+        if (extracted) return extracted;
       } catch (err) {
-        // The direct fetch's reason (often CORS) is the useful one; an extract error is mentioned too.
-        const f = toFailure(provider ?? 'searxng', err, redactor);
-        const extra =
-          extractError instanceof AppError
-            ? ` (Extract failed first: ${redactor.redact(extractError.message)})`
-            : '';
-        return { ok: false, code: f.code, message: f.message + extra };
+        extractError = err;
       }
+      return directPage(url, provider, grade, fetchedAt, extractError);
     },
 
-    async getLedger() {
-      return ledger.list();
-    },
-    async exportLedger() {
-      return ledger.exportJson();
-    },
-    async clearLedger() {
-      ledger.clear();
-    },
-    async recordExternal(record) {
-      ledger.recordExternal(record);
-    },
+    ...ledgerMethods(ledger),
 
     async getCredibility() {
       return credibility.table();
