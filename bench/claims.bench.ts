@@ -55,116 +55,24 @@ export default {
     const budget = Number(args.budget ?? SENTENCE_BUDGET);
     const fidelity = args.fidelity !== undefined;
     const recheck = args.recheck !== undefined;
-    const db = await openNodeDatabase();
-    const store = await createStore(db, { clock: () => 0 });
-    const lexical = await createLexicalSearch(db.sql, { version: store.version });
-    let chunks = 0;
-    for (const d of await loadCorpus(dataset)) chunks += (await storeBeirDoc(store, d)).length;
-    const fitted = JSON.parse(
-      readFileSync(join(HERE, '../workers/projects/fitted/stance-use-lite.json'), 'utf8'),
-    ) as FittedStanceModel;
-    const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
-    // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
-    // The app's judge: the stance model and the evidence gate fitted for USE-lite.
-    const gate = evidenceGateFor('use-lite');
-    const judge = createEvidenceJudge({
-      model: createStanceModel(fitted, m.dim),
-      embed: {
-        claims: async (t) => t.map((x) => m.embedInt16(x)),
-        sentences: async (t) => m.embedInt16Batch(t),
-      },
-      gate,
-    });
-    const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
-    // The evaluator's passage scores the app's check computes for the gate (here over the lexical
-    // side only: this library has no vector index, so no semantic list and no chunk vectors).
-    const lookup = createChunkLookup(store.sql);
-    const hybrid = createHybridSearch({
-      lexical,
-      semantic: null,
-      allowedChunkIds: lookup.allowedChunkIds,
-      chunkKeys: lookup.chunkKeys,
-      buildHits: lexical.buildHits,
-      version: () => store.version(),
-    });
-    const passageScores = createPassageScores(
-      await libraryRetrievalDeps({ store, lexical, hybrid }, null),
-      await loadFittedModel('use-lite'),
-    );
-    const deps: ClaimCheckDeps = {
-      judge,
-      search: (r) => lexical.search(r),
-      passageScores,
-      documentText: async (id) => (await store.getDocument(id)).text,
-      provenance: async (id) => {
-        const d = docs.get(id)!;
-        return provenanceOf({ location: d.path, title: d.title, date: d.importedAt }, undefined);
-      },
-    };
+    const lib = await claimLibrary(dataset);
     const claims = loadClaims(dataset, split).slice(0, n);
-    await checkClaim(deps, claims[0]!.claim, { sentenceBudget: budget }); // warm-up
-    const times: number[] = [];
-    const cpu: number[] = [];
-    const budgeted = newScore();
-    const full = newScore();
-    let sameStatus = 0;
-    let sameStance = 0;
-    let sources = 0;
-    let embedded = 0;
-    for (const c of claims) {
-      const t0 = performance.now();
-      const c0 = process.cpuUsage();
-      const res = await checkClaim(deps, c.claim, { sentenceBudget: budget });
-      const dc = process.cpuUsage(c0);
-      times.push(performance.now() - t0);
-      cpu.push((dc.user + dc.system) / 1000);
-      embedded += res.evidence.reduce((a, e) => a + e.judgement.sentences.length, 0);
-      if (!fidelity) continue;
-      const f = await checkClaim(deps, c.claim, { sentenceBudget: Infinity });
-      const path = (id: number) => docs.get(id)!.path;
-      score(budgeted, c, res, path);
-      score(full, c, f, path);
-      if (res.triangulation.status === f.triangulation.status) sameStatus++;
-      res.evidence.forEach((e, i) => {
-        sources++;
-        if (e.stance === f.evidence[i]?.stance) sameStance++;
-      });
-    }
-    let recheckTimes: number[] = [];
-    if (recheck) {
-      const cached: ClaimCheckDeps = {
-        ...deps,
-        judge: createEvidenceJudge({
-          model: createStanceModel(fitted, m.dim),
-          embed: {
-            claims: async (t) => t.map((x) => m.embedInt16(x)),
-            sentences: cachedEmbed(async (t) => m.embedInt16Batch(t)),
-          },
-          gate,
-        }),
-        sentences: createSentenceCache(),
-      };
-      for (const c of claims) await checkClaim(cached, c.claim, { sentenceBudget: budget });
-      for (const c of claims) {
-        const t0 = performance.now();
-        await checkClaim(cached, c.claim, { sentenceBudget: budget });
-        recheckTimes.push(performance.now() - t0);
-      }
-      recheckTimes = recheckTimes.sort((a, b) => a - b);
-    }
-    const s = [...times].sort((a, b) => a - b);
-    const cs = [...cpu].sort((a, b) => a - b);
+    await checkClaim(lib.deps, claims[0]!.claim, { sentenceBudget: budget }); // warm-up
+    const timed = await timeChecks(lib, claims, budget, fidelity);
+    const recheckTimes = recheck ? await timeRechecks(lib, claims, budget) : [];
+    const s = [...timed.times].sort((a, b) => a - b);
+    const cs = [...timed.cpu].sort((a, b) => a - b);
     const r = (x: number) => Math.round(x * 10) / 10;
     const report = {
       bench: 'claims',
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, loadavg: loadavg().map(r) },
-      library: { documents: docs.size, chunks },
+      library: { documents: lib.docs.size, chunks: lib.chunks },
       split,
       claims: claims.length,
       sourcesPerClaim: 8,
       sentenceBudget: budget,
-      sentencesEmbeddedPerClaim: r(embedded / claims.length),
+      sentencesEmbeddedPerClaim: r(timed.embedded / claims.length),
       embedding: 'use-lite, live (no cache), sentences in one batched forward pass',
       p50Ms: r(percentile(s, 50)),
       p95Ms: r(percentile(s, 95)),
@@ -186,9 +94,9 @@ export default {
         ? {
             fidelity: {
               against: "the same check with every source's 4 closest sentences (no budget)",
-              sameStatus: r3(sameStatus / claims.length),
-              sameSourceStance: r3(sameStance / Math.max(1, sources)),
-              abstractLabel: { budgeted: prf(budgeted), unbudgeted: prf(full) },
+              sameStatus: r3(timed.sameStatus / claims.length),
+              sameSourceStance: r3(timed.sameStance / Math.max(1, timed.sources)),
+              abstractLabel: { budgeted: prf(timed.budgeted), unbudgeted: prf(timed.full) },
             },
           }
         : {}),
@@ -197,9 +105,135 @@ export default {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(JSON.stringify(report, null, 2));
-    await db.close();
+    await lib.db.close();
   },
 };
+
+/**
+ * SciFact stored as a library (lexical search) and the app's claim-check deps over it: the
+ * USE-lite stance model and evidence gate, and the evaluator's passage scores.
+ */
+async function claimLibrary(dataset: string) {
+  const db = await openNodeDatabase();
+  const store = await createStore(db, { clock: () => 0 });
+  const lexical = await createLexicalSearch(db.sql, { version: store.version });
+  let chunks = 0;
+  for (const d of await loadCorpus(dataset)) chunks += (await storeBeirDoc(store, d)).length;
+  const fitted = JSON.parse(
+    readFileSync(join(HERE, '../workers/projects/fitted/stance-use-lite.json'), 'utf8'),
+  ) as FittedStanceModel;
+  const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
+  // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
+  // The app's judge: the stance model and the evidence gate fitted for USE-lite.
+  const gate = evidenceGateFor('use-lite');
+  const judge = createEvidenceJudge({
+    model: createStanceModel(fitted, m.dim),
+    embed: {
+      claims: async (t) => t.map((x) => m.embedInt16(x)),
+      sentences: async (t) => m.embedInt16Batch(t),
+    },
+    gate,
+  });
+  const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
+  // The evaluator's passage scores the app's check computes for the gate (here over the lexical
+  // side only: this library has no vector index, so no semantic list and no chunk vectors).
+  const lookup = createChunkLookup(store.sql);
+  const hybrid = createHybridSearch({
+    lexical,
+    semantic: null,
+    allowedChunkIds: lookup.allowedChunkIds,
+    chunkKeys: lookup.chunkKeys,
+    buildHits: lexical.buildHits,
+    version: () => store.version(),
+  });
+  const passageScores = createPassageScores(
+    await libraryRetrievalDeps({ store, lexical, hybrid }, null),
+    await loadFittedModel('use-lite'),
+  );
+  const deps: ClaimCheckDeps = {
+    judge,
+    search: (r) => lexical.search(r),
+    passageScores,
+    documentText: async (id) => (await store.getDocument(id)).text,
+    provenance: async (id) => {
+      const d = docs.get(id)!;
+      return provenanceOf({ location: d.path, title: d.title, date: d.importedAt }, undefined);
+    },
+  };
+  return { db, docs, chunks, deps, fitted, m, gate };
+}
+
+/**
+ * Each claim's check timed (wall and CPU); with `fidelity`, also checked untimed without the
+ * budget and both scored against the gold evidence.
+ */
+async function timeChecks(
+  lib: Awaited<ReturnType<typeof claimLibrary>>,
+  claims: ClaimRecord[],
+  budget: number,
+  fidelity: boolean,
+) {
+  const { deps, docs } = lib;
+  const out = {
+    times: [] as number[],
+    cpu: [] as number[],
+    budgeted: newScore(),
+    full: newScore(),
+    sameStatus: 0,
+    sameStance: 0,
+    sources: 0,
+    embedded: 0,
+  };
+  for (const c of claims) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const res = await checkClaim(deps, c.claim, { sentenceBudget: budget });
+    const dc = process.cpuUsage(c0);
+    out.times.push(performance.now() - t0);
+    out.cpu.push((dc.user + dc.system) / 1000);
+    out.embedded += res.evidence.reduce((a, e) => a + e.judgement.sentences.length, 0);
+    if (!fidelity) continue;
+    const f = await checkClaim(deps, c.claim, { sentenceBudget: Infinity });
+    const path = (id: number) => docs.get(id)!.path;
+    score(out.budgeted, c, res, path);
+    score(out.full, c, f, path);
+    if (res.triangulation.status === f.triangulation.status) out.sameStatus++;
+    res.evidence.forEach((e, i) => {
+      out.sources++;
+      if (e.stance === f.evidence[i]?.stance) out.sameStance++;
+    });
+  }
+  return out;
+}
+
+/** --recheck: the same claims again with the app's sentence and vector caches filled first (sorted ms). */
+async function timeRechecks(
+  lib: Awaited<ReturnType<typeof claimLibrary>>,
+  claims: ClaimRecord[],
+  budget: number,
+): Promise<number[]> {
+  const { fitted, m, gate } = lib;
+  const cached: ClaimCheckDeps = {
+    ...lib.deps,
+    judge: createEvidenceJudge({
+      model: createStanceModel(fitted, m.dim),
+      embed: {
+        claims: async (t) => t.map((x) => m.embedInt16(x)),
+        sentences: cachedEmbed(async (t) => m.embedInt16Batch(t)),
+      },
+      gate,
+    }),
+    sentences: createSentenceCache(),
+  };
+  const times: number[] = [];
+  for (const c of claims) await checkClaim(cached, c.claim, { sentenceBudget: budget });
+  for (const c of claims) {
+    const t0 = performance.now();
+    await checkClaim(cached, c.claim, { sentenceBudget: budget });
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b);
+}
 
 interface Score {
   tp: number;

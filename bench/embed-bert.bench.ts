@@ -306,19 +306,7 @@ async function run(argv: string[]): Promise<void> {
 
   if (args.profile !== undefined) {
     clearInterval(timer);
-    const report = {
-      model: model.id,
-      version: model.version,
-      ...(await profile(dir, texts, model)),
-      // The same per-op split for single queries (one SciFact test claim per forward pass).
-      queries: await profile(
-        dir,
-        (await testQueries(dataset, Number(args.queries ?? 300))).map((q) => model.queryPrefix + q),
-        model,
-      ),
-    };
-    console.log(JSON.stringify(report, null, 2));
-    if (args.out) writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
+    await profileReport(dir, texts, model, dataset, Number(args.queries ?? 300), args.out);
     return;
   }
 
@@ -326,6 +314,78 @@ async function run(argv: string[]): Promise<void> {
   const ortRun = await ortSide(folder.onnx(), threads);
   const ortLoadMs = performance.now() - l1;
 
+  const timed = await interleave(ids, model, ortRun, Number(args['rounds-of'] ?? 10), sample);
+  clearInterval(timer);
+  process.stderr.write('\n');
+  const nQueries = Number(args.queries ?? 300);
+  const queries =
+    nQueries > 0
+      ? await queryLatency(model, ortRun, await testQueries(dataset, nQueries))
+      : undefined;
+  const report = {
+    model: model.id,
+    version: model.version,
+    texts: texts.length,
+    tokens,
+    mean_tokens: round3(tokens / texts.length),
+    max_tokens: Math.max(...ids.map((l) => l.length)),
+    threads,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    load_average_1m: round3(loadavg()[0]!),
+    date: new Date().toISOString(),
+    // Rates use CPU time of this (single-threaded) process: the machine is shared, and wall time
+    // counts the minutes other jobs hold the core. Wall-clock figures follow for comparison.
+    ...rates(texts.length, tokens, timed, {
+      canonLoadMs,
+      wasmBytes: kernel.memoryBytes(),
+      ortRuntime: `onnxruntime-web ${ortRun.version} wasm simd, ${threads} thread(s)`,
+      ortLoadMs,
+    }),
+    peak_rss_mb: round3(peakRss / 2 ** 20),
+    ...(queries ? { single_query_latency: queries } : {}),
+    ...(worker ? { embed_worker_memory: worker } : {}),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** --profile: the canonical forward pass timed by op, on the chunks and on single queries. */
+async function profileReport(
+  dir: string,
+  texts: string[],
+  model: BertModel,
+  dataset: string,
+  nQueries: number,
+  out: string | undefined,
+): Promise<void> {
+  const report = {
+    model: model.id,
+    version: model.version,
+    ...(await profile(dir, texts, model)),
+    // The same per-op split for single queries (one SciFact test claim per forward pass).
+    queries: await profile(
+      dir,
+      (await testQueries(dataset, nQueries)).map((q) => model.queryPrefix + q),
+      model,
+    ),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  if (out) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/**
+ * Both runtimes on the same token ids, one text per call, in interleaved rounds of `ROUND`
+ * after 3 untimed warm-ups: wall and CPU ms of each, and their min cosine.
+ */
+async function interleave(
+  ids: number[][],
+  model: BertModel,
+  ortRun: Awaited<ReturnType<typeof ortSide>>,
+  ROUND: number,
+  sample: () => void,
+) {
   for (const list of ids.slice(0, 3)) {
     model.embedIds(list);
     await ortRun.embed(list);
@@ -335,7 +395,6 @@ async function run(argv: string[]): Promise<void> {
   let canonCpu = 0;
   let ortCpu = 0;
   let minCos = 1;
-  const ROUND = Number(args['rounds-of'] ?? 10);
   for (let s = 0; s < ids.length; s += ROUND) {
     const round = ids.slice(s, s + ROUND);
     const c0 = performance.now();
@@ -358,49 +417,34 @@ async function run(argv: string[]): Promise<void> {
     });
     process.stderr.write(`\r[embed-bert] ${Math.min(s + ROUND, ids.length)}/${ids.length} texts`);
   }
-  clearInterval(timer);
-  process.stderr.write('\n');
-  const nQueries = Number(args.queries ?? 300);
-  const queries =
-    nQueries > 0
-      ? await queryLatency(model, ortRun, await testQueries(dataset, nQueries))
-      : undefined;
-  const report = {
-    model: model.id,
-    version: model.version,
-    texts: texts.length,
-    tokens,
-    mean_tokens: round3(tokens / texts.length),
-    max_tokens: Math.max(...ids.map((l) => l.length)),
-    threads,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    load_average_1m: round3(loadavg()[0]!),
-    date: new Date().toISOString(),
-    // Rates use CPU time of this (single-threaded) process: the machine is shared, and wall time
-    // counts the minutes other jobs hold the core. Wall-clock figures follow for comparison.
-    canonical_texts_per_s: round3(texts.length / (canonCpu / 1000)),
+  return { canonMs, ortMs, canonCpu, ortCpu, minCos };
+}
+
+/** Throughput of both runtimes (CPU-time rates, then wall-clock), their ratio and min cosine. */
+function rates(
+  n: number,
+  tokens: number,
+  t: Awaited<ReturnType<typeof interleave>>,
+  o: { canonLoadMs: number; wasmBytes: number; ortRuntime: string; ortLoadMs: number },
+) {
+  const { canonMs, ortMs, canonCpu, ortCpu, minCos } = t;
+  return {
+    canonical_texts_per_s: round3(n / (canonCpu / 1000)),
     canonical_tokens_per_s: Math.round(tokens / (canonCpu / 1000)),
-    canonical_ms_per_text: round3(canonCpu / texts.length),
-    canonical_wall_texts_per_s: round3(texts.length / (canonMs / 1000)),
-    canonical_load_ms: Math.round(canonLoadMs),
-    canonical_wasm_memory_mb: round3(kernel.memoryBytes() / 2 ** 20),
-    ort_runtime: `onnxruntime-web ${ortRun.version} wasm simd, ${threads} thread(s)`,
-    ort_texts_per_s: round3(texts.length / (ortCpu / 1000)),
+    canonical_ms_per_text: round3(canonCpu / n),
+    canonical_wall_texts_per_s: round3(n / (canonMs / 1000)),
+    canonical_load_ms: Math.round(o.canonLoadMs),
+    canonical_wasm_memory_mb: round3(o.wasmBytes / 2 ** 20),
+    ort_runtime: o.ortRuntime,
+    ort_texts_per_s: round3(n / (ortCpu / 1000)),
     ort_tokens_per_s: Math.round(tokens / (ortCpu / 1000)),
-    ort_ms_per_text: round3(ortCpu / texts.length),
-    ort_wall_texts_per_s: round3(texts.length / (ortMs / 1000)),
-    ort_load_ms: Math.round(ortLoadMs),
+    ort_ms_per_text: round3(ortCpu / n),
+    ort_wall_texts_per_s: round3(n / (ortMs / 1000)),
+    ort_load_ms: Math.round(o.ortLoadMs),
     ratio_vs_ort: round3(ortCpu / canonCpu),
     ratio_vs_ort_wall: round3(ortMs / canonMs),
     min_cosine: Math.round(minCos * 1e9) / 1e9,
-    peak_rss_mb: round3(peakRss / 2 ** 20),
-    ...(queries ? { single_query_latency: queries } : {}),
-    ...(worker ? { embed_worker_memory: worker } : {}),
   };
-  console.log(JSON.stringify(report, null, 2));
-  const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /** User + system CPU milliseconds of this process since `start`. */

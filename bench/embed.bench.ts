@@ -105,48 +105,11 @@ async function run(argv: string[]): Promise<void> {
   };
   const timer = setInterval(sample, 20);
 
-  const tLoad0 = performance.now();
-  const kernel = await createNodeKernel();
-  const model = await loadUseLite(kernel, readUseLiteFile);
-  const canonLoadMs = performance.now() - tLoad0;
-  const require = createRequire(import.meta.url);
-  const tLoad1 = performance.now();
-  const runner =
-    (args.tfjs ?? 'bundled') === '4.22'
-      ? await tfjs422(require, (t) => model.tokenize(t))
-      : await bundledTfjs(require);
+  const { kernel, model, canonLoadMs, runner, tfjsLoadMs } = await loadModels(args.tfjs);
   const tfjs = runner.model;
-  const tfjsLoadMs = performance.now() - tLoad1;
-
   const tokens = texts.map((t) => model.tokenize(t).length);
   const totalTokens = tokens.reduce((a, b) => a + b, 0);
-  // Warm-up (JIT tiers, lazy tfjs kernels) on a few texts, untimed.
-  for (const t of texts.slice(0, 5)) {
-    model.embedFloat(t);
-    await tfjs.embed([t]);
-  }
-  let canonMs = 0;
-  let tfjsMs = 0;
-  let minCos = 1;
-  const ROUND = 10;
-  for (let s = 0; s < texts.length; s += ROUND) {
-    const round = texts.slice(s, s + ROUND);
-    const c0 = performance.now();
-    const ours = round.map((t) => model.embedFloat(t));
-    canonMs += performance.now() - c0;
-    sample();
-    const t0 = performance.now();
-    const theirs: number[][] = [];
-    for (const t of round) theirs.push((await tfjs.embed([t]))[0]!);
-    tfjsMs += performance.now() - t0;
-    sample();
-    round.forEach((_, i) => {
-      let d = 0;
-      for (let j = 0; j < 512; j++) d += ours[i]![j]! * theirs[i]![j]!;
-      minCos = Math.min(minCos, d);
-    });
-    process.stderr.write(`\r[embed] ${Math.min(s + ROUND, texts.length)}/${texts.length} texts`);
-  }
+  const { canonMs, tfjsMs, minCos } = await interleave(texts, model, tfjs, sample);
   clearInterval(timer);
   const report = {
     texts: texts.length,
@@ -178,6 +141,63 @@ async function run(argv: string[]): Promise<void> {
   const out = args.out ?? join(HERE, 'reports', 'embed.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** Canonical USE-lite and the chosen TensorFlow.js runner, each with its load time. */
+async function loadModels(which: string | undefined) {
+  const tLoad0 = performance.now();
+  const kernel = await createNodeKernel();
+  const model = await loadUseLite(kernel, readUseLiteFile);
+  const canonLoadMs = performance.now() - tLoad0;
+  const require = createRequire(import.meta.url);
+  const tLoad1 = performance.now();
+  const runner =
+    (which ?? 'bundled') === '4.22'
+      ? await tfjs422(require, (t) => model.tokenize(t))
+      : await bundledTfjs(require);
+  const tfjsLoadMs = performance.now() - tLoad1;
+
+  return { kernel, model, canonLoadMs, runner, tfjsLoadMs };
+}
+
+/**
+ * Both models on the same texts, one text per call, in interleaved rounds of 10 (so machine
+ * load hits both alike), after an untimed warm-up; total ms of each and their min cosine.
+ */
+async function interleave(
+  texts: string[],
+  model: Awaited<ReturnType<typeof loadUseLite>>,
+  tfjs: TfjsModel,
+  sample: () => void,
+): Promise<{ canonMs: number; tfjsMs: number; minCos: number }> {
+  // Warm-up (JIT tiers, lazy tfjs kernels) on a few texts, untimed.
+  for (const t of texts.slice(0, 5)) {
+    model.embedFloat(t);
+    await tfjs.embed([t]);
+  }
+  let canonMs = 0;
+  let tfjsMs = 0;
+  let minCos = 1;
+  const ROUND = 10;
+  for (let s = 0; s < texts.length; s += ROUND) {
+    const round = texts.slice(s, s + ROUND);
+    const c0 = performance.now();
+    const ours = round.map((t) => model.embedFloat(t));
+    canonMs += performance.now() - c0;
+    sample();
+    const t0 = performance.now();
+    const theirs: number[][] = [];
+    for (const t of round) theirs.push((await tfjs.embed([t]))[0]!);
+    tfjsMs += performance.now() - t0;
+    sample();
+    round.forEach((_, i) => {
+      let d = 0;
+      for (let j = 0; j < 512; j++) d += ours[i]![j]! * theirs[i]![j]!;
+      minCos = Math.min(minCos, d);
+    });
+    process.stderr.write(`\r[embed] ${Math.min(s + ROUND, texts.length)}/${texts.length} texts`);
+  }
+  return { canonMs, tfjsMs, minCos };
 }
 
 function round2(x: number): number {

@@ -93,76 +93,98 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     `hnsw bench: dim=${dim} M=${M} efConstruction=${efc} ef=${efs.join(',')} data=${kind} queries=${nq} seed=${seed} kernel=${kernelName} ` +
       `node=${process.version} hnswlib-node=${Native ? 'loaded' : 'not installed (pass --hnswlib <path>)'}`,
   );
-  for (const n of sizes) {
-    const random = createRandom(seed * 7919 + n);
-    const all =
-      kind === 'uniform'
-        ? Array.from({ length: n + nq }, () => randomUnit(random, dim))
-        : clusteredUnits(random, dim, n + nq, Math.max(150, Math.round(n / 100)));
-    const data = all.slice(0, n);
-    const queries = all.slice(n);
-    const heap0 = process.memoryUsage();
+  for (const n of sizes) benchSize(n, { dim, nq, M, efc, efs, kind, seed }, kernel, Native);
+}
 
-    let t = performance.now();
-    const hnsw: VectorIndex = createHnswIndex({ dim, M, efConstruction: efc }, { kernel });
-    data.forEach((v, i) => hnsw.add(i, v));
-    const buildMs = performance.now() - t;
-    const heap1 = process.memoryUsage();
+interface SizeOptions {
+  dim: number;
+  nq: number;
+  M: number;
+  efc: number;
+  efs: number[];
+  kind: string;
+  seed: number;
+}
 
-    const exact = createExactIndex({ dim, initialCapacity: n }, { kernel });
-    data.forEach((v, i) => exact.add(i, v));
-    const ex = timeQueries(queries, (q) => exact.search(q, 10).map((h) => h.id));
+/** One library size: build, persist, exact scan, then each ef against exact (and hnswlib-node). */
+function benchSize(n: number, o: SizeOptions, kernel: DotKernel, Native: NativeCtor | null): void {
+  const { dim, nq, M, efc } = o;
+  const random = createRandom(o.seed * 7919 + n);
+  const all =
+    o.kind === 'uniform'
+      ? Array.from({ length: n + nq }, () => randomUnit(random, dim))
+      : clusteredUnits(random, dim, n + nq, Math.max(150, Math.round(n / 100)));
+  const data = all.slice(0, n);
+  const queries = all.slice(n);
+  const heap0 = process.memoryUsage();
 
-    t = performance.now();
-    const bytes = hnsw.serialize();
-    const serMs = performance.now() - t;
-    t = performance.now();
-    deserializeVectorIndex(bytes, { kernel });
-    const deMs = performance.now() - t;
+  let t = performance.now();
+  const hnsw: VectorIndex = createHnswIndex({ dim, M, efConstruction: efc }, { kernel });
+  data.forEach((v, i) => hnsw.add(i, v));
+  const buildMs = performance.now() - t;
+  const heap1 = process.memoryUsage();
 
-    const st = hnsw.stats();
-    console.log(
-      `\nn=${n}: build ${f(buildMs / 1000, 1)} s (${Math.round(n / (buildMs / 1000))} vectors/s), ` +
-        `index ${mb(st.bytes)} typed arrays (vectors ${mb(n * dim * 2)}), heap+arrayBuffers delta ${mb(
-          heap1.heapUsed + heap1.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers,
-        )}, levels 0..${st.maxLevel}`,
-    );
-    console.log(
-      `  persist: ${mb(bytes.length)}, serialize ${f(serMs, 0)} ms, deserialize+verify ${f(deMs, 0)} ms`,
-    );
-    console.log(`  exact scan:        p50 ${f(ex.p50)} ms  p95 ${f(ex.p95)} ms  recall@10 1.000`);
+  const exact = createExactIndex({ dim, initialCapacity: n }, { kernel });
+  data.forEach((v, i) => exact.add(i, v));
+  const ex = timeQueries(queries, (q) => exact.search(q, 10).map((h) => h.id));
 
-    let native: NativeIndex | null = null;
-    if (Native) {
-      t = performance.now();
-      native = new Native('ip', dim);
-      native.initIndex(n, M, efc, 100);
-      data.forEach((v, i) => native!.addPoint(Array.from(dequantize(v)), i));
-      const nativeBuildMs = performance.now() - t;
-      console.log(
-        `  hnswlib-node build ${f(nativeBuildMs / 1000, 1)} s (${Math.round(n / (nativeBuildMs / 1000))} vectors/s); ` +
-          `ours/native build time ${f(buildMs / nativeBuildMs)}x`,
+  t = performance.now();
+  const bytes = hnsw.serialize();
+  const serMs = performance.now() - t;
+  t = performance.now();
+  deserializeVectorIndex(bytes, { kernel });
+  const deMs = performance.now() - t;
+
+  const st = hnsw.stats();
+  console.log(
+    `\nn=${n}: build ${f(buildMs / 1000, 1)} s (${Math.round(n / (buildMs / 1000))} vectors/s), ` +
+      `index ${mb(st.bytes)} typed arrays (vectors ${mb(n * dim * 2)}), heap+arrayBuffers delta ${mb(
+        heap1.heapUsed + heap1.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers,
+      )}, levels 0..${st.maxLevel}`,
+  );
+  console.log(
+    `  persist: ${mb(bytes.length)}, serialize ${f(serMs, 0)} ms, deserialize+verify ${f(deMs, 0)} ms`,
+  );
+  console.log(`  exact scan:        p50 ${f(ex.p50)} ms  p95 ${f(ex.p95)} ms  recall@10 1.000`);
+  const native = Native ? buildNative(Native, data, o, buildMs) : null;
+  for (const ef of o.efs) {
+    const ours = timeQueries(queries, (q) => hnsw.search(q, 10, { ef }).map((h) => h.id));
+    const r = recall(ours.results, ex.results);
+    let line =
+      `  hnsw ef=${String(ef).padEnd(4)}      p50 ${f(ours.p50)} ms  p95 ${f(ours.p95)} ms  recall@10 ${f(r, 3)}  ` +
+      `exact/hnsw p50 ${f(ex.p50 / ours.p50, 1)}x`;
+    if (native) {
+      native.setEf(ef);
+      const nat = timeQueries(
+        queries,
+        (q) => native.searchKnn(Array.from(dequantize(q)), 10).neighbors,
       );
+      line +=
+        `\n  hnswlib-node ef=${String(ef).padEnd(4)} p50 ${f(nat.p50)} ms  p95 ${f(nat.p95)} ms  recall@10 ${f(recall(nat.results, ex.results), 3)}  ` +
+        `ours/native p50 ${f(ours.p50 / nat.p50)}x p95 ${f(ours.p95 / nat.p95)}x`;
     }
-    for (const ef of efs) {
-      const ours = timeQueries(queries, (q) => hnsw.search(q, 10, { ef }).map((h) => h.id));
-      const r = recall(ours.results, ex.results);
-      let line =
-        `  hnsw ef=${String(ef).padEnd(4)}      p50 ${f(ours.p50)} ms  p95 ${f(ours.p95)} ms  recall@10 ${f(r, 3)}  ` +
-        `exact/hnsw p50 ${f(ex.p50 / ours.p50, 1)}x`;
-      if (native) {
-        native.setEf(ef);
-        const nat = timeQueries(
-          queries,
-          (q) => native.searchKnn(Array.from(dequantize(q)), 10).neighbors,
-        );
-        line +=
-          `\n  hnswlib-node ef=${String(ef).padEnd(4)} p50 ${f(nat.p50)} ms  p95 ${f(nat.p95)} ms  recall@10 ${f(recall(nat.results, ex.results), 3)}  ` +
-          `ours/native p50 ${f(ours.p50 / nat.p50)}x p95 ${f(ours.p95 / nat.p95)}x`;
-      }
-      console.log(line);
-    }
+    console.log(line);
   }
+}
+
+/** hnswlib-node on the same vectors and parameters; prints its build time against ours. */
+function buildNative(
+  Native: NativeCtor,
+  data: Int16Array[],
+  o: SizeOptions,
+  buildMs: number,
+): NativeIndex {
+  const n = data.length;
+  const t = performance.now();
+  const native = new Native('ip', o.dim);
+  native.initIndex(n, o.M, o.efc, 100);
+  data.forEach((v, i) => native.addPoint(Array.from(dequantize(v)), i));
+  const nativeBuildMs = performance.now() - t;
+  console.log(
+    `  hnswlib-node build ${f(nativeBuildMs / 1000, 1)} s (${Math.round(n / (nativeBuildMs / 1000))} vectors/s); ` +
+      `ours/native build time ${f(buildMs / nativeBuildMs)}x`,
+  );
+  return native;
 }
 
 export default { name: 'hnsw', run: main };

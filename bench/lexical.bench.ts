@@ -51,6 +51,15 @@ function toDocs(
   return [...best].map(([docId, score]) => ({ docId, score }));
 }
 
+type Qrels = Awaited<ReturnType<typeof loadQrels>>;
+type Engine = {
+  engine: string;
+  indexMs: number;
+  chunksPerSecond: number;
+  query: ReturnType<typeof latency>;
+  nDCG10: number;
+};
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const args = parseArgs(argv);
   const dataset = args.dataset ?? DEFAULT_DATASET;
@@ -70,7 +79,58 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   console.error(
     `[bench:lexical] ${corpus.length} docs, ${totalChunks} chunks, ${qids.length} queries`,
   );
+  const { sift, minisearch } = await timeEngines(prepared, totalChunks, queries, qids, qrels);
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const report = {
+    benchmark: 'lexical',
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: {
+      node: process.version,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    },
+    dataset,
+    documents: corpus.length,
+    chunks: totalChunks,
+    queries: qids.length,
+    notes:
+      'Sift indexing stores documents, chunks and the FTS5 index in SQLite (one transaction per document); MiniSearch only builds an in-memory index. Query latency: Sift search() with snippets, MiniSearch search() sliced to 10.',
+    sift,
+    minisearch,
+    ratios: {
+      'indexing chunks/s (sift / minisearch)': ratio(
+        sift.chunksPerSecond,
+        minisearch.chunksPerSecond,
+      ),
+      'query p50 (sift / minisearch)': ratio(sift.query.p50Ms, minisearch.query.p50Ms),
+      'query p95 (sift / minisearch)': ratio(sift.query.p95Ms, minisearch.query.p95Ms),
+    },
+  };
+  const out = args.out ?? join(HERE, 'reports', 'lexical.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+  console.error(`[bench:lexical] report written to ${out}`);
+}
 
+function gitCommit(): string {
+  try {
+    return execSync('git rev-parse --short HEAD', { cwd: HERE }).toString().trim();
+  } catch {
+    return 'unknown'; // not a git checkout
+  }
+}
+
+/** Both engines indexed and queried on the same chunks and queries: times and nDCG@10. */
+async function timeEngines(
+  prepared: PreparedDoc[],
+  totalChunks: number,
+  queries: Map<string, string>,
+  qids: string[],
+  qrels: Qrels,
+): Promise<{ sift: Engine; minisearch: Engine }> {
   // --- Sift: store (documents + chunks + FTS5 in one transaction per document) -----------------
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
@@ -105,8 +165,28 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   mini.addAll(miniDocs.map((d, id) => ({ id, ...d })));
   const miniIndexMs = performance.now() - t;
   console.error(`[bench:lexical] minisearch indexed in ${(miniIndexMs / 1000).toFixed(2)} s`);
+  const q = await timeQueries(search, mini, queries, qids);
+  await db.close();
+  const engine = (name: string, indexMs: number, times: number[], run: Run): Engine => ({
+    engine: name,
+    indexMs: Math.round(indexMs),
+    chunksPerSecond: Math.round(totalChunks / (indexMs / 1000)),
+    query: latency(times),
+    nDCG10: Math.round(evaluate(qrels, run)['nDCG@10'] * 10000) / 10000,
+  });
+  return {
+    sift: engine('sift (wa-sqlite FTS5 + BM25 k1=0.9 b=0.4)', siftIndexMs, q.siftTimes, q.siftRun),
+    minisearch: engine('minisearch (in-memory, BM25+)', miniIndexMs, q.miniTimes, q.miniRun),
+  };
+}
 
-  // --- Queries: warm both up, then time each query (top 10, as the UI asks) ------------------
+/** Warms both up, then times each query (top 10, as the UI asks); deeper runs for nDCG (untimed). */
+async function timeQueries(
+  search: Awaited<ReturnType<typeof createLexicalSearch>>,
+  mini: MiniSearch<{ id: number; path: string; title: string; text: string }>,
+  queries: Map<string, string>,
+  qids: string[],
+) {
   for (const qid of qids.slice(0, 5)) {
     await search.search({ query: queries.get(qid)!, limit: 10 });
     mini.search(queries.get(qid)!);
@@ -117,7 +197,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const miniRun: Run = {};
   for (const qid of qids) {
     const q = queries.get(qid)!;
-    t = performance.now();
+    let t = performance.now();
     await search.search({ query: q, limit: 10 });
     siftTimes.push(performance.now() - t);
     t = performance.now();
@@ -133,61 +213,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     ).slice(0, 100);
     void found;
   }
-  await db.close();
-
-  const sift = {
-    engine: 'sift (wa-sqlite FTS5 + BM25 k1=0.9 b=0.4)',
-    indexMs: Math.round(siftIndexMs),
-    chunksPerSecond: Math.round(totalChunks / (siftIndexMs / 1000)),
-    query: latency(siftTimes),
-    nDCG10: Math.round(evaluate(qrels, siftRun)['nDCG@10'] * 10000) / 10000,
-  };
-  const minisearch = {
-    engine: 'minisearch (in-memory, BM25+)',
-    indexMs: Math.round(miniIndexMs),
-    chunksPerSecond: Math.round(totalChunks / (miniIndexMs / 1000)),
-    query: latency(miniTimes),
-    nDCG10: Math.round(evaluate(qrels, miniRun)['nDCG@10'] * 10000) / 10000,
-  };
-  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-  let commit = 'unknown';
-  try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: HERE }).toString().trim();
-  } catch {
-    /* not a git checkout */
-  }
-  const report = {
-    benchmark: 'lexical',
-    date: new Date().toISOString(),
-    commit,
-    machine: {
-      node: process.version,
-      cpu: cpus()[0]?.model ?? 'unknown',
-      cores: cpus().length,
-      loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
-    },
-    dataset,
-    documents: corpus.length,
-    chunks: totalChunks,
-    queries: qids.length,
-    notes:
-      'Sift indexing stores documents, chunks and the FTS5 index in SQLite (one transaction per document); MiniSearch only builds an in-memory index. Query latency: Sift search() with snippets, MiniSearch search() sliced to 10.',
-    sift,
-    minisearch,
-    ratios: {
-      'indexing chunks/s (sift / minisearch)': ratio(
-        sift.chunksPerSecond,
-        minisearch.chunksPerSecond,
-      ),
-      'query p50 (sift / minisearch)': ratio(sift.query.p50Ms, minisearch.query.p50Ms),
-      'query p95 (sift / minisearch)': ratio(sift.query.p95Ms, minisearch.query.p95Ms),
-    },
-  };
-  const out = args.out ?? join(HERE, 'reports', 'lexical.json');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
-  console.error(`[bench:lexical] report written to ${out}`);
+  return { siftTimes, miniTimes, siftRun, miniRun };
 }
 
 export default { name: 'lexical', run: main };

@@ -45,6 +45,9 @@ async function timeQueries(search: LexicalSearch, texts: string[]) {
   };
 }
 
+type Store = Awaited<ReturnType<typeof createStore>>;
+type Timed = Awaited<ReturnType<typeof timeQueries>>;
+
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const dataset = args.dataset ?? DEFAULT_DATASET;
@@ -58,37 +61,9 @@ async function main(argv: string[]): Promise<void> {
   ]);
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
-  let chunks = 0;
-  const t = performance.now();
-  for (let copy = 0; chunks < target; copy++) {
-    for (const d of corpus) {
-      if (chunks >= target) break;
-      const text = perturb(d.text.trim() ? d.text : d.title, copy, d.id);
-      const parts = chunkText(text);
-      const path = copy === 0 ? d.id : `copy${copy}/${d.id}`;
-      await store.putDocument(
-        { path, title: d.title, mime: 'text/plain', size: text.length, modified: copy, text },
-        parts,
-        path,
-      );
-      chunks += parts.length;
-    }
-    process.stderr.write(`\r[bench:long-query] ${chunks} chunks`);
-  }
-  const storeMs = performance.now() - t;
-  process.stderr.write(`\n[bench:long-query] stored in ${(storeMs / 1000).toFixed(1)} s\n`);
+  const { chunks, storeMs } = await storeCopies(store, corpus, target);
 
-  // 10-word claims; 300-word passages of consecutive abstracts ("find passages like this one").
-  const short = Object.keys(qrels)
-    .filter((q) => queries.has(q))
-    .slice(0, nq)
-    .map((q) => queries.get(q)!.split(/\s+/).slice(0, 10).join(' '));
-  const words = corpus
-    .slice(1000, 1000 + nq * 3)
-    .map((d) => d.text)
-    .join(' ')
-    .split(/\s+/);
-  const long = Array.from({ length: nq }, (_, i) => words.slice(i * 300, i * 300 + 300).join(' '));
+  const { short, long, firstLong } = benchQueries(corpus, queries, qrels, nq);
 
   const app = await createLexicalSearch(db.sql, { version: store.version });
   const full = await createLexicalSearch(db.sql, {
@@ -102,24 +77,14 @@ async function main(argv: string[]): Promise<void> {
   });
   // The very first 300-word query of a session: nothing of its posting lists in memory yet.
   const firstStarted = performance.now();
-  await app.rank(words.slice(nq * 300, nq * 300 + 300).join(' '), { limit: 10 });
+  await app.rank(firstLong, { limit: 10 });
   const firstLongMs = r2(performance.now() - firstStarted);
   for (const q of [...short.slice(0, 3), ...long.slice(0, 3)]) await app.rank(q, { limit: 10 });
   const tenWords = await timeQueries(app, short);
   const threeHundred = await timeQueries(app, long);
   const noCache = await timeQueries(uncached, long);
   const oracle = await timeQueries(full, long.slice(0, nOracle));
-  let overlap = 0;
-  let exact = 0;
-  const sameWithoutCache = threeHundred.runs.filter(
-    (r, i) => JSON.stringify(r.chunks) === JSON.stringify(noCache.runs[i]!.chunks),
-  ).length;
-  oracle.runs.forEach((o, i) => {
-    const got = threeHundred.runs[i]!.chunks;
-    const ids = new Set(o.chunks.map((c) => c.chunkId));
-    overlap += got.filter((c) => ids.has(c.chunkId)).length / Math.max(1, o.chunks.length);
-    if (JSON.stringify(got) === JSON.stringify(o.chunks)) exact++;
-  });
+  const agreement = rankingAgreement(threeHundred, noCache, oracle);
   const report = {
     benchmark: 'long-query',
     command: `npm run bench -- long-query --chunks ${target} --queries ${nq} --oracle ${nOracle}`,
@@ -141,11 +106,11 @@ async function main(argv: string[]): Promise<void> {
       runs: undefined,
     },
     'app vs exhaustive on those queries': {
-      overlapAt10: r2(overlap / Math.max(1, oracle.runs.length)),
-      identicalRankingAndScores: `${exact}/${oracle.runs.length}`,
+      overlapAt10: r2(agreement.overlap / Math.max(1, oracle.runs.length)),
+      identicalRankingAndScores: `${agreement.exact}/${oracle.runs.length}`,
     },
     'app with vs without posting cache, all 300-word queries': {
-      identicalRankingAndScores: `${sameWithoutCache}/${nq}`,
+      identicalRankingAndScores: `${agreement.sameWithoutCache}/${nq}`,
     },
   };
   const out = args.out ?? join(HERE, 'reports', 'long-query.json');
@@ -153,6 +118,73 @@ async function main(argv: string[]): Promise<void> {
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
   await db.close();
+}
+
+/**
+ * 10-word claims; 300-word passages of consecutive abstracts ("find passages like this one"),
+ * and one more passage for the session's first (cold) query.
+ */
+function benchQueries(
+  corpus: Awaited<ReturnType<typeof loadCorpus>>,
+  queries: Map<string, string>,
+  qrels: Awaited<ReturnType<typeof loadQrels>>,
+  nq: number,
+): { short: string[]; long: string[]; firstLong: string } {
+  const short = Object.keys(qrels)
+    .filter((q) => queries.has(q))
+    .slice(0, nq)
+    .map((q) => queries.get(q)!.split(/\s+/).slice(0, 10).join(' '));
+  const words = corpus
+    .slice(1000, 1000 + nq * 3)
+    .map((d) => d.text)
+    .join(' ')
+    .split(/\s+/);
+  const long = Array.from({ length: nq }, (_, i) => words.slice(i * 300, i * 300 + 300).join(' '));
+  return { short, long, firstLong: words.slice(nq * 300, nq * 300 + 300).join(' ') };
+}
+
+/** SciFact copies (library-gen.ts word drops) stored until `target` chunks. */
+async function storeCopies(
+  store: Store,
+  corpus: Awaited<ReturnType<typeof loadCorpus>>,
+  target: number,
+): Promise<{ chunks: number; storeMs: number }> {
+  let chunks = 0;
+  const t = performance.now();
+  for (let copy = 0; chunks < target; copy++) {
+    for (const d of corpus) {
+      if (chunks >= target) break;
+      const text = perturb(d.text.trim() ? d.text : d.title, copy, d.id);
+      const parts = chunkText(text);
+      const path = copy === 0 ? d.id : `copy${copy}/${d.id}`;
+      await store.putDocument(
+        { path, title: d.title, mime: 'text/plain', size: text.length, modified: copy, text },
+        parts,
+        path,
+      );
+      chunks += parts.length;
+    }
+    process.stderr.write(`\r[bench:long-query] ${chunks} chunks`);
+  }
+  const storeMs = performance.now() - t;
+  process.stderr.write(`\n[bench:long-query] stored in ${(storeMs / 1000).toFixed(1)} s\n`);
+  return { chunks, storeMs };
+}
+
+/** The app's 300-word rankings against the exhaustive ones and against no posting cache. */
+function rankingAgreement(app: Timed, noCache: Timed, oracle: Timed) {
+  let overlap = 0;
+  let exact = 0;
+  const sameWithoutCache = app.runs.filter(
+    (r, i) => JSON.stringify(r.chunks) === JSON.stringify(noCache.runs[i]!.chunks),
+  ).length;
+  oracle.runs.forEach((o, i) => {
+    const got = app.runs[i]!.chunks;
+    const ids = new Set(o.chunks.map((c) => c.chunkId));
+    overlap += got.filter((c) => ids.has(c.chunkId)).length / Math.max(1, o.chunks.length);
+    if (JSON.stringify(got) === JSON.stringify(o.chunks)) exact++;
+  });
+  return { overlap, exact, sameWithoutCache };
 }
 
 export default { name: 'long-query', run: main };

@@ -146,9 +146,42 @@ export async function fitChecker(
   log(
     `[checker-fit] ceiling: cosine alone calls ${checkerCeiling(cos, pairs).toFixed(3)} of right pairs supported at random flagged 0.98; ${noWords.length} of ${labels.filter(Boolean).length} right pairs share no content word with their best strip`,
   );
-  // Candidate feature sets: the checker's own, and + the stance model's cue features
-  // (workers/projects/stance-features.ts; its dense embedding block, 768 features, overfits:
-  // scripts/checker-explore.py). Chosen on out-of-fold train.
+  const sets = checkerCandidates(rows);
+  const inFit = (set: Candidate, i: number) => !set.rightHard || pairs[i]!.kind !== 'random';
+  const chosen = chooseCandidate(sets, { pairs, rows, labels, cos }, inFit, log);
+  const { cut, set } = chosen;
+  log(`[checker-fit] ${pairs.length} train pairs; chose ${set.name} at ${cut.t}: ${cut.figures}`);
+  const all = pairs.map((_, i) => i).filter((i) => inFit(set, i));
+  const model = fitBoosted(
+    set.features,
+    all.map((i) => rows[i]!),
+    all.map((i) => labels[i]!),
+    set.boost,
+  );
+  const out = {
+    modelId: harness.modelId,
+    command: meta.command,
+    date: new Date().toISOString(),
+    fittedOn: meta.fittedOn,
+    featureSet: set.name,
+    outOfFoldTrain: cut.figures,
+    ...model,
+    supported: cut.t,
+    unsupported: cut.t,
+    ...(cut.gate > -1 ? { gate: cut.gate } : {}),
+  };
+  const key = harness.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? harness.modelId;
+  const path = join(REPO_ROOT, 'workers', 'answer', 'fitted', `checker-${key}.json`);
+  writeFileSync(path, `${JSON.stringify(out)}\n`);
+  return path;
+}
+
+/**
+ * Candidate feature sets: the checker's own, and + the stance model's cue features
+ * (workers/projects/stance-features.ts; its dense embedding block, 768 features, overfits:
+ * scripts/checker-explore.py), and + the cited strips' document context. Chosen on out-of-fold train.
+ */
+function checkerCandidates(rows: Array<Record<string, number>>): Candidate[] {
   const stanceNames = Object.keys(rows.find((r) => 'st_cosine' in r) ?? {}).filter((k) =>
     k.startsWith('st_'),
   );
@@ -159,7 +192,7 @@ export async function fitChecker(
   const lexCtx = CONTEXT_FEATURES.filter((f) => f !== 'ctxCos');
   const withCtx = [...withCues, ...CONTEXT_FEATURES];
   const withLexCtx = [...withCues, ...lexCtx];
-  const sets: Candidate[] = [
+  return [
     {
       name: 'checker+cues+context, logistic, cosine gate',
       features: withCtx,
@@ -219,10 +252,26 @@ export async function fitChecker(
       gate: true,
     },
   ];
+}
+
+interface PairData {
+  pairs: Pair[];
+  rows: Array<Record<string, number>>;
+  labels: boolean[];
+  cos: number[];
+}
+
+/** The candidate with the best out-of-fold cut value (folds by claim), and that cut. */
+function chooseCandidate(
+  sets: Candidate[],
+  d: PairData,
+  inFit: (set: Candidate, i: number) => boolean,
+  log: (m: string) => void,
+): { set: Candidate; cut: CheckerCut } {
+  const { pairs, rows, labels, cos } = d;
   // Out-of-fold scores (folds by claim, so a claim's pairs never score with its own fit).
   const claimIds = [...new Set(pairs.map((p) => p.sentence))].sort();
   const fold = new Map(claimIds.map((c, i) => [c, (i * 7) % 5]));
-  const inFit = (set: Candidate, i: number) => !set.rightHard || pairs[i]!.kind !== 'random';
   let chosen = { set: sets[0]!, cut: { t: 0.5, gate: -1, figures: '', v: -Infinity } };
   for (const set of sets) {
     const oof = new Array<number>(pairs.length).fill(0);
@@ -246,31 +295,7 @@ export async function fitChecker(
     );
     if (cut.v > chosen.cut.v) chosen = { set, cut };
   }
-  const { cut, set } = chosen;
-  log(`[checker-fit] ${pairs.length} train pairs; chose ${set.name} at ${cut.t}: ${cut.figures}`);
-  const all = pairs.map((_, i) => i).filter((i) => inFit(set, i));
-  const model = fitBoosted(
-    set.features,
-    all.map((i) => rows[i]!),
-    all.map((i) => labels[i]!),
-    set.boost,
-  );
-  const out = {
-    modelId: harness.modelId,
-    command: meta.command,
-    date: new Date().toISOString(),
-    fittedOn: meta.fittedOn,
-    featureSet: set.name,
-    outOfFoldTrain: cut.figures,
-    ...model,
-    supported: cut.t,
-    unsupported: cut.t,
-    ...(cut.gate > -1 ? { gate: cut.gate } : {}),
-  };
-  const key = harness.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? harness.modelId;
-  const path = join(REPO_ROOT, 'workers', 'answer', 'fitted', `checker-${key}.json`);
-  writeFileSync(path, `${JSON.stringify(out)}\n`);
-  return path;
+  return chosen;
 }
 
 /** The train pairs (with their strips' contexts), features and canonical vectors, for scripts/checker-explore.py. */

@@ -93,7 +93,7 @@ async function librarySearch(
   return { search: (r) => lexical.search(r), close: () => db.close() };
 }
 
-export async function runClaimsPipeline(opts: {
+type PipelineOptions = {
   claims: ClaimRecord[];
   corpus: BeirDoc[];
   starts: Record<string, number[]>;
@@ -106,24 +106,19 @@ export async function runClaimsPipeline(opts: {
   candidates: number;
   args: Record<string, string>;
   dim: number;
-}): Promise<PipelineResult> {
+};
+
+type Library = Awaited<ReturnType<typeof librarySearch>>;
+type CheckOptions = { sources: number; sentenceBudget: number };
+type CheckedEvidence = Awaited<ReturnType<typeof checkClaim>>['evidence'][number];
+
+export async function runClaimsPipeline(opts: PipelineOptions): Promise<PipelineResult> {
   const { claims, judge, docs } = opts;
   const byId = new Map(opts.corpus.map((d) => [d.id, d]));
   const claimIds = new Map(claims.map((c) => [c.claim, c.id]));
   const lib = await librarySearch(opts.mode, opts.args, opts.corpus, claimIds);
   const paths = new Map<number, string>();
-  const deps: ClaimCheckDeps = {
-    judge,
-    async search(r) {
-      const res = await lib.search(r);
-      for (const h of res.hits) paths.set(h.documentId, h.path);
-      return res;
-    },
-    ...(lib.passageScores ? { passageScores: lib.passageScores } : {}),
-    documentText: async (id) => byId.get(paths.get(id)!)?.text ?? null,
-    provenance: async (id) =>
-      provenanceOf({ location: paths.get(id)!, title: paths.get(id)!, date: 0 }, undefined),
-  };
+  const deps = checkDeps(opts, byId, lib, paths);
   const options = { sources: docs, sentenceBudget: docs * opts.candidates };
   const out: PipelineResult = {
     tp: 0,
@@ -139,18 +134,7 @@ export async function runClaimsPipeline(opts: {
     dump: [],
   };
   try {
-    // First pass: which sentences the checks will embed (zero vectors, labels discarded), so
-    // that they are embedded in one batch over the thread pool; the second pass reads the cache.
-    const wanted = new Set<string>();
-    const collecting: EvidenceJudge = {
-      ...judge,
-      embedSentences: async (texts) => {
-        for (const t of texts) wanted.add(t);
-        return texts.map(() => new Int16Array(opts.dim));
-      },
-    };
-    for (const c of claims) await checkClaim({ ...deps, judge: collecting }, c.claim, options);
-    await judge.embedSentences([...wanted]);
+    await embedWantedSentences(opts, deps, options);
     let done = 0;
     for (const c of claims) {
       for (const e of c.evidence.values()) {
@@ -164,46 +148,7 @@ export async function runClaimsPipeline(opts: {
       );
       for (const ev of check.evidence) {
         const docId = paths.get(ev.documentId)!;
-        const doc = byId.get(docId)!;
-        const goldEv = c.evidence.get(docId);
-        if (goldEv) out.goldRetrieved++;
-        const j = ev.judgement;
-        const rank = ev.retrieval.rank ?? 0;
-        out.judged.push({
-          rank,
-          gold: goldEv?.label ?? null,
-          probs: j.sentences.map((s) => s.probs),
-        });
-        if (j.stance !== 'NEUTRAL') {
-          out.predicted++;
-          if (goldEv && goldEv.label === j.stance) out.tp++;
-          else if (goldEv) out.labelledGoldWrong++;
-          else out.labelledNotGold++;
-        }
-        out.dump.push({
-          claim: c.id,
-          docId,
-          rank,
-          gold: goldEv?.label ?? null,
-          nei: c.evidence.size === 0,
-          stance: j.stance,
-          gate: j.gate ?? null,
-          retrieval: ev.retrieval,
-          ...(lib.passageFit ? { passageFit: lib.passageFit } : {}),
-          supportScore: j.supportScore,
-          maxCosine: j.maxCosine,
-          maxOverlap: j.maxOverlap,
-          probs: j.sentences.map((s) => s.probs),
-          ...(opts.judgeFor ? { stanceFit: 'out-of-fold' } : {}),
-        });
-        const selected: SentenceSpan[] =
-          j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);
-        out.sentPred += selected.length;
-        if (goldEv && opts.starts[docId]) {
-          const spans = originalSentences(doc.text, opts.starts[docId]);
-          const goldSpans = goldEv.sentences.map((i) => spans[i]!).filter(Boolean);
-          out.sentTp += goldSpans.filter((g) => selected.some((s) => overlaps(s, g))).length;
-        }
+        tallyEvidence(out, opts, lib, c, docId, byId.get(docId)!, ev);
       }
       if (++done % 25 === 0) process.stderr.write(`\r[claims] pipeline ${done}/${claims.length}`);
     }
@@ -211,6 +156,100 @@ export async function runClaimsPipeline(opts: {
     await lib.close();
   }
   return out;
+}
+
+/** The claim check's deps over the library; `paths` learns each hit's BEIR id (its path). */
+function checkDeps(
+  opts: PipelineOptions,
+  byId: Map<string, BeirDoc>,
+  lib: Library,
+  paths: Map<number, string>,
+): ClaimCheckDeps {
+  return {
+    judge: opts.judge,
+    async search(r) {
+      const res = await lib.search(r);
+      for (const h of res.hits) paths.set(h.documentId, h.path);
+      return res;
+    },
+    ...(lib.passageScores ? { passageScores: lib.passageScores } : {}),
+    documentText: async (id) => byId.get(paths.get(id)!)?.text ?? null,
+    provenance: async (id) =>
+      provenanceOf({ location: paths.get(id)!, title: paths.get(id)!, date: 0 }, undefined),
+  };
+}
+
+/**
+ * First pass: which sentences the checks will embed (zero vectors, labels discarded), so that
+ * they are embedded in one batch over the thread pool; the second pass reads the cache.
+ */
+async function embedWantedSentences(
+  opts: PipelineOptions,
+  deps: ClaimCheckDeps,
+  options: CheckOptions,
+): Promise<void> {
+  const { judge } = opts;
+  const wanted = new Set<string>();
+  const collecting: EvidenceJudge = {
+    ...judge,
+    embedSentences: async (texts) => {
+      for (const t of texts) wanted.add(t);
+      return texts.map(() => new Int16Array(opts.dim));
+    },
+  };
+  for (const c of opts.claims) await checkClaim({ ...deps, judge: collecting }, c.claim, options);
+  await judge.embedSentences([...wanted]);
+}
+
+/** Counts one judged (claim, source) into `out`: label, sentence selection, sweep and dump rows. */
+function tallyEvidence(
+  out: PipelineResult,
+  opts: PipelineOptions,
+  lib: Library,
+  c: ClaimRecord,
+  docId: string,
+  doc: BeirDoc,
+  ev: CheckedEvidence,
+): void {
+  const goldEv = c.evidence.get(docId);
+  if (goldEv) out.goldRetrieved++;
+  const j = ev.judgement;
+  const rank = ev.retrieval.rank ?? 0;
+  out.judged.push({
+    rank,
+    gold: goldEv?.label ?? null,
+    probs: j.sentences.map((s) => s.probs),
+  });
+  if (j.stance !== 'NEUTRAL') {
+    out.predicted++;
+    if (goldEv && goldEv.label === j.stance) out.tp++;
+    else if (goldEv) out.labelledGoldWrong++;
+    else out.labelledNotGold++;
+  }
+  out.dump.push({
+    claim: c.id,
+    docId,
+    rank,
+    gold: goldEv?.label ?? null,
+    nei: c.evidence.size === 0,
+    stance: j.stance,
+    gate: j.gate ?? null,
+    retrieval: ev.retrieval,
+    ...(lib.passageFit ? { passageFit: lib.passageFit } : {}),
+    supportScore: j.supportScore,
+    maxCosine: j.maxCosine,
+    maxOverlap: j.maxOverlap,
+    probs: j.sentences.map((s) => s.probs),
+    ...(opts.judgeFor ? { stanceFit: 'out-of-fold' } : {}),
+  });
+  const selected: SentenceSpan[] =
+    j.stance === 'NEUTRAL' ? [] : j.sentences.filter((s) => s.evidence);
+  out.sentPred += selected.length;
+  if (goldEv && opts.starts[docId]) {
+    const spans = originalSentences(doc.text, opts.starts[docId]);
+    const goldSpans = goldEv.sentences.map((i) => spans[i]!).filter(Boolean);
+    out.sentTp += goldSpans.filter((g) => selected.some((s) => overlaps(s, g))).length;
+  }
 }
 
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {

@@ -19,13 +19,19 @@ import { PASSAGE_FEATURES } from '../../workers/answer/features';
 import { blendScores, logisticScore } from '../../workers/answer/fitted';
 import { fitBoosted } from './boost';
 import type { QueryRecord } from './crag-collect';
+import {
+  bestCoverage,
+  FOLDS,
+  crossFit,
+  logit,
+  passageModelOutOfFold,
+  queryOutOfFold,
+  type Rows,
+  type Scores,
+} from './crag-explore-folds';
 import { PASSAGE_BOOST, passageThreshold } from './crag-fit';
 import { mulberry32 } from '../../workers/shared/test-rng';
 import { auroc, classify, fitLogistic } from './logistic';
-
-type Rows = Array<Record<string, number>>;
-const FOLDS = 5;
-const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
 
 /** AUROC, the passage goals' trade, and both at the shipped rule's threshold (out of fold). */
 export function reach(scores: number[], labels: boolean[]): string {
@@ -44,17 +50,9 @@ export function reach(scores: number[], labels: boolean[]): string {
 /** Query coverage at precision and ablated not-CORRECT both >= each target (out of fold). */
 export function coverageAt(records: QueryRecord[], s: number[], a: Array<number | null>): string {
   const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
-  const abl = a.filter((x): x is number => x !== null);
   return [0.92, 0.9]
     .map((target) => {
-      let best = { cov: 0, prec: 0, ab: 1 };
-      for (const t of [...new Set(s)].sort((x, y) => y - x)) {
-        const ab = abl.filter((x) => x < t).length / abl.length;
-        if (ab < target) break;
-        const c = s.flatMap((x, i) => (x >= t ? [i] : []));
-        const prec = c.filter((i) => top3[i]).length / c.length;
-        if (prec >= target) best = { cov: c.length / s.length, prec, ab };
-      }
+      const best = bestCoverage(top3, s, a, target);
       return `at ${target}: coverage ${best.cov.toFixed(3)} (precision ${best.prec.toFixed(3)}, ablated ${best.ab.toFixed(3)})`;
     })
     .join('; ');
@@ -149,76 +147,117 @@ function main(): void {
   if (!file) throw new Error('usage: crag-explore-relative.ts TRAIN_RECORDS_FILE [--query]');
   const records = deserialize(readFileSync(file)) as QueryRecord[];
   const labels = records.flatMap((r) => r.labels);
-  const oof = (rowsOf: (f: Rows) => Rows, names: readonly string[], ablNeg = false) => {
-    const first: number[][] = [];
-    const abl: Array<number[] | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((r, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(...rowsOf(r.first.features));
-        l.push(...r.labels);
-        if (ablNeg && r.ablation) {
-          const a = rowsOf(r.ablation.features);
-          rows.push(...a);
-          l.push(...a.map(() => false));
-        }
-      });
-      const m = fitBoosted(names, rows, l, PASSAGE_BOOST);
-      records.forEach((r, i) => {
-        if (i % FOLDS !== k) return;
-        first[i] = rowsOf(r.first.features).map((f) => logisticScore(m, f));
-        abl[i] = r.ablation ? rowsOf(r.ablation.features).map((f) => logisticScore(m, f)) : null;
-      });
-    }
-    return { first, abl };
-  };
-  const stageTwo = (base: { first: number[][]; abl: Array<number[] | null> }, names: string[]) => {
-    const first: number[][] = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((r, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(...stageTwoRows(base.first[i]!));
-        l.push(...r.labels);
-      });
-      const m = fitLogistic(names, rows, l, 1);
-      records.forEach((_, i) => {
-        if (i % FOLDS !== k) return;
-        first[i] = stageTwoRows(base.first[i]!).map((f) => logisticScore(m, f));
-      });
-      if (k === 0) console.log(`   fold 0 weights ${JSON.stringify(m.weights)}`);
-    }
-    return first;
-  };
-  const plain = (f: Rows) => f;
   console.log('1. the shipped features');
-  const base = oof(plain, PASSAGE_FEATURES);
+  const base = oof(records, plain, PASSAGE_FEATURES);
   console.log(`   ${reach(base.first.flat(), labels)}`);
   spread(records, base.first);
   const passageChecks = !process.argv.includes('--query-only');
-  if (passageChecks) console.log('3. stage two over the stage-one out-of-fold logit');
-  if (passageChecks)
-    for (const names of [
-      ['s1', 's1GapOther'],
-      ['s1', 's1Rank'],
-      ['s1', 's1Share'],
-      ['s1', 's1GapOther', 's1Rank', 's1Share', 's1Mean'],
-    ])
-      console.log(`   ${names.join(' + ')}: ${reach(stageTwo(base, names).flat(), labels)}`);
-  if (passageChecks) {
-    console.log('2. + relative features');
-    const rel = oof(relativeRows, [...PASSAGE_FEATURES, ...RELATIVE_FEATURES]);
-    console.log(`   ${reach(rel.first.flat(), labels)}`);
-    console.log(
-      `   + stage two (s1 + s1GapOther + s1Rank): ${reach(stageTwo(rel, ['s1', 's1GapOther', 's1Rank']).flat(), labels)}`,
-    );
-  }
+  if (passageChecks) relativeChecks(records, base);
   if (!process.argv.includes('--query') && passageChecks) return;
   console.log('4. query level');
-  const hard = oof(plain, PASSAGE_FEATURES, true);
+  queryChecks(records, base);
+}
+
+const plain = (f: Rows) => f;
+
+/** Out-of-fold scores under the shipped trees; `ablNeg`: the ablated passages as negatives. */
+function oof(
+  records: QueryRecord[],
+  rowsOf: (f: Rows) => Rows,
+  names: readonly string[],
+  ablNeg = false,
+): Scores {
+  return passageModelOutOfFold(
+    records,
+    (ev) => rowsOf(ev.features),
+    (rows, l) => fitBoosted(names, rows, l, PASSAGE_BOOST),
+    ablNeg,
+  );
+}
+
+/** Stage two: a logistic over the stage-one out-of-fold scores' place in the list, cross-fitted. */
+function stageTwo(records: QueryRecord[], base: Scores, names: string[]): number[][] {
+  const first: number[][] = [];
+  crossFit(
+    records.length,
+    (train, k) => {
+      const rows: Rows = [];
+      const l: boolean[] = [];
+      for (const i of train) {
+        rows.push(...stageTwoRows(base.first[i]!));
+        l.push(...records[i]!.labels);
+      }
+      const m = fitLogistic(names, rows, l, 1);
+      if (k === 0) console.log(`   fold 0 weights ${JSON.stringify(m.weights)}`);
+      return m;
+    },
+    (m, i) => {
+      first[i] = stageTwoRows(base.first[i]!).map((f) => logisticScore(m, f));
+    },
+  );
+  return first;
+}
+
+/** Sections 3 and 2: stage two over the shipped scores, then the relative features. */
+function relativeChecks(records: QueryRecord[], base: Scores): void {
+  const labels = records.flatMap((r) => r.labels);
+  console.log('3. stage two over the stage-one out-of-fold logit');
+  for (const names of [
+    ['s1', 's1GapOther'],
+    ['s1', 's1Rank'],
+    ['s1', 's1Share'],
+    ['s1', 's1GapOther', 's1Rank', 's1Share', 's1Mean'],
+  ])
+    console.log(`   ${names.join(' + ')}: ${reach(stageTwo(records, base, names).flat(), labels)}`);
+  console.log('2. + relative features');
+  const rel = oof(records, relativeRows, [...PASSAGE_FEATURES, ...RELATIVE_FEATURES]);
+  console.log(`   ${reach(rel.first.flat(), labels)}`);
+  console.log(
+    `   + stage two (s1 + s1GapOther + s1Rank): ${reach(stageTwo(records, rel, ['s1', 's1GapOther', 's1Rank']).flat(), labels)}`,
+  );
+}
+
+/**
+ * Query-level rows from one list: its out-of-fold scores under both models and the best
+ * passage's own features.
+ */
+function listShape(h: number[], p: number[], f: Rows): Record<string, number> {
+  const h5 = h.slice(0, 5);
+  const a = h5.indexOf(Math.max(...h5));
+  const hl = h.map(logit).sort((x, y) => y - x);
+  const z = hl.map((x) => Math.exp(x - hl[0]!));
+  const sum = z.reduce((s, x) => s + x, 0);
+  const fa = f[a]!;
+  const pl = p.map(logit).sort((x, y) => y - x);
+  return {
+    h1: hl[0]!,
+    h2: hl[1] ?? -14,
+    hGap: hl[0]! - (hl[1] ?? -14),
+    hShare: 1 / sum,
+    hNear: hl.filter((x) => x >= hl[0]! - 1).length,
+    hAt: a,
+    p1: pl[0]!,
+    pGap: pl[0]! - (pl[1] ?? -14),
+    pSum: p.reduce((s, x) => s + x, 0),
+    specCov: fa.specCov ?? 0,
+    onlyW: fa.onlyW ?? 0,
+    sentCovW: fa.sentCovW ?? 0,
+    sentPairs: fa.sentPairs ?? 0,
+    numHit: fa.numHit ?? 0,
+    missingMax: fa.missingMax ?? 0,
+    rareCov: fa.rareCov ?? 0,
+    sentGapOther: fa.sentGapOther ?? 0,
+    qTerms: fa.qTerms ?? 0,
+    cos: fa.cos ?? 0,
+    cosGap: fa.cosGap ?? 0,
+    bothLists: fa.bothLists ?? 0,
+  };
+}
+
+/** Section 4: the blended passage score, best of the top n, and query-level models. */
+function queryChecks(records: QueryRecord[], base: Scores): void {
+  const labels = records.flatMap((r) => r.labels);
+  const hard = oof(records, plain, PASSAGE_FEATURES, true);
   // the shipped passageBlend (crag-fit.ts chooses the weight; 0.5 for MiniLM)
   const blended = base.first.map((x, i) =>
     x.map((p, j) => blendScores(p, hard.first[i]![j]!, 0.5)),
@@ -237,44 +276,10 @@ function main(): void {
       )}`,
     );
   }
-  // query-level rows from one list: its out-of-fold scores under both models and the best
-  // passage's own features
-  const shape = (h: number[], p: number[], f: Rows): Record<string, number> => {
-    const h5 = h.slice(0, 5);
-    const a = h5.indexOf(Math.max(...h5));
-    const hl = h.map(logit).sort((x, y) => y - x);
-    const z = hl.map((x) => Math.exp(x - hl[0]!));
-    const sum = z.reduce((s, x) => s + x, 0);
-    const fa = f[a]!;
-    const pl = p.map(logit).sort((x, y) => y - x);
-    return {
-      h1: hl[0]!,
-      h2: hl[1] ?? -14,
-      hGap: hl[0]! - (hl[1] ?? -14),
-      hShare: 1 / sum,
-      hNear: hl.filter((x) => x >= hl[0]! - 1).length,
-      hAt: a,
-      p1: pl[0]!,
-      pGap: pl[0]! - (pl[1] ?? -14),
-      pSum: p.reduce((s, x) => s + x, 0),
-      specCov: fa.specCov ?? 0,
-      onlyW: fa.onlyW ?? 0,
-      sentCovW: fa.sentCovW ?? 0,
-      sentPairs: fa.sentPairs ?? 0,
-      numHit: fa.numHit ?? 0,
-      missingMax: fa.missingMax ?? 0,
-      rareCov: fa.rareCov ?? 0,
-      sentGapOther: fa.sentGapOther ?? 0,
-      qTerms: fa.qTerms ?? 0,
-      cos: fa.cos ?? 0,
-      cosGap: fa.cosGap ?? 0,
-      bothLists: fa.bothLists ?? 0,
-    };
-  };
   const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
-  const qf = records.map((r, i) => shape(hard.first[i]!, base.first[i]!, r.first.features));
+  const qf = records.map((r, i) => listShape(hard.first[i]!, base.first[i]!, r.first.features));
   const qa = records.map((r, i) =>
-    r.ablation ? shape(hard.abl[i]!, base.abl[i]!, r.ablation.features) : null,
+    r.ablation ? listShape(hard.abl[i]!, base.abl[i]!, r.ablation.features) : null,
   );
   const all = Object.keys(qf[0]!);
   for (const [names, how] of [
@@ -284,30 +289,11 @@ function main(): void {
     [all, 'logistic'],
     [all, 'trees'],
   ] as Array<[string[], string]>) {
-    const s: number[] = [];
-    const a: Array<number | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((_, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(qf[i]!);
-        l.push(top3[i]!);
-        if (qa[i]) {
-          rows.push(qa[i]);
-          l.push(false);
-        }
-      });
-      const m =
-        how === 'trees'
-          ? fitBoosted(names, rows, l, { trees: 100, depth: 3, minLeaf: 30 })
-          : fitLogistic(names, rows, l, 1);
-      records.forEach((_, i) => {
-        if (i % FOLDS !== k) return;
-        s[i] = logisticScore(m, qf[i]!);
-        a[i] = qa[i] ? logisticScore(m, qa[i]) : null;
-      });
-    }
+    const { s, a } = queryOutOfFold(qf, qa, top3, (rows, l) =>
+      how === 'trees'
+        ? fitBoosted(names, rows, l, { trees: 100, depth: 3, minLeaf: 30 })
+        : fitLogistic(names, rows, l, 1),
+    );
     console.log(`   query ${how} over ${names.join(' + ')}: ${coverageAt(records, s, a)}`);
   }
 }

@@ -30,14 +30,20 @@ import { loadNodeEncoder } from '../embed-models';
 import { fitBoosted } from './boost';
 import type { QueryRecord } from './crag-collect';
 import { coverageAt } from './crag-explore-relative';
+import {
+  logit,
+  passageOutOfFold,
+  queryOutOfFold,
+  trainingRows,
+  type Rows,
+  type RowsOf,
+  type Scores,
+} from './crag-explore-folds';
 import { PASSAGE_BOOST } from './crag-fit';
 import { auroc, classify, fitLogistic } from './logistic';
 
-type Rows = Array<Record<string, number>>;
-const FOLDS = 5;
 /** The features before the local ones were added (this exploration's baseline). */
 const PASSAGE_FEATURES = ALL.filter((f) => !(LOCAL_FEATURES as readonly string[]).includes(f));
-const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
 
 /** AUROC and the passage goals' trade on a 0.02-0.97 threshold grid. */
 function reach(scores: number[], labels: boolean[]): string {
@@ -74,60 +80,9 @@ async function main(): Promise<void> {
   const file = process.argv[2];
   if (!file) throw new Error('usage: crag-explore-signals.ts TRAIN_RECORDS_FILE [--sentences]');
   const records = deserialize(readFileSync(file)) as QueryRecord[];
-  const labels = records.flatMap((r) => r.labels);
-  type RowsOf = (ev: EvaluatedRetrieval, i: number, ablated: boolean) => Rows;
-  const oof = (rowsOf: RowsOf, names: readonly string[], ablNeg: boolean, bag = 0) => {
-    const first: number[][] = [];
-    const abl: Array<number[] | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const idx = records.map((_, i) => i).filter((i) => i % FOLDS !== k);
-      const rnd = mulberry32(17 + k);
-      const fitOn = (ids: number[]) => {
-        const rows: Rows = [];
-        const l: boolean[] = [];
-        for (const i of ids) {
-          const r = records[i]!;
-          rows.push(...rowsOf(r.first, i, false));
-          l.push(...r.labels);
-          if (ablNeg && r.ablation) {
-            const a = rowsOf(r.ablation, i, true);
-            rows.push(...a);
-            l.push(...a.map(() => false));
-          }
-        }
-        return fitBoosted(names, rows, l, PASSAGE_BOOST);
-      };
-      const models: LogisticModel[] = bag
-        ? Array.from({ length: bag }, () => fitOn(idx.filter(() => rnd() < 0.8)))
-        : [fitOn(idx)];
-      const score = (f: Record<string, number>) =>
-        1 /
-        (1 + Math.exp(-models.reduce((a, m) => a + logit(logisticScore(m, f)), 0) / models.length));
-      records.forEach((r, i) => {
-        if (i % FOLDS !== k) return;
-        first[i] = rowsOf(r.first, i, false).map(score);
-        abl[i] = r.ablation ? rowsOf(r.ablation, i, true).map(score) : null;
-      });
-    }
-    return { first, abl };
-  };
-  const max5 = (x: number[] | null) => (x ? Math.max(...x.slice(0, 5)) : null);
-  const report = (name: string, rowsOf: RowsOf, names: readonly string[], bag = 0) => {
-    const P = oof(rowsOf, names, false, bag);
-    console.log(`${name}, passage model: ${reach(P.first.flat(), labels)}`);
-    const H = oof(rowsOf, names, true, bag);
-    console.log(
-      `${name}, query score (best of the first 5, ablated negatives): ${coverageAt(
-        records,
-        H.first.map((x) => max5(x)!),
-        H.abl.map(max5),
-      )}`,
-    );
-    return { P, H };
-  };
   const plain: RowsOf = (ev) => ev.features;
   console.log('0. the features before the local ones');
-  const base = report('before', plain, PASSAGE_FEATURES);
+  const base = report(records, 'before', plain, PASSAGE_FEATURES);
 
   console.log('1. local specificity');
   const loc = new Map<EvaluatedRetrieval, Rows>();
@@ -135,9 +90,73 @@ async function main(): Promise<void> {
     if (!loc.has(ev)) loc.set(ev, localRows(ev));
     return ev.features.map((f, j) => ({ ...f, ...loc.get(ev)![j]! }));
   };
-  report('+ local specificity', withLocal, [...PASSAGE_FEATURES, ...LOCAL_FEATURES]);
+  report(records, '+ local specificity', withLocal, [...PASSAGE_FEATURES, ...LOCAL_FEATURES]);
 
   console.log('2. query-level shape of the list (logistic over the baseline scores + shape)');
+  shapeChecks(records, base);
+
+  console.log('3. bagging');
+  report(records, '5 bags of 80 % of the queries', plain, PASSAGE_FEATURES, 5);
+
+  if (process.argv.includes('--sentences')) {
+    console.log("4. the question's cosine to each top-5 passage's best lexical sentence");
+    await sentenceChecks(records);
+  }
+}
+
+/**
+ * Out-of-fold passage scores of the first (and ablated) retrievals under the shipped trees;
+ * `ablNeg`: the ablated passages as negatives; `bag` > 0: that many models on 80 % of the
+ * training queries, logits averaged.
+ */
+function oof(
+  records: QueryRecord[],
+  rowsOf: RowsOf,
+  names: readonly string[],
+  ablNeg: boolean,
+  bag = 0,
+): Scores {
+  return passageOutOfFold(records, rowsOf, (idx, k) => {
+    const rnd = mulberry32(17 + k);
+    const fitOn = (ids: number[]) => {
+      const t = trainingRows(records, ids, rowsOf, ablNeg);
+      return fitBoosted(names, t.rows, t.labels, PASSAGE_BOOST);
+    };
+    const models: LogisticModel[] = bag
+      ? Array.from({ length: bag }, () => fitOn(idx.filter(() => rnd() < 0.8)))
+      : [fitOn(idx)];
+    return (f) =>
+      1 /
+      (1 + Math.exp(-models.reduce((a, m) => a + logit(logisticScore(m, f)), 0) / models.length));
+  });
+}
+
+const max5 = (x: number[] | null) => (x ? Math.max(...x.slice(0, 5)) : null);
+
+/** The passage model's reach and the query score's coverage for one feature set. */
+function report(
+  records: QueryRecord[],
+  name: string,
+  rowsOf: RowsOf,
+  names: readonly string[],
+  bag = 0,
+): { P: Scores; H: Scores } {
+  const labels = records.flatMap((r) => r.labels);
+  const P = oof(records, rowsOf, names, false, bag);
+  console.log(`${name}, passage model: ${reach(P.first.flat(), labels)}`);
+  const H = oof(records, rowsOf, names, true, bag);
+  console.log(
+    `${name}, query score (best of the first 5, ablated negatives): ${coverageAt(
+      records,
+      H.first.map((x) => max5(x)!),
+      H.abl.map(max5),
+    )}`,
+  );
+  return { P, H };
+}
+
+/** Section 2: query-level logistic models over the baseline scores and the list's shape. */
+function shapeChecks(records: QueryRecord[], base: { P: Scores; H: Scores }): void {
   const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
   const shape = (ev: EvaluatedRetrieval, p: number[], h: number[]) => {
     const h5 = h.slice(0, 5);
@@ -168,63 +187,45 @@ async function main(): Promise<void> {
     ['hL', 'pL'],
     Object.keys(qf[0]!),
   ]) {
-    const s: number[] = [];
-    const a: Array<number | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((_, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(qf[i]!);
-        l.push(top3[i]!);
-        if (qa[i]) {
-          rows.push(qa[i]);
-          l.push(false);
-        }
-      });
-      const m = fitLogistic(names, rows, l, 1);
-      records.forEach((_, i) => {
-        if (i % FOLDS !== k) return;
-        s[i] = logisticScore(m, qf[i]!);
-        a[i] = qa[i] ? logisticScore(m, qa[i]) : null;
-      });
-    }
+    const { s, a } = queryOutOfFold(qf, qa, top3, (rows, l) => fitLogistic(names, rows, l, 1));
     console.log(`${names.join(' + ')}: ${coverageAt(records, s, a)}`);
   }
+}
 
-  console.log('3. bagging');
-  report('5 bags of 80 % of the queries', plain, PASSAGE_FEATURES, 5);
-
-  if (process.argv.includes('--sentences')) {
-    console.log("4. the question's cosine to each top-5 passage's best lexical sentence");
-    const enc = await loadNodeEncoder('all-MiniLM-L6-v2');
-    const sentCos = (ev: EvaluatedRetrieval): number[] =>
-      ev.passages.slice(0, 5).map((p) => {
-        const best = sentences(windowText(p))
-          .map((s, i) => ({
-            s,
-            i,
-            c: coverage(ev.query.terms, new Set(contentStems(s.text))).weighted,
-          }))
-          .sort((x, y) => y.c - x.c || x.i - y.i)[0];
-        return best && ev.query.vector
-          ? cosine(ev.query.vector, enc.embed(enc.passageText(best.s.text)))
-          : -1;
-      });
-    const sc = new Map<EvaluatedRetrieval, number[]>();
-    const withSent: RowsOf = (ev) => {
-      if (!sc.has(ev)) sc.set(ev, sentCos(ev));
-      const s = sc.get(ev)!;
-      const top = Math.max(...s);
-      return ev.features.map((f, j) => ({
-        ...f,
-        sCos: s[j] ?? -1,
-        sCosGap: s[j] === undefined ? -1 : s[j] - top,
-        sCosTop: top,
-      }));
-    };
-    report('+ sentence cosine', withSent, [...PASSAGE_FEATURES, 'sCos', 'sCosGap', 'sCosTop']);
-  }
+/** Section 4 (--sentences): the question's cosine to each top-5 passage's best lexical sentence. */
+async function sentenceChecks(records: QueryRecord[]): Promise<void> {
+  const enc = await loadNodeEncoder('all-MiniLM-L6-v2');
+  const sentCos = (ev: EvaluatedRetrieval): number[] =>
+    ev.passages.slice(0, 5).map((p) => {
+      const best = sentences(windowText(p))
+        .map((s, i) => ({
+          s,
+          i,
+          c: coverage(ev.query.terms, new Set(contentStems(s.text))).weighted,
+        }))
+        .sort((x, y) => y.c - x.c || x.i - y.i)[0];
+      return best && ev.query.vector
+        ? cosine(ev.query.vector, enc.embed(enc.passageText(best.s.text)))
+        : -1;
+    });
+  const sc = new Map<EvaluatedRetrieval, number[]>();
+  const withSent: RowsOf = (ev) => {
+    if (!sc.has(ev)) sc.set(ev, sentCos(ev));
+    const s = sc.get(ev)!;
+    const top = Math.max(...s);
+    return ev.features.map((f, j) => ({
+      ...f,
+      sCos: s[j] ?? -1,
+      sCosGap: s[j] === undefined ? -1 : s[j] - top,
+      sCosTop: top,
+    }));
+  };
+  report(records, '+ sentence cosine', withSent, [
+    ...PASSAGE_FEATURES,
+    'sCos',
+    'sCosGap',
+    'sCosTop',
+  ]);
 }
 
 void main();

@@ -10,17 +10,23 @@
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { PASSAGE_FEATURES } from '../../workers/answer/features';
-import { logisticScore, type LogisticModel } from '../../workers/answer/fitted';
+import { type LogisticModel } from '../../workers/answer/fitted';
 import { windowText } from '../../workers/answer/passages';
 import { contentStems, coverage, sentences } from '../../workers/answer/text';
 import { fitBoosted, type BoostOptions } from './boost';
 import type { QueryRecord } from './crag-collect';
+import {
+  bestCoverage,
+  logit,
+  passageModelOutOfFold,
+  queryOutOfFold,
+  type Rows,
+  type RowsOf,
+  type Scores,
+} from './crag-explore-folds';
 import { auroc, classify, fitLogistic } from './logistic';
 import { ndcgAt } from './metrics';
 
-type Rows = Array<Record<string, number>>;
-const FOLDS = 5;
-const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 /** AUROC, the best F1 (and its balanced accuracy), and the two goals' trade on a 0.02-0.97 grid. */
@@ -113,52 +119,47 @@ function main(): void {
   const file = process.argv[2];
   if (!file) throw new Error('usage: crag-explore.ts TRAIN_RECORDS_FILE');
   const records = deserialize(readFileSync(file)) as QueryRecord[];
-  const labels = records.flatMap((r) => r.labels);
-  const print = (name: string, s: number[][]) => {
-    const t = thresholdReach(s.flat(), labels);
-    console.log(
-      `${name}: AUROC ${t.auroc.toFixed(4)}, best F1 ${t.bestF1.toFixed(3)} (balanced accuracy ${t.baAtBestF1.toFixed(3)}), best F1 with BA >= 0.87: ${t.f1AtBa87.toFixed(3)}, best BA with F1 >= 0.68: ${t.baAtF1_68.toFixed(3)}`,
-    );
-  };
-  /** Out-of-fold passage scores of the first (and ablated) retrievals. */
-  const oof = (
-    rowsOf: (r: QueryRecord, i: number) => Rows,
-    fit: (rows: Rows, l: boolean[]) => LogisticModel,
-    ablatedNegatives = false,
-  ) => {
-    const first: number[][] = [];
-    const abl: Array<number[] | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((r, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(...rowsOf(r, i));
-        l.push(...r.labels);
-        if (ablatedNegatives)
-          for (const f of r.ablation?.features ?? []) {
-            rows.push(f);
-            l.push(false);
-          }
-      });
-      const m = fit(rows, l);
-      records.forEach((r, i) => {
-        if (i % FOLDS !== k) return;
-        first[i] = rowsOf(r, i).map((f) => logisticScore(m, f));
-        abl[i] = r.ablation ? r.ablation.features.map((f) => logisticScore(m, f)) : null;
-      });
-    }
-    return { first, abl };
-  };
-  const plain = (r: QueryRecord) => r.first.features;
-  const boosted =
-    (names: readonly string[], o: Partial<BoostOptions> = {}) =>
-    (rows: Rows, l: boolean[]) =>
-      fitBoosted(names, rows, l, o);
-
   console.log('1. passage model (out-of-fold train)');
-  const P = oof(plain, boosted(PASSAGE_FEATURES));
-  print('shipped features, 200 trees of depth 5', P.first);
+  const P = passageChecks(records);
+  console.log('2. query decision (out-of-fold train; precision and ablated >= 0.92)');
+  const H = passageOof(records, plain, boosted(PASSAGE_FEATURES), true);
+  queryChecks(records, P, H);
+  console.log("3. 'rerank': nDCG@10 of the top 10 reordered by out-of-fold passage scores");
+  rerankChecks(records, P, H);
+}
+
+function printReach(name: string, s: number[][], labels: boolean[]): void {
+  const t = thresholdReach(s.flat(), labels);
+  console.log(
+    `${name}: AUROC ${t.auroc.toFixed(4)}, best F1 ${t.bestF1.toFixed(3)} (balanced accuracy ${t.baAtBestF1.toFixed(3)}), best F1 with BA >= 0.87: ${t.f1AtBa87.toFixed(3)}, best BA with F1 >= 0.68: ${t.baAtF1_68.toFixed(3)}`,
+  );
+}
+
+/**
+ * Out-of-fold passage scores of the first (and ablated) retrievals; `rowsOf` makes the first
+ * retrieval's rows, the ablated one keeps its features.
+ */
+function passageOof(
+  records: QueryRecord[],
+  rowsOf: (r: QueryRecord, i: number) => Rows,
+  fit: (rows: Rows, l: boolean[]) => LogisticModel,
+  ablatedNegatives = false,
+): Scores {
+  const rows: RowsOf = (ev, i, ablated) => (ablated ? ev.features : rowsOf(records[i]!, i));
+  return passageModelOutOfFold(records, rows, fit, ablatedNegatives);
+}
+
+const plain = (r: QueryRecord) => r.first.features;
+const boosted =
+  (names: readonly string[], o: Partial<BoostOptions> = {}) =>
+  (rows: Rows, l: boolean[]) =>
+    fitBoosted(names, rows, l, o);
+
+/** Section 1: the shipped passage model, boosting settings, standing and text extras. */
+function passageChecks(records: QueryRecord[]): Scores {
+  const labels = records.flatMap((r) => r.labels);
+  const P = passageOof(records, plain, boosted(PASSAGE_FEATURES));
+  printReach('shipped features, 200 trees of depth 5', P.first, labels);
   for (const o of [
     { trees: 400, depth: 4 },
     { trees: 300, depth: 3 },
@@ -166,118 +167,107 @@ function main(): void {
     { trees: 600, depth: 4, rate: 0.02, minLeaf: 40 },
     { trees: 200, depth: 5, l2: 10, minLeaf: 50 },
   ])
-    print(`boosting ${JSON.stringify(o)}`, oof(plain, boosted(PASSAGE_FEATURES, o)).first);
+    printReach(
+      `boosting ${JSON.stringify(o)}`,
+      passageOof(records, plain, boosted(PASSAGE_FEATURES, o)).first,
+      labels,
+    );
   const withStanding = (r: QueryRecord, i: number) => {
     const c = standingFeatures(P.first[i]!);
     return r.first.features.map((f, j) => ({ ...f, ...c[j]! }));
   };
-  print(
+  printReach(
     'stacked: features + standing',
-    oof(withStanding, boosted([...PASSAGE_FEATURES, ...STANDING])).first,
+    passageOof(records, withStanding, boosted([...PASSAGE_FEATURES, ...STANDING])).first,
+    labels,
   );
   const extras = records.map(textExtras);
-  print(
+  printReach(
     'features + six text extras',
-    oof(
+    passageOof(
+      records,
       (r, i) => r.first.features.map((f, j) => ({ ...f, ...extras[i]![j]! })),
       boosted([...PASSAGE_FEATURES, ...EXTRAS]),
     ).first,
+    labels,
   );
+  return P;
+}
 
-  console.log('2. query decision (out-of-fold train; precision and ablated >= 0.92)');
-  const H = oof(plain, boosted(PASSAGE_FEATURES), true);
-  const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
-  const queryRow = (feats: Rows, p: number[], h: number[]): Record<string, number> => {
-    const sp = [...p].sort((a, b) => b - a);
-    const sh = [...h].sort((a, b) => b - a);
-    const ai = h.indexOf(Math.max(...h.slice(0, 5)));
-    const pi = p.indexOf(sp[0]!);
-    const f = feats[ai] ?? {};
-    return {
-      hMax5: Math.max(...h.slice(0, 5)),
-      hL: logit(sh[0]!),
-      hL2: logit(sh[1] ?? 0),
-      hGap: logit(sh[0]!) - logit(sh[1] ?? 0),
-      pL: logit(sp[0]!),
-      pL2: logit(sp[1] ?? 0),
-      pGap: logit(sp[0]!) - logit(sp[1] ?? 0),
-      pSum: p.reduce((a, b) => a + b, 0),
-      hSum: h.reduce((a, b) => a + b, 0),
-      pOver: p.filter((x) => x > 0.5).length,
-      argRank: 1 / (ai + 1),
-      pArgRank: 1 / (pi + 1),
-      qTopCos: f.qTopCos ?? 0,
-      qBm25Margin: f.qBm25Margin ?? 0,
-      qTerms: f.qTerms ?? 0,
-      covW: f.covW ?? 0,
-      sentCovW: f.sentCovW ?? 0,
-      rareCov: f.rareCov ?? 0,
-      cos: f.cos ?? 0,
-      missingMax: f.missingMax ?? 0,
-      numHit: f.numHit ?? 0,
-      pCos: feats[pi]?.cos ?? 0,
-      pCovW: feats[pi]?.covW ?? 0,
-      top1Cos: feats[0]?.cos ?? 0,
-      top1Bm25: feats[0]?.bm25Norm ?? 0,
-    };
+/** One query's row: its passage (p) and ablated-negatives (h) scores and the chosen passage's features. */
+function queryRow(feats: Rows, p: number[], h: number[]): Record<string, number> {
+  const sp = [...p].sort((a, b) => b - a);
+  const sh = [...h].sort((a, b) => b - a);
+  const ai = h.indexOf(Math.max(...h.slice(0, 5)));
+  const pi = p.indexOf(sp[0]!);
+  const f = feats[ai] ?? {};
+  return {
+    hMax5: Math.max(...h.slice(0, 5)),
+    hL: logit(sh[0]!),
+    hL2: logit(sh[1] ?? 0),
+    hGap: logit(sh[0]!) - logit(sh[1] ?? 0),
+    pL: logit(sp[0]!),
+    pL2: logit(sp[1] ?? 0),
+    pGap: logit(sp[0]!) - logit(sp[1] ?? 0),
+    pSum: p.reduce((a, b) => a + b, 0),
+    hSum: h.reduce((a, b) => a + b, 0),
+    pOver: p.filter((x) => x > 0.5).length,
+    argRank: 1 / (ai + 1),
+    pArgRank: 1 / (pi + 1),
+    qTopCos: f.qTopCos ?? 0,
+    qBm25Margin: f.qBm25Margin ?? 0,
+    qTerms: f.qTerms ?? 0,
+    covW: f.covW ?? 0,
+    sentCovW: f.sentCovW ?? 0,
+    rareCov: f.rareCov ?? 0,
+    cos: f.cos ?? 0,
+    missingMax: f.missingMax ?? 0,
+    numHit: f.numHit ?? 0,
+    pCos: feats[pi]?.cos ?? 0,
+    pCovW: feats[pi]?.covW ?? 0,
+    top1Cos: feats[0]?.cos ?? 0,
+    top1Bm25: feats[0]?.bm25Norm ?? 0,
   };
+}
+
+/** The largest CORRECT coverage with precision and ablated not-CORRECT both >= target. */
+function printCoverageAt(
+  name: string,
+  s: number[],
+  a: Array<number | null>,
+  top3: boolean[],
+  target = 0.92,
+): void {
+  const best = bestCoverage(top3, s, a, target);
+  console.log(
+    `${name}: coverage ${best.cov.toFixed(3)}, precision ${best.prec.toFixed(3)}, ablated not CORRECT ${best.ab.toFixed(3)}`,
+  );
+}
+
+/** Section 2: the shipped "best of the first 5" against query-level models. */
+function queryChecks(records: QueryRecord[], P: Scores, H: Scores): void {
+  const top3 = records.map((r) => r.labels.slice(0, 3).some(Boolean));
   const qrows = records.map((r, i) => queryRow(r.first.features, P.first[i]!, H.first[i]!));
   const arows = records.map((r, i) =>
     r.ablation ? queryRow(r.ablation.features, P.abl[i]!, H.abl[i]!) : null,
   );
   const Q = Object.keys(qrows[0]!);
-  const coverageAt = (name: string, s: number[], a: Array<number | null>, target = 0.92) => {
-    const abl = a.filter((x): x is number => x !== null);
-    let best = { cov: 0, prec: 0, ab: 1 };
-    for (const t of [...new Set(s)].sort((x, y) => y - x)) {
-      const ab = abl.filter((x) => x < t).length / abl.length;
-      if (ab < target) break;
-      const c = s.flatMap((x, i) => (x >= t ? [i] : []));
-      const prec = c.filter((i) => top3[i]).length / c.length;
-      if (prec >= target) best = { cov: c.length / s.length, prec, ab };
-    }
-    console.log(
-      `${name}: coverage ${best.cov.toFixed(3)}, precision ${best.prec.toFixed(3)}, ablated not CORRECT ${best.ab.toFixed(3)}`,
-    );
-  };
-  coverageAt(
+  printCoverageAt(
     'shipped: best of the first 5 under the ablated-negatives model',
     qrows.map((q) => q.hMax5!),
     arows.map((q) => q?.hMax5 ?? null),
+    top3,
   );
-  const queryOof = (
-    names: string[],
-    fit: (n: string[], rows: Rows, l: boolean[]) => LogisticModel,
-  ) => {
-    const s: number[] = [];
-    const a: Array<number | null> = [];
-    for (let k = 0; k < FOLDS; k++) {
-      const rows: Rows = [];
-      const l: boolean[] = [];
-      records.forEach((_, i) => {
-        if (i % FOLDS === k) return;
-        rows.push(qrows[i]!);
-        l.push(top3[i]!);
-        if (arows[i]) {
-          rows.push(arows[i]);
-          l.push(false);
-        }
-      });
-      const m = fit(names, rows, l);
-      records.forEach((_, i) => {
-        if (i % FOLDS !== k) return;
-        s[i] = logisticScore(m, qrows[i]!);
-        a[i] = arows[i] ? logisticScore(m, arows[i]) : null;
-      });
-    }
-    return { s, a };
-  };
-  let q = queryOof(Q, (n, rows, l) => fitLogistic(n, rows, l, 1));
-  coverageAt(`query-level logistic over ${Q.length} query features`, q.s, q.a);
-  q = queryOof(Q, (n, rows, l) => fitBoosted(n, rows, l, { trees: 100, depth: 3 }));
-  coverageAt(`query-level boosted (100 trees of depth 3)`, q.s, q.a);
+  let q = queryOutOfFold(qrows, arows, top3, (rows, l) => fitLogistic(Q, rows, l, 1));
+  printCoverageAt(`query-level logistic over ${Q.length} query features`, q.s, q.a, top3);
+  q = queryOutOfFold(qrows, arows, top3, (rows, l) =>
+    fitBoosted(Q, rows, l, { trees: 100, depth: 3 }),
+  );
+  printCoverageAt(`query-level boosted (100 trees of depth 3)`, q.s, q.a, top3);
+}
 
-  console.log("3. 'rerank': nDCG@10 of the top 10 reordered by out-of-fold passage scores");
+/** Section 3: nDCG@10 with the top 10 reordered by out-of-fold passage scores, by query-score band. */
+function rerankChecks(records: QueryRecord[], P: Scores, H: Scores): void {
   const gains = records.map((r, i) => {
     const paths = r.first.passages.map((p) => p.path);
     const order = paths.map((p, j) => ({ p, s: P.first[i]![j]!, j }));

@@ -367,6 +367,22 @@ export async function fitCrag(
   log(`[crag-fit] passage model and thresholds ${JSON.stringify(fitted.thresholds)}`);
 
   const gold = goldSpans(harness, evidence);
+  fitStrips(fitted, records, gold, log);
+  await fitCheckerCuts(harness, fitted, records, evidence, corpusSize, log);
+  fitted.corrective = await fitCorrective(harness, fitted, records, qOof, log);
+  return fitted;
+}
+
+/**
+ * The strip model, its keep threshold (the largest keeping >= 93% of train rationale sentences)
+ * and the answer's threshold and length (best train answer precision), on out-of-fold scores.
+ */
+function fitStrips(
+  fitted: FittedModel,
+  records: QueryRecord[],
+  gold: ReturnType<typeof goldSpans>,
+  log: (msg: string) => void,
+): void {
   const strips = stripRows(fitted, records, gold);
   fitted.strip = {
     ...fitLogistic(STRIP_FEATURES, strips.rows, strips.labels, 1),
@@ -392,7 +408,17 @@ export async function fitCrag(
     }
   Object.assign(fitted.strip, { answer: best.answer, answerMax: best.max });
   log(`[crag-fit] strips keep ${fitted.strip.keep} answer ${best.answer} x${best.max}`);
+}
 
+/** The checker's logistic and its supported / unsupported cut-offs on the train pairs. */
+async function fitCheckerCuts(
+  harness: CragHarness,
+  fitted: FittedModel,
+  records: QueryRecord[],
+  evidence: Evidence[],
+  corpusSize: number,
+  log: (msg: string) => void,
+): Promise<void> {
   const checker = await evalChecker(harness, fitted);
   const pairs = buildPairs(harness, fitted, records, evidence, corpusSize).filter(
     (p) => p.kind !== 'contradict',
@@ -422,9 +448,6 @@ export async function fitCrag(
   log(
     `[crag-fit] checker ${fitted.checker.supported}/${fitted.checker.unsupported} on ${pairs.length} pairs`,
   );
-
-  fitted.corrective = await fitCorrective(harness, fitted, records, qOof, log);
-  return fitted;
 }
 
 /** Train folds (of 5) that must not lose nDCG@10 under a corrective rule for it to be chosen. */

@@ -176,77 +176,13 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
   try {
     const fitted0 =
       task === 'crag-fit' ? unfitted(harness.modelId) : await loadFittedModel(harness.modelId);
-    // --records FILE: the collected records (features of the first and ablated retrievals, which
-    // do not depend on the fitted model) are read from FILE when it exists, else written to it,
-    // so a re-fit on the same split and model skips the retrievals.
-    const collect = async (file: string | undefined): Promise<QueryRecord[]> => {
-      if (file && existsSync(file)) {
-        const read = deserialize(readFileSync(file)) as QueryRecord[];
-        log(`[crag] ${read.length} records read from ${file}`);
-        return read;
-      }
-      const got = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
-        if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
-      });
-      log('');
-      if (file) writeFileSync(file, serialize(got));
-      return got;
-    };
+    const collect = recordCollector(harness, l, fitted0, log);
     // --lexical-only (crag): every retrieval without vectors, as a library with no semantic
     // index retrieves (the fit's vector-free variant scores it).
     if ('lexical-only' in args && task === 'crag') harness.setLexicalOnly(true);
     const records = await collect(args.records);
-    if (task === 'checker-fit') {
-      const path = await fitChecker(
-        harness,
-        fitted0,
-        records,
-        l.evidence,
-        l.corpus.length,
-        {
-          command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
-          fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
-        },
-        log,
-      );
-      log(`[checker-fit] wrote ${path}`);
-      return;
-    }
-    if (task === 'rationale-fit') {
-      const path = fitRationale(
-        fitted0,
-        records,
-        goldSpans(harness, l.evidence),
-        {
-          command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
-          fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
-        },
-        log,
-      );
-      log(`[rationale-fit] wrote ${path}`);
-      return;
-    }
-    if (task === 'crag-fit') {
-      const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`;
-      // the vector-free variant's rows: the same queries retrieved lexical-only
-      // (--lexical-records FILE caches them as --records does)
-      harness.setLexicalOnly(true);
-      log('[crag-fit] lexical-only retrievals for the vector-free variant');
-      const lexicalRecords = await collect(args['lexical-records']);
-      harness.setLexicalOnly(false);
-      const fitted = await fitCrag(
-        harness,
-        records,
-        l.evidence,
-        l.corpus.length,
-        {
-          command,
-          fittedOn: `${args.dataset} ${split} (${records.length} queries, ${l.corpus.length} documents)`,
-        },
-        log,
-        lexicalRecords,
-      );
-      log(`[crag-fit] wrote ${writeFitted(fitted)}`);
+    if (fitting) {
+      await runFit({ task, args, split, harness, fitted0, records, collect, l, log });
       return;
     }
     const fitted = fitted0;
@@ -263,6 +199,85 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
     if (args.json) writeFileSync(args.json, `${JSON.stringify(out, null, 2)}\n`);
   } finally {
     await harness.close();
+  }
+}
+
+type Collect = (file: string | undefined) => Promise<QueryRecord[]>;
+
+/**
+ * --records FILE: the collected records (features of the first and ablated retrievals, which
+ * do not depend on the fitted model) are read from FILE when it exists, else written to it,
+ * so a re-fit on the same split and model skips the retrievals.
+ */
+function recordCollector(
+  harness: CragHarness,
+  l: Loaded,
+  fitted0: FittedModel,
+  log: (m: string) => void,
+): Collect {
+  return async (file) => {
+    if (file && existsSync(file)) {
+      const read = deserialize(readFileSync(file)) as QueryRecord[];
+      log(`[crag] ${read.length} records read from ${file}`);
+      return read;
+    }
+    const got = await collectQueries(harness, l.queries, l.qrels, fitted0, (d, t) => {
+      if (d % 25 === 0 || d === t) process.stderr.write(`\r[crag] queried ${d}/${t}`);
+    });
+    log('');
+    if (file) writeFileSync(file, serialize(got));
+    return got;
+  };
+}
+
+/** crag-fit, checker-fit or rationale-fit on the collected train records; logs the file written. */
+async function runFit(c: {
+  task: string;
+  args: Record<string, string>;
+  split: string;
+  harness: CragHarness;
+  fitted0: FittedModel;
+  records: QueryRecord[];
+  collect: Collect;
+  l: Loaded;
+  log: (m: string) => void;
+}): Promise<void> {
+  const { task, args, harness, fitted0, records, l, log } = c;
+  const provenance = {
+    command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
+    fittedOn: `${args.dataset} ${c.split} (${records.length} queries, ${l.corpus.length} documents)`,
+  };
+  if (task === 'checker-fit') {
+    const path = await fitChecker(
+      harness,
+      fitted0,
+      records,
+      l.evidence,
+      l.corpus.length,
+      provenance,
+      log,
+    );
+    log(`[checker-fit] wrote ${path}`);
+  } else if (task === 'rationale-fit') {
+    const path = fitRationale(fitted0, records, goldSpans(harness, l.evidence), provenance, log);
+    log(`[rationale-fit] wrote ${path}`);
+  } else {
+    // the vector-free variant's rows: the same queries retrieved lexical-only
+    // (--lexical-records FILE caches them as --records does)
+    harness.setLexicalOnly(true);
+    log('[crag-fit] lexical-only retrievals for the vector-free variant');
+    const lexicalRecords = await c.collect(args['lexical-records']);
+    harness.setLexicalOnly(false);
+    const fitted = await fitCrag(
+      harness,
+      records,
+      l.evidence,
+      l.corpus.length,
+      provenance,
+      log,
+      lexicalRecords,
+    );
+    log(`[crag-fit] wrote ${writeFitted(fitted)}`);
   }
 }
 
@@ -286,24 +301,9 @@ export async function cragReport(
   const decisionOf = (r: QueryRecord) => scoreWith(fitted, r.first).decision;
   const af = answerFigures(fitted, records, gold, decisionOf);
   const cf = l.evidence.length ? await checkerFigures(harness, fitted, records, l) : null;
-  const incorrect = records.filter((r) => decisionOf(r) === 'INCORRECT');
-  const expand = createExpansion(fitted.corrective.technique, {
-    lexicalTopK: harness.lexicalTopK,
-    synonyms: harness.synonyms,
-  });
-  const cg = correctiveGain(
-    fitted.corrective.technique === 'rerank'
-      ? rerankTrials(incorrect, (rec) => scoreWith(fitted, rec.first).scores)
-      : await correctiveTrials(harness, fitted, incorrect, expand),
-    fitted.corrective,
-  );
+  const cg = await correctiveFigures(harness, fitted, records, decisionOf);
   const check = await checkTimes(harness, fitted, records);
-  const evaluate = records.map((r) => r.evaluateMs);
-  const total = records.map((_, i) => evaluate[i]! + rf.times[i]! + (check[i] ?? 0));
-  const ms = (v: number[]) => ({
-    p50_ms: round4(percentile(v, 50)),
-    p95_ms: round4(percentile(v, 95)),
-  });
+  const lat = latencyFigures(records, rf.times, af.times, check);
   const r = (x: number | null) => (x === null ? null : round4(x));
   return {
     // which of the fit's models scored these retrievals ('no vectors': the vector-free variant)
@@ -340,10 +340,48 @@ export async function cragReport(
     answer_rationale_precision: gold.total ? r(af.precision) : null,
     answer_sentences: af.sentences,
     answer_sentences_cited: af.sentences ? r(af.cited / af.sentences) : null,
+    ...lat,
+  };
+}
+
+/** The corrective action's nDCG gain on the queries the evaluator calls INCORRECT. */
+async function correctiveFigures(
+  harness: CragHarness,
+  fitted: FittedModel,
+  records: QueryRecord[],
+  decisionOf: (r: QueryRecord) => string,
+) {
+  const incorrect = records.filter((r) => decisionOf(r) === 'INCORRECT');
+  const expand = createExpansion(fitted.corrective.technique, {
+    lexicalTopK: harness.lexicalTopK,
+    synonyms: harness.synonyms,
+  });
+  return correctiveGain(
+    fitted.corrective.technique === 'rerank'
+      ? rerankTrials(incorrect, (rec) => scoreWith(fitted, rec.first).scores)
+      : await correctiveTrials(harness, fitted, incorrect, expand),
+    fitted.corrective,
+  );
+}
+
+/** p50/p95 of each stage's added time per query and of their sum (the report's latency keys). */
+function latencyFigures(
+  records: QueryRecord[],
+  refine: number[],
+  answer: number[],
+  check: number[],
+) {
+  const evaluate = records.map((r) => r.evaluateMs);
+  const total = records.map((_, i) => evaluate[i]! + refine[i]! + (check[i] ?? 0));
+  const ms = (v: number[]) => ({
+    p50_ms: round4(percentile(v, 50)),
+    p95_ms: round4(percentile(v, 95)),
+  });
+  return {
     latency: {
       evaluate: ms(evaluate),
-      refine: ms(rf.times),
-      answer: ms(af.times),
+      refine: ms(refine),
+      answer: ms(answer),
       check: ms(check),
       added_total: ms(total),
     },

@@ -101,6 +101,11 @@ function withBias(rows: DumpRow[], tau: number, bias: number): DumpRow[] {
   }));
 }
 
+interface Dump {
+  mode: string;
+  rows: DumpRow[];
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const model = args.model ?? 'all-MiniLM-L6-v2';
@@ -109,9 +114,37 @@ function main() {
   ) as FittedStanceModel;
   const claims = loadClaims(args.dataset!, 'train');
   const gold = claims.reduce((a, c) => a + c.evidence.size, 0);
-  // --dump MODE=FILE[,MODE=FILE]: one dump per retrieval mode (a bare FILE is lexical).
-  const dumps = args.dump!.split(',').map((spec) => {
-    const [mode, file] = spec.includes('=') ? spec.split('=') : ['lexical', spec];
+  const dumps = readDumps(args.dump!);
+  const tau = stance.evidenceThreshold;
+  // --crag FILE (experiment, bench/eval/claims-crag-scores.ts): the answer evaluator's passage
+  // score per (claim, document) joined into the rows, and a feature set with it; --out FILE then
+  // keeps the shipped gate untouched.
+  if (args.crag) {
+    joinCragScores(dumps, args.crag);
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+  }
+  // Dumps whose rows carry the claim check's own passage scores get the feature set too.
+  if (dumps.some((d) => d.rows.some((r) => r.retrieval.passageScore !== undefined)))
+    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+  const maxDocs = Number(args.maxDocs ?? 3);
+  // --biases 0: no SUPPORT bias (a bias flips weakly contradicting sources to SUPPORT).
+  const biases = (args.biases ?? '0,0.25,0.5').split(',').map(Number);
+  const best = chooseGate(dumps, { tau, gold, maxDocs, biases });
+  const gate = fitGate(best, dumps, tau, {
+    model,
+    stance,
+    claims: claims.length,
+    command: `npx tsx bench/eval/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
+  });
+  const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
+  writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);
+  console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(best)}`);
+}
+
+/** --dump MODE=FILE[,MODE=FILE]: one dump per retrieval mode (a bare FILE is lexical); labelled rows only. */
+function readDumps(spec: string): Dump[] {
+  return spec.split(',').map((one) => {
+    const [mode, file] = one.includes('=') ? one.split('=') : ['lexical', one];
     const rows = readFileSync(file!, 'utf8')
       .trim()
       .split('\n')
@@ -119,41 +152,43 @@ function main() {
       .filter((r) => r.stance !== 'NEUTRAL');
     return { mode: mode!, rows };
   });
-  const tau = stance.evidenceThreshold;
-  // --crag FILE (experiment, bench/eval/claims-crag-scores.ts): the answer evaluator's passage
-  // score per (claim, document) joined into the rows, and a feature set with it; --out FILE then
-  // keeps the shipped gate untouched.
-  if (args.crag) {
-    const crag = new Map<string, number>();
-    for (const l of readFileSync(args.crag, 'utf8').trim().split('\n')) {
-      const x = JSON.parse(l) as { claim: string; docId: string; crag: number };
-      crag.set(`${x.claim}:${x.docId}`, x.crag);
-    }
-    for (const d of dumps)
-      for (const r of d.rows) {
-        const v = crag.get(`${r.claim}:${r.docId}`);
-        if (v !== undefined) r.retrieval = { ...r.retrieval, passageScore: v };
-      }
-    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
+}
+
+/** --crag FILE: each row's passage score from the answer evaluator, by (claim, document). */
+function joinCragScores(dumps: Dump[], file: string): void {
+  const crag = new Map<string, number>();
+  for (const l of readFileSync(file, 'utf8').trim().split('\n')) {
+    const x = JSON.parse(l) as { claim: string; docId: string; crag: number };
+    crag.set(`${x.claim}:${x.docId}`, x.crag);
   }
-  // Dumps whose rows carry the claim check's own passage scores get the feature set too.
-  if (dumps.some((d) => d.rows.some((r) => r.retrieval.passageScore !== undefined)))
-    FEATURE_SETS.crag = GATE_FEATURES.filter((f) => f !== 'relevance');
-  const maxDocs = Number(args.maxDocs ?? 3);
-  const foldOf = (r: DumpRow) => Number(r.claim) % FOLDS;
-  const f1At = (rows: DumpRow[], p: number[], t: number, docs: number) => {
-    let kept = 0;
-    let tp = 0;
-    rows.forEach((r, i) => {
-      if (r.rank >= docs || p[i]! < t) return;
-      kept++;
-      if (r.gold === r.stance) tp++;
-    });
-    const precision = kept ? tp / kept : 0;
-    const recall = tp / gold;
-    const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-    return { f1, precision, recall, kept };
-  };
+  for (const d of dumps)
+    for (const r of d.rows) {
+      const v = crag.get(`${r.claim}:${r.docId}`);
+      if (v !== undefined) r.retrieval = { ...r.retrieval, passageScore: v };
+    }
+}
+
+const foldOf = (r: DumpRow) => Number(r.claim) % FOLDS;
+
+/** Abstract label F1 of the rows within the first `docs` sources whose gate probability >= t. */
+function f1At(rows: DumpRow[], p: number[], t: number, docs: number, gold: number) {
+  let kept = 0;
+  let tp = 0;
+  rows.forEach((r, i) => {
+    if (r.rank >= docs || p[i]! < t) return;
+    kept++;
+    if (r.gold === r.stance) tp++;
+  });
+  const precision = kept ? tp / kept : 0;
+  const recall = tp / gold;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  return { f1, precision, recall, kept };
+}
+
+type Search = { tau: number; gold: number; maxDocs: number; biases: number[] };
+
+/** The best choice over bias, mode, feature set, target, L2, depth and threshold (out-of-fold F1). */
+function chooseGate(dumps: Dump[], o: Search): Choice {
   let best: Choice = {
     f1: -1,
     precision: 0,
@@ -166,52 +201,36 @@ function main() {
     t: 0,
     bias: 0,
   };
-  // --biases 0: no SUPPORT bias (a bias flips weakly contradicting sources to SUPPORT).
-  const biases = (args.biases ?? '0,0.25,0.5').split(',').map(Number);
-  for (const bias of biases)
+  for (const bias of o.biases)
     for (const dump of dumps) {
       const { mode } = dump;
       // The dumps are written without a gate (bias 0): each row's label again under this bias.
-      const rows = withBias(dump.rows, tau, bias);
-      const feats = rows.map((r) => dumpFeatures(r, tau));
-      for (let docs = 1; docs <= maxDocs; docs++) {
+      const rows = withBias(dump.rows, o.tau, bias);
+      const feats = rows.map((r) => dumpFeatures(r, o.tau));
+      for (let docs = 1; docs <= o.maxDocs; docs++) {
         const none = f1At(
           rows,
           rows.map(() => 1),
           0,
           docs,
+          o.gold,
         );
         console.error(
-          `[gate-fit] ${mode} bias ${bias}: ${rows.length} labelled judgements, ${gold} gold pairs; no gate, depth ${docs}: F1 ${round4(none.f1)} (P ${round4(none.precision)} R ${round4(none.recall)})`,
+          `[gate-fit] ${mode} bias ${bias}: ${rows.length} labelled judgements, ${o.gold} gold pairs; no gate, depth ${docs}: F1 ${round4(none.f1)} (P ${round4(none.precision)} R ${round4(none.recall)})`,
         );
       }
       for (const features of Object.keys(FEATURE_SETS))
         for (const target of ['evidence', 'right'] as const)
           for (const l2 of [0.1, 1, 10])
-            for (let docs = 1; docs <= maxDocs; docs++) {
-              const names = FEATURE_SETS[features]!;
+            for (let docs = 1; docs <= o.maxDocs; docs++) {
               const labels = rows.map((r) =>
                 target === 'evidence' ? r.gold !== null : r.gold === r.stance,
               );
-              const oof = new Array<number>(rows.length).fill(0);
-              for (let f = 0; f < FOLDS; f++) {
-                const train = rows
-                  .map((_, i) => i)
-                  .filter((i) => foldOf(rows[i]!) !== f && rows[i]!.rank < docs);
-                const m = fitLogistic(
-                  names,
-                  train.map((i) => feats[i]!),
-                  train.map((i) => labels[i]!),
-                  l2,
-                );
-                rows.forEach((r, i) => {
-                  if (foldOf(r) === f) oof[i] = gateProbability(m, feats[i]!);
-                });
-              }
+              const oof = outOfFold(rows, feats, labels, FEATURE_SETS[features]!, l2, docs);
               let local: Choice | null = null;
               for (let k = 0; k <= 90; k += 2) {
                 const t = k / 100;
-                const r = f1At(rows, oof, t, docs);
+                const r = f1At(rows, oof, t, docs, o.gold);
                 if (!local || r.f1 > local.f1)
                   local = { ...r, mode, features, target, l2, docs, t, bias };
               }
@@ -219,15 +238,52 @@ function main() {
               if (local!.f1 > best.f1) best = local!;
             }
     }
+  return best;
+}
+
+/** Out-of-fold gate probabilities (folds by claim id), each fold's model on the first `docs` sources. */
+function outOfFold(
+  rows: DumpRow[],
+  feats: Array<Record<string, number>>,
+  labels: boolean[],
+  names: readonly string[],
+  l2: number,
+  docs: number,
+): number[] {
+  const oof = new Array<number>(rows.length).fill(0);
+  for (let f = 0; f < FOLDS; f++) {
+    const train = rows
+      .map((_, i) => i)
+      .filter((i) => foldOf(rows[i]!) !== f && rows[i]!.rank < docs);
+    const m = fitLogistic(
+      names,
+      train.map((i) => feats[i]!),
+      train.map((i) => labels[i]!),
+      l2,
+    );
+    rows.forEach((r, i) => {
+      if (foldOf(r) === f) oof[i] = gateProbability(m, feats[i]!);
+    });
+  }
+  return oof;
+}
+
+/** The shipped gate: the chosen setting refitted on all its rows, with its provenance. */
+function fitGate(
+  best: Choice,
+  dumps: Dump[],
+  tau: number,
+  p: { model: string; stance: FittedStanceModel; claims: number; command: string },
+): EvidenceGate & { docs: number } {
   const chosenRows = withBias(dumps.find((d) => d.mode === best.mode)!.rows, tau, best.bias);
   const chosen = { rows: chosenRows, feats: chosenRows.map((r) => dumpFeatures(r, tau)) };
   const names = FEATURE_SETS[best.features]!;
   const idx = chosen.rows.map((_, i) => i).filter((i) => chosen.rows[i]!.rank < best.docs);
-  const gate: EvidenceGate & { docs: number } = {
-    modelId: model,
-    command: `npx tsx bench/eval/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
+  return {
+    modelId: p.model,
+    command: p.command,
     date: new Date().toISOString().slice(0, 10),
-    fittedOn: `SciFact claims_train only (${idx.length} labelled judgements of ${claims.length} claims, ${best.mode} search, the first ${best.docs} sources)`,
+    fittedOn: `SciFact claims_train only (${idx.length} labelled judgements of ${p.claims} claims, ${best.mode} search, the first ${best.docs} sources)`,
     ...fitLogistic(
       names,
       idx.map((i) => chosen.feats[i]!),
@@ -240,7 +296,7 @@ function main() {
     ),
     // The stance model whose judgements the gate was fitted on: a refitted stance model needs a
     // refitted gate (evidence-gate.test.ts checks they match).
-    stanceProvenance: stance.provenance,
+    stanceProvenance: p.stance.provenance,
     // Whether the rows' stances came from fold models that did not see their claims
     // (`--stanceFolds DIR`) or from the shipped model, which was fitted on these train claims.
     stanceFit: chosen.rows.every((r) => r.stanceFit === 'out-of-fold')
@@ -250,7 +306,7 @@ function main() {
     // gate too; evidence-gate.test.ts checks it).
     ...(FEATURE_SETS[best.features]!.includes('passageScore')
       ? {
-          passageModel: passageModelOf(model),
+          passageModel: passageModelOf(p.model),
           passageFit: chosen.rows.every((r) => r.passageFit === 'out-of-fold')
             ? ('out-of-fold' as const)
             : ('in-sample' as const),
@@ -268,9 +324,6 @@ function main() {
       oofRecall: round4(best.recall),
     },
   };
-  const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
-  writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);
-  console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(best)}`);
 }
 
 main();

@@ -51,6 +51,10 @@ function fitBands(rows: Row[], pHigh: number, pMedium: number): BandThresholds {
   return { ...t, precision, count };
 }
 
+type Saved = { qid: string; lists: unknown }[];
+type Tally = Record<RelevanceBand | 'none', [number, number]>;
+type Relevant = (qid: string, path: string) => boolean;
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const split = args.split ?? 'train';
@@ -59,37 +63,18 @@ async function main(): Promise<void> {
   const pMedium = Number(args.medium ?? 0.2);
   const models = (args.models ?? 'use-lite,all-MiniLM-L6-v2').split(',');
   const dataset = args.dataset!;
-  const { corpus, queries, qrels, ids } = await loadSplit(dataset, split);
+  const data = await loadSplit(dataset, split);
+  const { qrels, ids } = data;
   const relevant = (qid: string, path: string) => (qrels[qid]?.[path] ?? 0) > 0;
   const lexRows: Row[] = [];
   const semantic: Record<string, BandThresholds> = {};
-  const hybridCheck: Record<string, Record<RelevanceBand | 'none', [number, number]>> = {};
-  const perModel = new Map<string, { qid: string; lists: unknown }[]>();
+  const hybridCheck: Record<string, Tally> = {};
+  const perModel = new Map<string, Saved>();
   for (const model of models) {
-    const options = { ...args, model };
-    const core = await createHybridCore(options);
-    process.stderr.write(`[relevance-fit] ${model}: indexing ${corpus.length} documents\n`);
-    await core.index(corpus);
-    const { lexical } = core.parts();
-    const { method } = hybridSettings(options);
-    const semRows: Row[] = [];
-    const saved: { qid: string; lists: unknown }[] = [];
-    for (const qid of ids) {
-      const q = queries.get(qid)!;
-      const lex = await lexical.rank(q, { limit: 20 });
-      if (model === models[0])
-        for (const c of lex.chunks)
-          lexRows.push({
-            x: lex.maxScore > 0 ? c.score / lex.maxScore : 0,
-            y: relevant(qid, c.path),
-          });
-      const lists = await core.lists(q, { lexicalK: 20, semanticK: 20 });
-      for (const c of lists.semantic) semRows.push({ x: c.score, y: relevant(qid, c.path) });
-      saved.push({ qid, lists: { lists, maxScore: lex.maxScore, method } });
-    }
-    semantic[model] = fitBands(semRows, pHigh, pMedium);
-    perModel.set(model, saved);
-    await core.close();
+    const rows = await modelRows({ ...args, model }, data, relevant, model === models[0]);
+    lexRows.push(...rows.lexRows);
+    semantic[model] = fitBands(rows.semRows, pHigh, pMedium);
+    perModel.set(model, rows.saved);
   }
   const lexicalBands = fitBands(lexRows, pHigh, pMedium);
   const fit: RelevanceFit = {
@@ -101,41 +86,81 @@ async function main(): Promise<void> {
     semantic,
   };
   // How the bands fall on each model's hybrid top 10 (the app's fusion), by relevance.
-  for (const [model, saved] of perModel) {
-    const tally: Record<RelevanceBand | 'none', [number, number]> = {
-      high: [0, 0],
-      medium: [0, 0],
-      low: [0, 0],
-      none: [0, 0],
-    };
-    for (const { qid, lists: raw } of saved) {
-      const { lists, maxScore, method } = raw as {
-        lists: Awaited<ReturnType<Awaited<ReturnType<typeof createHybridCore>>['lists']>>;
-        maxScore: number;
-        method: ReturnType<typeof hybridSettings>['method'];
-      };
-      const lexBy = new Map(lists.lexical.map((c) => [c.chunkId, c.score]));
-      const semBy = new Map(lists.semantic.map((c) => [c.chunkId, c.score]));
-      for (const f of fuseHybrid(lists.semantic, lists.lexical, method).items.slice(0, 10)) {
-        const lex = lexBy.get(f.chunkId);
-        const r = relevanceOf(
-          {
-            lexical: lex !== undefined ? { score: lex, maxScore } : undefined,
-            cosine: semBy.get(f.chunkId),
-            modelId: model,
-          },
-          fit,
-        );
-        const t = tally[r?.band ?? 'none'];
-        t[0]++;
-        if (relevant(qid, f.path)) t[1]++;
-      }
-    }
-    hybridCheck[model] = tally;
-  }
+  for (const [model, saved] of perModel)
+    hybridCheck[model] = hybridTally(model, saved, fit, relevant);
   const out = args.out ?? 'workers/shared/relevance-bands.json';
   writeFileSync(out, JSON.stringify(fit, null, 2) + '\n');
   console.log(JSON.stringify({ out, fit, hybridTop10: hybridCheck }, null, 2));
+}
+
+/**
+ * One model's rows: the semantic top 20 of every query (cosine, relevant?), with `withLexical`
+ * the lexical top 20 too (BM25 / best attainable), and the lists kept for the hybrid check.
+ */
+async function modelRows(
+  options: Record<string, string>,
+  data: Awaited<ReturnType<typeof loadSplit>>,
+  relevant: Relevant,
+  withLexical: boolean,
+): Promise<{ lexRows: Row[]; semRows: Row[]; saved: Saved }> {
+  const { corpus, queries, ids } = data;
+  const core = await createHybridCore(options);
+  process.stderr.write(`[relevance-fit] ${options.model}: indexing ${corpus.length} documents\n`);
+  await core.index(corpus);
+  const { lexical } = core.parts();
+  const { method } = hybridSettings(options);
+  const lexRows: Row[] = [];
+  const semRows: Row[] = [];
+  const saved: Saved = [];
+  for (const qid of ids) {
+    const q = queries.get(qid)!;
+    const lex = await lexical.rank(q, { limit: 20 });
+    if (withLexical)
+      for (const c of lex.chunks)
+        lexRows.push({
+          x: lex.maxScore > 0 ? c.score / lex.maxScore : 0,
+          y: relevant(qid, c.path),
+        });
+    const lists = await core.lists(q, { lexicalK: 20, semanticK: 20 });
+    for (const c of lists.semantic) semRows.push({ x: c.score, y: relevant(qid, c.path) });
+    saved.push({ qid, lists: { lists, maxScore: lex.maxScore, method } });
+  }
+  await core.close();
+  return { lexRows, semRows, saved };
+}
+
+/** Each band's [count, relevant] over one model's hybrid top 10 (the app's fusion). */
+function hybridTally(model: string, saved: Saved, fit: RelevanceFit, relevant: Relevant): Tally {
+  const tally: Tally = {
+    high: [0, 0],
+    medium: [0, 0],
+    low: [0, 0],
+    none: [0, 0],
+  };
+  for (const { qid, lists: raw } of saved) {
+    const { lists, maxScore, method } = raw as {
+      lists: Awaited<ReturnType<Awaited<ReturnType<typeof createHybridCore>>['lists']>>;
+      maxScore: number;
+      method: ReturnType<typeof hybridSettings>['method'];
+    };
+    const lexBy = new Map(lists.lexical.map((c) => [c.chunkId, c.score]));
+    const semBy = new Map(lists.semantic.map((c) => [c.chunkId, c.score]));
+    for (const f of fuseHybrid(lists.semantic, lists.lexical, method).items.slice(0, 10)) {
+      const lex = lexBy.get(f.chunkId);
+      const r = relevanceOf(
+        {
+          lexical: lex !== undefined ? { score: lex, maxScore } : undefined,
+          cosine: semBy.get(f.chunkId),
+          modelId: model,
+        },
+        fit,
+      );
+      const t = tally[r?.band ?? 'none'];
+      t[0]++;
+      if (relevant(qid, f.path)) t[1]++;
+    }
+  }
+  return tally;
 }
 
 main().catch((err) => {

@@ -73,12 +73,12 @@ function trainingExamples(
     const sents = originalSentences(corpus.get(inst.docId)!.text, starts[inst.docId]!).map(
       (s) => s.text,
     );
-    for (const i of inst.sentenceIdx) {
-      if (!sents[i]) continue;
+    const rationale = inst.sentenceIdx.flatMap((i) => (sents[i] ? [sents[i]] : []));
+    for (const sentence of rationale) {
       examples.push({
         claimId: inst.claimId,
         claim: inst.claim,
-        sentence: sents[i],
+        sentence,
         label: inst.label,
         instance: k,
         rationale: inst.label !== 'NEUTRAL',
@@ -87,21 +87,8 @@ function trainingExamples(
       });
     }
     if (inst.label === 'NEUTRAL') {
-      for (const flipped of flippedClaims(inst.claim)) {
-        for (const i of inst.sentenceIdx) {
-          if (!sents[i]) continue;
-          examples.push({
-            claimId: inst.claimId,
-            claim: flipped,
-            sentence: sents[i],
-            label: 'NEUTRAL',
-            instance: -1,
-            rationale: false,
-            synthetic: 2,
-            negativeRank: 0,
-          });
-        }
-      }
+      for (const flipped of flippedClaims(inst.claim))
+        examples.push(...extraPairs(inst.claimId, flipped, rationale, 'NEUTRAL', 2, false));
       return;
     }
     const others = sents.map((s, i) => ({ s, i })).filter((x) => !inst.sentenceIdx.includes(x.i));
@@ -109,51 +96,42 @@ function trainingExamples(
       inst.claim,
       others.map((x) => x.s),
       MAX_HARD_NEGATIVES,
-    );
-    best.forEach((b, rank) => {
-      examples.push({
-        claimId: inst.claimId,
-        claim: inst.claim,
-        sentence: others[b]!.s,
-        label: 'NEUTRAL',
-        instance: -1,
-        rationale: false,
-        synthetic: 0,
-        negativeRank: rank,
-      });
-    });
+    ).map((b) => others[b]!.s);
+    examples.push(...extraPairs(inst.claimId, inst.claim, best, 'NEUTRAL', 0, true));
     // SciFact's own recipe for CONTRADICT claims, from train only: the claim negated or with a
     // polar word swapped takes the opposite label on the same rationale; on the abstract's
     // non-rationale sentences it stays NEUTRAL.
     for (const flipped of flippedClaims(inst.claim)) {
-      for (const i of inst.sentenceIdx) {
-        if (!sents[i]) continue;
-        examples.push({
-          claimId: inst.claimId,
-          claim: flipped,
-          sentence: sents[i],
-          label: FLIP[inst.label],
-          instance: -1,
-          rationale: false,
-          synthetic: 1,
-          negativeRank: 0,
-        });
-      }
-      best.slice(0, 2).forEach((b, rank) => {
-        examples.push({
-          claimId: inst.claimId,
-          claim: flipped,
-          sentence: others[b]!.s,
-          label: 'NEUTRAL',
-          instance: -1,
-          rationale: false,
-          synthetic: 2,
-          negativeRank: rank,
-        });
-      });
+      examples.push(...extraPairs(inst.claimId, flipped, rationale, FLIP[inst.label], 1, false));
+      examples.push(...extraPairs(inst.claimId, flipped, best.slice(0, 2), 'NEUTRAL', 2, true));
     }
   });
   return { examples, instances };
+}
+
+/**
+ * Pairs outside the oracle instances (instance -1): the hard non-rationale negatives
+ * (`synthetic` 0) and flipped claims (1, 2); `ranked`: each sentence's place in the list is its
+ * `negativeRank` (the BM25-closest first).
+ */
+function extraPairs(
+  claimId: string,
+  claim: string,
+  sentences: string[],
+  label: Stance,
+  synthetic: 0 | 1 | 2,
+  ranked: boolean,
+): Example[] {
+  return sentences.map((sentence, rank) => ({
+    claimId,
+    claim,
+    sentence,
+    label,
+    instance: -1,
+    rationale: false,
+    synthetic,
+    negativeRank: ranked ? rank : 0,
+  }));
 }
 
 export interface FitConfig extends TrainOptions {
@@ -231,12 +209,64 @@ async function main(): Promise<void> {
   const claims = loadClaims(dataset, 'train');
   const starts = loadSentenceStarts();
   const { examples, instances } = trainingExamples(claims, corpus, starts);
-  const count = (l: Stance, keep: (e: Example) => boolean = () => true) =>
-    examples.filter((e) => e.label === l && keep(e)).length;
+  logExamples(claims.length, instances.length, examples);
+  const { data, claimView, sentView } = await featureRows(examples, instances, model, threads);
+  if (args.dump) {
+    // For exploring features offline (e.g. in Python); not part of the fit.
+    dumpRows(args.dump, data, claimView, sentView, !!args.dumpVectors);
+    return;
+  }
+  const splits = Number(args.splits ?? 5);
+  const best = crossValidate(data, fitConfigs(args), splits);
+  if (args.cvDump) {
+    writeCvDump(args.cvDump, data, best);
+    return;
+  }
+  const chosen = chooseModel(data, best);
+  const fitted = fitWithOffsets(data, () => true, best.cfg, chosen.offsets, chosen.threshold.tau);
+  fitted.provenance = stanceProvenance(examples, chosen, splits, dataset, model);
+  // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
+  // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
+  // dump can judge every train claim with a stance model that did not see it
+  // (`--task claims --split train --stanceFolds DIR`, evidence-gate-fit.ts). The shipped model's
+  // own configuration must come out of the grid (claims-task.ts checks it).
+  if (args.folds) {
+    writeFoldModels(args.folds, model, data, chosen, fitted.provenance);
+    // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
+    if (args.foldsOnly) return;
+  }
+  mkdirSync('workers/projects/fitted', { recursive: true });
+  const out = `workers/projects/fitted/stance-${model}.json`;
+  writeFileSync(out, `${JSON.stringify(fitted)}\n`);
+  console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/** How many pairs carry label `l` (among those `keep` admits). */
+function countLabel(
+  examples: Example[],
+  l: Stance,
+  keep: (e: Example) => boolean = () => true,
+): number {
+  return examples.filter((e) => e.label === l && keep(e)).length;
+}
+
+function logExamples(claims: number, instances: number, examples: Example[]): void {
+  const count = (l: Stance, keep?: (e: Example) => boolean) => countLabel(examples, l, keep);
   const real = (e: Example) => e.synthetic === 0;
   console.error(
-    `[fit] ${claims.length} train claims, ${instances.length} instances, ${examples.filter(real).length} real sentence pairs (S ${count('SUPPORT', real)}, C ${count('CONTRADICT', real)}, N ${count('NEUTRAL', real)}; up to ${MAX_HARD_NEGATIVES} non-rationale per evidence abstract), ${examples.length - examples.filter(real).length} synthetic (flipped claims: S ${count('SUPPORT', (e) => e.synthetic === 1)}, C ${count('CONTRADICT', (e) => e.synthetic === 1)}, N ${count('NEUTRAL', (e) => e.synthetic === 2)})`,
+    `[fit] ${claims} train claims, ${instances} instances, ${examples.filter(real).length} real sentence pairs (S ${count('SUPPORT', real)}, C ${count('CONTRADICT', real)}, N ${count('NEUTRAL', real)}; up to ${MAX_HARD_NEGATIVES} non-rationale per evidence abstract), ${examples.length - examples.filter(real).length} synthetic (flipped claims: S ${count('SUPPORT', (e) => e.synthetic === 1)}, C ${count('CONTRADICT', (e) => e.synthetic === 1)}, N ${count('NEUTRAL', (e) => e.synthetic === 2)})`,
   );
+}
+
+type TextView = ReturnType<typeof textView>;
+
+/** Embeds every claim and sentence once and builds each pair's feature row and label. */
+async function featureRows(
+  examples: Example[],
+  instances: ReturnType<typeof oracleInstances>,
+  model: string,
+  threads: number,
+): Promise<{ data: FitData; claimView: Map<string, TextView>; sentView: Map<string, TextView> }> {
   const embedder = await createStanceEmbedder(model, threads);
   const claimTexts = [...new Set(examples.map((e) => e.claim))];
   const sentTexts = [...new Set(examples.map((e) => e.sentence))];
@@ -249,41 +279,19 @@ async function main(): Promise<void> {
   );
   const labels = examples.map((e) => STANCE_LABELS.indexOf(e.label));
   const meta = { model: embedder.id, version: embedder.version, dim: embedder.dim };
-  if (args.dump) {
-    // For exploring features offline (e.g. in Python); not part of the fit.
-    dumpRows(
-      args.dump,
-      { examples, instances, rows, labels, meta },
-      claimView,
-      sentView,
-      !!args.dumpVectors,
-    );
-    return;
-  }
+  return { data: { examples, instances, rows, labels, meta }, claimView, sentView };
+}
 
-  const configs = fitConfigs(args);
+type ChosenModel = {
+  best: ReturnType<typeof crossValidate>;
+  offsets: ReturnType<typeof chooseOffsets>;
+  nested: number;
+  threshold: ReturnType<typeof chooseThreshold>;
+};
 
-  const splits = Number(args.splits ?? 5);
-  const best = crossValidate({ examples, instances, rows, labels, meta }, configs, splits);
-  if (args.cvDump) {
-    // --cvDump FILE: the best configuration's out-of-fold (split 0, claim id % 5) log-probabilities
-    // of every oracle instance's sentences, to compare or ensemble with another model
-    // (scripts/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
-    const per = perInstance(instances, examples, best.lp);
-    const lines = instances.map((inst, k) =>
-      JSON.stringify({
-        claimId: Number(inst.claimId),
-        docId: inst.docId,
-        label: inst.label,
-        fold: fold(inst.claimId),
-        config: best.cfg,
-        sentences: per[k]!.map((lp) => Array.from(lp, (v) => Math.round(v * 1e6) / 1e6)),
-      }),
-    );
-    writeFileSync(args.cvDump, `${lines.join('\n')}\n`);
-    console.error(`[fit] wrote ${lines.length} out-of-fold instances to ${args.cvDump}`);
-    return;
-  }
+/** The class offsets and the evidence threshold on the chosen configuration's out-of-fold outputs. */
+function chooseModel(data: FitData, best: ReturnType<typeof crossValidate>): ChosenModel {
+  const { examples, instances } = data;
   // Class offsets added to every sentence's output (so to the summed log-probabilities of a
   // set in proportion to its size): chosen on the out-of-fold predictions; their own effect is
   // measured by nested cross-validation (offsets chosen on four folds, scored on the fifth).
@@ -298,17 +306,50 @@ async function main(): Promise<void> {
   console.error(
     `[fit] best ${JSON.stringify(best.cfg)} cv F1 mean ${best.f1.toFixed(4)} (split 0: ${best.f1Split0.toFixed(4)}); class offsets ${JSON.stringify(offsets)} (nested cv F1 ${nested.toFixed(4)}), evidence threshold ${threshold.tau} (cv sentence F1 ${threshold.f1.toFixed(4)})`,
   );
-  const data = { examples, instances, rows, labels, meta };
-  const fitted = fitWithOffsets(data, () => true, best.cfg, offsets, threshold.tau);
-  fitted.provenance = {
+  return { best, offsets, nested, threshold };
+}
+
+/**
+ * --cvDump FILE: the best configuration's out-of-fold (split 0, claim id % 5) log-probabilities
+ * of every oracle instance's sentences, to compare or ensemble with another model
+ * (scripts/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
+ */
+function writeCvDump(file: string, data: FitData, best: ReturnType<typeof crossValidate>): void {
+  const { examples, instances } = data;
+  const per = perInstance(instances, examples, best.lp);
+  const lines = instances.map((inst, k) =>
+    JSON.stringify({
+      claimId: Number(inst.claimId),
+      docId: inst.docId,
+      label: inst.label,
+      fold: fold(inst.claimId),
+      config: best.cfg,
+      sentences: per[k]!.map((lp) => Array.from(lp, (v) => Math.round(v * 1e6) / 1e6)),
+    }),
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  console.error(`[fit] wrote ${lines.length} out-of-fold instances to ${file}`);
+}
+
+/** The shipped file's provenance: what it was fitted on and its cross-validated figures. */
+function stanceProvenance(
+  examples: Example[],
+  chosen: ChosenModel,
+  splits: number,
+  dataset: string,
+  model: string,
+): FittedStanceModel['provenance'] {
+  const { best, offsets, nested, threshold } = chosen;
+  const used = (e: Example) => weightOf(e, best.cfg) > 0;
+  return {
     fittedOn: 'SciFact claims_train.csv only',
     script: 'bench/eval/stance-fit.ts',
     command: `npx tsx bench/eval/stance-fit.ts --dataset ${dataset} --model ${model}`,
-    examples: examples.filter((e) => weightOf(e, best.cfg) > 0).length,
-    support: count('SUPPORT', (e) => weightOf(e, best.cfg) > 0),
-    contradict: count('CONTRADICT', (e) => weightOf(e, best.cfg) > 0),
-    neutral: count('NEUTRAL', (e) => weightOf(e, best.cfg) > 0),
-    synthetic: examples.filter((e) => e.synthetic > 0 && weightOf(e, best.cfg) > 0).length,
+    examples: examples.filter(used).length,
+    support: countLabel(examples, 'SUPPORT', used),
+    contradict: countLabel(examples, 'CONTRADICT', used),
+    neutral: countLabel(examples, 'NEUTRAL', used),
+    synthetic: examples.filter((e) => e.synthetic > 0 && used(e)).length,
     config: JSON.stringify(best.cfg),
     cvOracleMacroF1: Math.round(best.f1Split0 * 10000) / 10000,
     cvOracleMacroF1MeanOverSplits: Math.round(best.f1 * 10000) / 10000,
@@ -318,32 +359,29 @@ async function main(): Promise<void> {
     cvOracleMacroF1WithOffsets: Math.round(nested * 10000) / 10000,
     cvSentenceF1: Math.round(threshold.f1 * 10000) / 10000,
   };
-  // --folds DIR: also the chosen configuration refitted without each fold of claims (offsets
-  // and threshold as chosen above), DIR/stance-<model>-fold<k>.json, so the evidence gate's train
-  // dump can judge every train claim with a stance model that did not see it
-  // (`--task claims --split train --stanceFolds DIR`, evidence-gate-fit.ts). The shipped model's
-  // own configuration must come out of the grid (claims-task.ts checks it).
-  if (args.folds) {
-    mkdirSync(args.folds, { recursive: true });
-    for (let f = 0; f < 5; f++) {
-      const m = fitWithOffsets(
-        data,
-        (e) => fold(e.claimId) !== f,
-        best.cfg,
-        offsets,
-        threshold.tau,
-      );
-      m.provenance = { ...fitted.provenance, fold: f, foldOf: 'claim id % 5' };
-      writeFileSync(join(args.folds, `stance-${model}-fold${f}.json`), `${JSON.stringify(m)}\n`);
-    }
-    console.error(`[fit] wrote 5 fold models to ${args.folds}`);
-    // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
-    if (args.foldsOnly) return;
+}
+
+/** The chosen configuration refitted without each fold of claims: DIR/stance-<model>-fold<k>.json. */
+function writeFoldModels(
+  dir: string,
+  model: string,
+  data: FitData,
+  chosen: ChosenModel,
+  provenance: FittedStanceModel['provenance'],
+): void {
+  mkdirSync(dir, { recursive: true });
+  for (let f = 0; f < 5; f++) {
+    const m = fitWithOffsets(
+      data,
+      (e) => fold(e.claimId) !== f,
+      chosen.best.cfg,
+      chosen.offsets,
+      chosen.threshold.tau,
+    );
+    m.provenance = { ...provenance, fold: f, foldOf: 'claim id % 5' };
+    writeFileSync(join(dir, `stance-${model}-fold${f}.json`), `${JSON.stringify(m)}\n`);
   }
-  mkdirSync('workers/projects/fitted', { recursive: true });
-  const out = `workers/projects/fitted/stance-${model}.json`;
-  writeFileSync(out, `${JSON.stringify(fitted)}\n`);
-  console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.error(`[fit] wrote 5 fold models to ${dir}`);
 }
 
 /** Every pair's ids, label, texts, feature row (and vectors) as JSON lines, for offline study. */
