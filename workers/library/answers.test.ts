@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
+import { MAX_QUESTION_CHARS } from '../shared/answer-api';
 import type { GenerateRequest } from '../shared/llm-api';
 import { createLlmService } from '../llm/service';
 import { createScriptedGenerator } from '../llm/scripted';
@@ -162,6 +163,18 @@ describe('library answers', () => {
     expect(answer.extractive?.mode).toBe('extractive');
     expect(answer.extractive?.sentences.length).toBeGreaterThan(0);
     expect((await lib.listAnswers())[0]?.partial).toBe(true);
+  });
+
+  it('cuts a 10 KB question to its first MAX_QUESTION_CHARS characters, says so, and answers', async () => {
+    const lib = await library();
+    const long = `${QUESTION} ${'pelican harbour '.repeat(700)}`.slice(0, 10_240);
+    const answer = await lib.ask({ question: long });
+    expect(answer.question).toBe(long.slice(0, MAX_QUESTION_CHARS));
+    expect(answer.notices).toContain(
+      `The question was cut to its first ${MAX_QUESTION_CHARS} characters.`,
+    );
+    expect(answer.sentences.length).toBeGreaterThan(0);
+    expect((await lib.listAnswers())[0]?.question).toBe(answer.question);
   });
 
   it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
