@@ -177,6 +177,30 @@ describe('library answers', () => {
     expect((await lib.listAnswers())[0]?.question).toBe(answer.question);
   });
 
+  it('keeps what was written, marked partial, with the extractive answer, when the user stops it', async () => {
+    const llm = createLlmService({ env: { wasm: WebAssembly }, fetch });
+    await llm.useScripted();
+    const lib = await library({ wrapLlm: () => llm });
+    await lib.connectLlm(port());
+    const streamed: string[] = [];
+    let stopped = false;
+    const answer = await lib.ask({ question: QUESTION }, 'r1', (t) => {
+      streamed.push(t);
+      if (!stopped && streamed.length === 3) {
+        stopped = true;
+        void lib.cancelAnswer('r1');
+      }
+    });
+    expect(stopped).toBe(true);
+    expect(answer.mode).toBe('generated');
+    expect(answer.partial).toBe(true);
+    // What was streamed before Stop is the answer; the scripted reply's made-up end never came.
+    expect(answer.sentences.map((s) => s.text).join(' ')).not.toMatch(/lunar astronauts/);
+    expect(answer.extractive?.mode).toBe('extractive');
+    expect(answer.extractive?.sentences.length).toBeGreaterThan(0);
+    expect((await lib.listAnswers())[0]?.partial).toBe(true);
+  });
+
   it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
     const web = createTestWebService({
       fetch: async () =>
