@@ -108,6 +108,17 @@ describe('library answers', () => {
     expect(all).toEqual([...all].sort((a, b) => b - a));
   });
 
+  it('answers over an empty library that it holds nothing, without a crash', async () => {
+    const lib = await openAnswerLibrary([], {
+      wrapLlm: () => createLlmService({ env: { wasm: WebAssembly }, fetch }),
+    });
+    const answer = await lib.ask({ question: QUESTION });
+    expect(answer.notFound).toBe(true);
+    expect(answer.crag.decision).toBe('INCORRECT');
+    expect(answer.sentences).toEqual([]);
+    expect(answer.closest).toEqual([]);
+  });
+
   it('refuses an empty question with INVALID_QUERY', async () => {
     const lib = await library();
     await expect(lib.ask({ question: '   ' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
