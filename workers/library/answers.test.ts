@@ -212,6 +212,53 @@ describe('library answers', () => {
     expect((await lib.listAnswers())[0]?.partial).toBe(true);
   });
 
+  it('keeps the web results that arrived when a provider breaks off half way, and says so', async () => {
+    const tavily = readFileSync(
+      new URL('../web/fixtures/tavily-search.json', import.meta.url),
+      'utf8',
+    );
+    const exa = readFileSync(new URL('../web/fixtures/exa-search.json', import.meta.url), 'utf8');
+    const clock = createFakeClock();
+    const web = createTestWebService({
+      fetch: async (input) => {
+        if (new URL(input).host !== 'api.exa.ai') return new Response(tavily, { status: 200 });
+        // Exa starts answering, then the connection drops in the middle of the body.
+        const half = new TextEncoder().encode(exa.slice(0, exa.length >> 1));
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(half);
+            c.error(new TypeError('network connection lost'));
+          },
+        });
+        return new Response(body, { status: 200 });
+      },
+      clock,
+      isOnline: () => true,
+      maxRetries: 0,
+    });
+    await web.init();
+    await web.updateProvider('tavily', { enabled: true, apiKey: 'tvly-dev-KEY-0123456789' });
+    await web.updateProvider('exa', { enabled: true, apiKey: 'exa-KEY-0123456789' });
+    const lib = await library({ wrapWeb: () => web });
+    await lib.connectWeb(port());
+    // A complex question: its route asks both providers (a simple one would skip Exa).
+    const answer = await lib.ask({
+      question:
+        'How do quantum chromodynamics lattice simulations compare with experiments on gluon confinement and why do they differ?',
+    });
+    expect(answer.crag.decision).not.toBe('CORRECT');
+    const step = answer.crag.actions.find((a) => a.kind === 'web');
+    expect(step).toMatchObject({ status: 'ok', applied: true });
+    expect(step?.note).toMatch(
+      /partial: exa failed \([A-Z_]+\), the results that arrived are kept/,
+    );
+    expect(answer.notices).toContain(
+      'Some web providers failed part way; the web results that arrived are used (see the corrective actions).',
+    );
+    expect(answer.crag.webUsed).toBe(true);
+    expect(answer.strips.some((s) => s.source === 'web')).toBe(true);
+  });
+
   it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
     const web = createTestWebService({
       fetch: async () =>
