@@ -259,6 +259,32 @@ describe('library answers', () => {
     expect(answer.strips.some((s) => s.source === 'web')).toBe(true);
   });
 
+  it('never puts a provider API key in the kept answer or its export, even when the provider echoes it', async () => {
+    const KEY = 'tvly-dev-KEY-0123456789';
+    const web = createTestWebService({
+      // The provider refuses the key and quotes it back in its error body.
+      fetch: async () =>
+        new Response(
+          JSON.stringify({ detail: { error: `Unauthorized: invalid API key ${KEY}` } }),
+          {
+            status: 401,
+          },
+        ),
+      clock: createFakeClock(),
+      isOnline: () => true,
+      maxRetries: 0,
+    });
+    await web.init();
+    await web.updateProvider('tavily', { enabled: true, apiKey: KEY });
+    const lib = await library({ wrapWeb: () => web });
+    await lib.connectWeb(port());
+    const answer = await lib.ask({ question: 'quantum chromodynamics lattice gluon confinement' });
+    expect(answer.crag.actions.find((a) => a.kind === 'web')).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+    expect(JSON.stringify(await lib.getAnswer(answer.id))).not.toContain(KEY);
+    expect(await lib.exportAnswers()).not.toContain(KEY);
+  });
+
   it('asks the web when a provider is enabled; offline, the library answer stands with a notice', async () => {
     const web = createTestWebService({
       fetch: async () =>
