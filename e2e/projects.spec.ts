@@ -201,6 +201,36 @@ test('500 pasted claims: progress, the UI stays usable, cancel stops the run', a
   expect(checked).toBeLessThan(500);
 });
 
+test('the project deleted while its claims are checked: the run stops, nothing breaks', async ({
+  page,
+}) => {
+  await setUp(page);
+  const many = Array.from(
+    { length: 500 },
+    (_, i) => `Smoking habit number ${i} raises lung cancer risk.`,
+  );
+  await page.getByTestId('claims-text').fill(many.join('\n'));
+  await page.getByTestId('claims-save').click();
+  await expect(page.getByTestId('claim-row')).toHaveCount(500);
+  await page.getByTestId('claims-check').click();
+  const progress = page.getByTestId('claims-progress');
+  await expect(progress).toContainText(/[1-9]\d* of 500 claims checked/);
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('project-delete').click();
+  await expect(page.getByTestId('project-item')).toHaveCount(0);
+  await expect(progress).toBeHidden();
+  await expect(page.getByTestId('notice').last()).toContainText(
+    /Claim check cancelled: \d+ of 500 claims checked/,
+  );
+  await expect(page.getByTestId('claim-row')).toHaveCount(0);
+  // The view still works: a new project can be made and shows no claims of the old one.
+  await page.getByTestId('project-name').fill('Second');
+  await page.getByTestId('project-create').click();
+  await expect(page.getByTestId('project-title')).toHaveText('Second');
+  await expect(page.getByTestId('claim-row')).toHaveCount(0);
+  await expect(page.getByTestId('project-item')).toHaveCount(1);
+});
+
 test('a kept answer: its cited documents join the project and its citations are audited', async ({
   page,
 }) => {

@@ -1,10 +1,11 @@
 // Web providers end to end: a SearXNG-shaped service and a page on 127.0.0.1 (no real network),
 // enabled from Settings; results show their credibility tier; a result is imported into the
-// library and becomes searchable; the network ledger lists the requests; offline fails fast.
+// library and becomes searchable; the network ledger lists the requests; offline fails fast; a
+// provider that fails leaves the Answer view's library answer standing, with a notice.
 import { test, expect, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openApp, search } from './helpers';
+import { ask, fixtureFiles, importFiles, openApp, search } from './helpers';
 
 let server: Server;
 let origin = '';
@@ -54,13 +55,14 @@ test.afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function enableSearxng(page: Page): Promise<void> {
+/** Enables SearXNG at `${origin}${path}` (default: the mock service that answers). */
+async function enableSearxng(page: Page, path = '/searxng'): Promise<void> {
   await page.getByTestId('tab-settings').click();
   const card = page.getByTestId('web-provider-searxng');
-  await card.getByTestId('web-provider-base-searxng').fill(`${origin}/searxng`);
+  await card.getByTestId('web-provider-base-searxng').fill(`${origin}${path}`);
   await card.getByRole('button', { name: 'Save URL' }).click();
   // The checkbox is controlled by the worker's answer, so click and then wait for it.
-  await expect(card.getByTestId('web-provider-base-searxng')).toHaveValue(`${origin}/searxng`);
+  await expect(card.getByTestId('web-provider-base-searxng')).toHaveValue(`${origin}${path}`);
   await card.getByTestId('web-provider-enable-searxng').click();
   await expect(card.getByTestId('web-provider-enable-searxng')).toBeChecked();
 }
@@ -107,4 +109,25 @@ test('offline, enabled providers fail fast and nothing is sent', async ({ page, 
   } finally {
     await context.setOffline(false);
   }
+});
+
+test('a web provider that fails: the Answer view keeps the library answer and says so', async ({
+  page,
+}) => {
+  await openApp(page);
+  await importFiles(page, fixtureFiles());
+  // The provider's base URL answers 404: every web search fails.
+  await enableSearxng(page, '/gone');
+  await page.getByTestId('tab-answer').click();
+  const before = requests.length;
+  const question = 'quantum chromodynamics lattice gluon confinement';
+  await ask(page, question);
+  const answer = page.getByTestId('answer').first();
+  await expect(answer).not.toHaveAttribute('data-decision', 'CORRECT');
+  expect(requests.slice(before).some((u) => u.startsWith('/gone'))).toBe(true);
+  await expect(page.getByTestId('answer-notice')).toContainText([
+    'Web search failed; the library answer stands.',
+  ]);
+  await expect(page.getByTestId('answer-not-found')).toBeVisible();
+  await expect(answer.getByTestId('reference').filter({ hasText: origin })).toHaveCount(0);
 });

@@ -1,0 +1,86 @@
+// Issue 16, bad input and faults: the LLM backend dies mid-stream. An OpenAI-compatible endpoint
+// on 127.0.0.1 streams the first sentence of the answer, then drops the connection; the real
+// llm.worker reads what arrived. The Answer view keeps the partial answer and marks it, shows
+// the extractive answer beside it, and the history says "partial". (The library side, and Stop
+// while the model writes, are workers/library/answers.test.ts.)
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { test, expect } from '@playwright/test';
+import { FIXTURES, openApp, waitForImport } from './helpers';
+
+const WRITTEN = 'Smoking significantly increases the risk of lung cancer';
+let server: Server;
+let base = '';
+let dropped = 0;
+
+test.beforeAll(async () => {
+  server = createServer((req, res) => {
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-allow-methods': 'POST, GET, OPTIONS',
+    };
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+      const delta = (content: string) =>
+        `data: ${JSON.stringify({ choices: [{ delta: { content }, finish_reason: null }] })}\n\n`;
+      if (!body.includes('cite the sources')) {
+        // Judges (relevance, entailment) and the router get a short complete reply.
+        const reply = body.includes('simple, moderate or complex') ? 'moderate' : ' yes';
+        return res.end(`${delta(reply)}data: [DONE]\n\n`);
+      }
+      // The answer: one sentence arrives, then the connection drops before [DONE].
+      dropped++;
+      res.write(delta(`${WRITTEN} [1]. It also`), () => res.socket?.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+test.afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+test('the LLM endpoint dies mid-stream: the partial answer is kept and marked, the extractive answer shown', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page
+    .getByTestId('file-input')
+    .setInputFiles(join(FIXTURES, 'claims', 'smoking-cohort.txt'));
+  await waitForImport(page);
+  await page.keyboard.press('Alt+3');
+  await page.getByTestId('llm-http-base').fill(base);
+  await page.getByTestId('llm-http-model').fill('mock-model');
+  await page.getByTestId('llm-http-save').click();
+  await expect(page.getByTestId('llm-http-current')).toBeVisible();
+
+  await page.keyboard.press('Alt+4');
+  await page.getByTestId('answer-mode').selectOption('generated');
+  const question = 'Does smoking raise lung cancer risk?';
+  await page.getByTestId('answer-input').fill(question);
+  await page.getByTestId('answer-ask').click();
+  const answer = page.getByTestId('answer').first();
+  await expect(answer).toHaveAttribute('data-question', question, { timeout: 60_000 });
+  expect(dropped).toBeGreaterThan(0);
+
+  // The partial answer: generated, marked, holding what arrived and nothing after it.
+  await expect(answer).toHaveAttribute('data-mode', 'generated');
+  await expect(page.getByTestId('answer-partial')).toContainText('this answer is partial');
+  await expect(answer.getByTestId('answer-sentence').first()).toContainText(WRITTEN);
+  // The extractive answer beside it, cited sentences from the library.
+  const extractive = page.getByTestId('answer-extractive');
+  await expect(extractive).toBeVisible();
+  await expect(extractive.getByTestId('answer-sentence').first()).toBeVisible();
+  await expect(
+    extractive.getByTestId('answer-sentence').first().getByTestId('citation').first(),
+  ).toBeVisible();
+  // Kept in the history, marked partial.
+  await expect(
+    page.getByTestId('answer-history-item').filter({ hasText: question }).first(),
+  ).toContainText('partial');
+});
