@@ -77,7 +77,7 @@ export function scoreWith(fitted: FittedModel, ev: EvaluatedRetrieval) {
   const e = createRetrievalEvaluator(fitted);
   const v = variantFor(fitted, ev.features);
   const scores = e.scorePassages(ev.features);
-  return { scores, ...e.decide(v.query ? e.queryScores(ev.features) : scores, v) };
+  return { scores, ...e.decide(v.query ? e.queryScores(ev.features) : scores, v, ev.features) };
 }
 
 /** Gold rationale spans per query id and document path (aligned), plus counts. */

@@ -255,7 +255,49 @@ export function fitVariant(
       oof = blend.scores;
     }
   }
+  if (names.includes('cos'))
+    variant.thresholds.correctMinCos = correctCosFloor(variant, records, qOof, log);
+  else delete variant.thresholds.correctMinCos; // no cosine to read (the vector-free variant)
   return { variant, oof, qOof };
+}
+
+/**
+ * The cosine floor of CORRECT (`correctMinCos`): the 1st percentile of the deciding passage's
+ * cosine over the out-of-fold train queries judged CORRECT with a relevant document in the top 3,
+ * so it costs train at most 1% of its right CORRECT decisions. It is a guard for libraries where
+ * rank and keyword scores carry no evidence (a handful of documents: the only hit on one shared
+ * word is first in both lists), which train, a 5,183-document corpus, cannot show.
+ */
+function correctCosFloor(
+  variant: EvaluatorVariant,
+  records: QueryRecord[],
+  qOof: RecordScores,
+  log: (msg: string) => void,
+): number {
+  const deciding = (scores: number[], features: Array<Record<string, number>>) => {
+    const top = scores.slice(0, variant.queryTopN);
+    const best = Math.max(0, ...top);
+    return { best, cos: features[top.indexOf(best)]?.cos ?? 0 };
+  };
+  const right = records
+    .map((r, i) => ({ r, d: deciding(qOof.first[i]!, r.first.features) }))
+    .filter(({ r, d }) => d.best >= variant.thresholds.upper && r.labels.slice(0, 3).some(Boolean))
+    .map(({ d }) => d.cos)
+    .sort((a, b) => a - b);
+  const floor = round4(right[Math.floor(0.01 * (right.length - 1))] ?? 0);
+  const kept = (scores: number[] | null, features: Array<Record<string, number>> | undefined) => {
+    if (!scores || !features) return null;
+    const d = deciding(scores, features);
+    return d.best >= variant.thresholds.upper && d.cos >= floor;
+  };
+  const correct = records.filter((r, i) => kept(qOof.first[i]!, r.first.features));
+  const ablated = records
+    .map((r, i) => kept(qOof.ablation[i] ?? null, r.ablation?.features))
+    .filter((x): x is boolean => x !== null);
+  log(
+    `[crag-fit] CORRECT cosine floor ${floor} (1st percentile of ${right.length} right out-of-fold CORRECT): out-of-fold train CORRECT precision ${(correct.filter((r) => r.labels.slice(0, 3).some(Boolean)).length / Math.max(1, correct.length)).toFixed(3)} coverage ${(correct.length / Math.max(1, records.length)).toFixed(3)} ablated not CORRECT ${(ablated.filter((x) => !x).length / Math.max(1, ablated.length)).toFixed(3)}`,
+  );
+  return floor;
 }
 
 /** The query model's logit weights tried in the passage score (`passageBlend`). */

@@ -192,6 +192,51 @@ describe('retrieval evaluator', () => {
     expect(createRetrievalEvaluator({ ...fit, passageBlend: 1 }).queryScores(features)).toEqual(qs);
   });
 
+  it('holds a CORRECT whose deciding passage is below the cosine floor at AMBIGUOUS', () => {
+    const floored = { ...fitted, thresholds: { ...fitted.thresholds, correctMinCos: 0.4 } };
+    const ev = createRetrievalEvaluator(floored);
+    const high = Math.min(1, fitted.thresholds.upper + 0.01);
+    // the deciding passage is the best of the top N, wherever it stands among them
+    const scores = [0.01, high];
+    const cosines = (a: number, b: number) => [{ cos: a }, { cos: b }];
+    expect(ev.decide(scores, floored, cosines(0.9, 0.39)).decision).toBe('AMBIGUOUS');
+    expect(ev.decide(scores, floored, cosines(0.1, 0.4)).decision).toBe('CORRECT');
+    expect(ev.decide(scores, floored).decision).toBe('CORRECT'); // no features: no guard
+    expect(ev.decide([0.01], floored, [{ cos: 0 }]).decision).not.toBe('CORRECT');
+  });
+
+  it('ships a cosine floor fitted on train for the vector models, none without vectors', async () => {
+    for (const id of ['use-lite', 'all-MiniLM-L6-v2']) {
+      const fit = await loadFittedModel(id);
+      expect(fit.thresholds.correctMinCos).toBeGreaterThan(0);
+      expect(fit.thresholds.correctMinCos).toBeLessThan(1);
+      expect(fit.noVectors?.thresholds.correctMinCos).toBeUndefined();
+    }
+  });
+
+  it('judges a tiny library whose only keyword hit is one shared verb not CORRECT', async () => {
+    // A handful of documents: the one passage holding "say" is first in both lists, as the
+    // answer to any question would be, while its meaning is far from the question's. Rank and
+    // keyword features alone call this CORRECT (query score about 0.9 without the floor).
+    const narwhal =
+      'Every spring the narwhal pods return to the fjord below the basalt cliffs, and the ' +
+      'villagers count them from the headland. Satellite tags show that the animals dive more ' +
+      'than a kilometre in search of halibut. Local fishermen say the narwhal arrive a week ' +
+      'earlier than they did a generation ago.';
+    const question = 'What does quantum chromodynamics say about gluon confinement?';
+    const passages = [
+      passage(4, 1, narwhal, 4, 0.19),
+      passage(2, 2, JAM, 0.0001, 0.12),
+      passage(3, 3, MARS, 0.0001, 0.1),
+    ];
+    const vectors = new Map(passages.map((p) => [p.chunkIds[0]!, bowVector(p.text)]));
+    const q = await queryContext(question, stats, bowVector(question));
+    const features = passageFeatures(q, passages, vectors, question);
+    const result = createRetrievalEvaluator(fitted).evaluate(passages, features);
+    expect(result.queryScore).toBeGreaterThanOrEqual(fitted.thresholds.upper);
+    expect(result.decision).toBe('AMBIGUOUS');
+  });
+
   it('judges an off-topic retrieval not CORRECT', async () => {
     const { result } = await evaluated('What is the boiling point of liquid nitrogen?', [
       passage(2, 1, JAM, 1),

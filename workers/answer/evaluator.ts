@@ -20,6 +20,7 @@ export interface RetrievalEvaluator {
   decide(
     scores: number[],
     variant?: EvaluatorVariant,
+    features?: Array<Record<string, number>>,
   ): { decision: CragDecision; queryScore: number };
   /** Everything for the answer's metadata. `llm`: optional grades (0..1 or null) to blend. */
   evaluate(
@@ -41,6 +42,20 @@ export function variantFor(
   return vectorless && fitted.noVectors ? fitted.noVectors : fitted;
 }
 
+/**
+ * Whether the deciding passage (the best of `top`) meets the thresholds' `correctMinCos`: true
+ * without a floor, without features, or without a cosine feature.
+ */
+export function cosineAgrees(
+  t: EvaluatorVariant['thresholds'],
+  top: number[],
+  features: Array<Record<string, number>> | undefined,
+): boolean {
+  if (t.correctMinCos === undefined || !features || top.length === 0) return true;
+  const cos = features[top.indexOf(Math.max(...top))]?.cos;
+  return cos === undefined || cos >= t.correctMinCos;
+}
+
 export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluator {
   const scorePassages = (features: Array<Record<string, number>>) => {
     const v = variantFor(fitted, features);
@@ -50,12 +65,21 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
     const v = variantFor(fitted, features);
     return v.query ? features.map((f) => logisticScore(v.query!, f)) : scorePassages(features);
   };
-  /** `variant`: whose top-N and thresholds (the main fit's when not given). */
-  const decide = (scores: number[], variant: EvaluatorVariant = fitted) => {
+  /**
+   * `variant`: whose top-N and thresholds (the main fit's when not given). `features` (rank
+   * order): given, a CORRECT whose deciding passage is below `correctMinCos` becomes AMBIGUOUS.
+   */
+  const decide = (
+    scores: number[],
+    variant: EvaluatorVariant = fitted,
+    features?: Array<Record<string, number>>,
+  ) => {
     const t = variant.thresholds;
-    const queryScore = Math.max(0, ...scores.slice(0, variant.queryTopN));
-    const decision: CragDecision =
+    const top = scores.slice(0, variant.queryTopN);
+    const queryScore = Math.max(0, ...top);
+    let decision: CragDecision =
       queryScore >= t.upper ? 'CORRECT' : queryScore < t.lower ? 'INCORRECT' : 'AMBIGUOUS';
+    if (decision === 'CORRECT' && !cosineAgrees(t, top, features)) decision = 'AMBIGUOUS';
     return { decision, queryScore };
   };
   return {
@@ -85,6 +109,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
       const { decision, queryScore } = decide(
         variant.query ? blend(queryScores(features)) : finals,
         variant,
+        features,
       );
       return {
         decision,

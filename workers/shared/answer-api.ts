@@ -59,6 +59,13 @@ export interface EvaluatorThresholds {
   lower: number;
   /** Passages with score >= passage are "relevant" (passage-level metrics, kept passages). */
   passage: number;
+  /**
+   * CORRECT also needs the deciding passage's canonical cosine to the question at least this
+   * (else AMBIGUOUS): the 1st percentile of train's right CORRECT decisions. Guards libraries
+   * where rank carries no evidence (a handful of documents: the only keyword hit is first in
+   * both lists on one shared word). Absent: no guard (vector-free variant, older fits).
+   */
+  correctMinCos?: number;
 }
 
 export interface EvaluatorResult {
