@@ -8,21 +8,25 @@ const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3));
 export function CragMetadataPanel({ answer }: { answer: Answer }) {
   const c = answer.crag;
   const t = c.evaluator.thresholds;
+  const band = queryBand(c.queryScore, t, c.decision);
   return (
     <details className="crag-meta" data-testid="crag-meta">
       <summary>
         How this answer was made: <strong data-testid="crag-decision">{c.decision}</strong> · query
         score {c.queryScore.toFixed(3)}{' '}
-        <span className="band" data-testid="crag-band" data-band={queryBand(c.queryScore, t)}>
-          {queryBand(c.queryScore, t)} relevance
+        <span className="band" data-testid="crag-band" data-band={band}>
+          {band} relevance
         </span>{' '}
         · web {c.webUsed ? 'used' : 'not used'} · {Math.round(c.totalMs)} ms
       </summary>
       <p>
-        CORRECT at a query score ≥ {t.upper}, INCORRECT below {t.lower}, a passage counts as
-        relevant at ≥ {t.passage} (passage bands: high ≥ {Math.max(0.5, t.passage)}, medium ≥{' '}
-        {t.passage}, low below). Fitted model: {c.evaluator.fittedModel}; embedding model:{' '}
-        {c.modelId}. Tokens: {c.retrievedTokens} retrieved, {c.keptTokens} kept after refinement.
+        CORRECT at a query score ≥ {t.upper}
+        {t.correctMinCos !== undefined &&
+          ` when the best passage agrees in meaning (cosine ≥ ${t.correctMinCos}) or in words (term coverage ≥ ${t.correctMinCovW ?? '–'})`}
+        , INCORRECT below {t.lower}, a passage counts as relevant at ≥ {t.passage} (passage bands:
+        high ≥ {Math.max(0.5, t.passage)}, medium ≥ {t.passage}, low below). Fitted model:{' '}
+        {c.evaluator.fittedModel}; embedding model: {c.modelId}. Tokens: {c.retrievedTokens}{' '}
+        retrieved, {c.keptTokens} kept after refinement.
         {c.evaluator.llm &&
           ` LLM grading (${c.evaluator.llm.backend}): ${c.evaluator.llm.graded} graded, ${c.evaluator.llm.failed} failed, ${Math.round(c.evaluator.llm.ms)} ms.`}
       </p>

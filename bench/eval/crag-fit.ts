@@ -256,48 +256,73 @@ export function fitVariant(
     }
   }
   if (names.includes('cos'))
-    variant.thresholds.correctMinCos = correctCosFloor(variant, records, qOof, log);
-  else delete variant.thresholds.correctMinCos; // no cosine to read (the vector-free variant)
+    Object.assign(variant.thresholds, correctFloors(variant, records, qOof, log));
+  else {
+    // no cosine to read (the vector-free variant)
+    delete variant.thresholds.correctMinCos;
+    delete variant.thresholds.correctMinCovW;
+  }
   return { variant, oof, qOof };
 }
 
 /**
- * The cosine floor of CORRECT (`correctMinCos`): the 1st percentile of the deciding passage's
- * cosine over the out-of-fold train queries judged CORRECT with a relevant document in the top 3,
- * so it costs train at most 1% of its right CORRECT decisions. It is a guard for libraries where
+ * The floors of CORRECT (`correctMinCos`, `correctMinCovW`): over the out-of-fold train queries
+ * judged CORRECT with a relevant document in the top 3, the same percentile of the deciding
+ * passage's cosine and of its term coverage, the highest percentile (1-20%) at which a passage
+ * under both floors holds back at most 1% of those right decisions. A guard for libraries where
  * rank and keyword scores carry no evidence (a handful of documents: the only hit on one shared
  * word is first in both lists), which train, a 5,183-document corpus, cannot show.
  */
-function correctCosFloor(
+function correctFloors(
   variant: EvaluatorVariant,
   records: QueryRecord[],
   qOof: RecordScores,
   log: (msg: string) => void,
-): number {
+): { correctMinCos: number; correctMinCovW: number } {
   const deciding = (scores: number[], features: Array<Record<string, number>>) => {
     const top = scores.slice(0, variant.queryTopN);
     const best = Math.max(0, ...top);
-    return { best, cos: features[top.indexOf(best)]?.cos ?? 0 };
+    const f = features[top.indexOf(best)];
+    return { best, cos: f?.cos ?? 0, covW: f?.covW ?? 0 };
   };
   const right = records
     .map((r, i) => ({ r, d: deciding(qOof.first[i]!, r.first.features) }))
     .filter(({ r, d }) => d.best >= variant.thresholds.upper && r.labels.slice(0, 3).some(Boolean))
-    .map(({ d }) => d.cos)
-    .sort((a, b) => a - b);
-  const floor = round4(right[Math.floor(0.01 * (right.length - 1))] ?? 0);
+    .map(({ d }) => d);
+  const at = (xs: number[], p: number) =>
+    round4([...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? 0);
+  let floors = { correctMinCos: 0, correctMinCovW: 0 };
+  for (let pct = 1; pct <= 20; pct++) {
+    const f = {
+      correctMinCos: at(
+        right.map((d) => d.cos),
+        pct / 100,
+      ),
+      correctMinCovW: at(
+        right.map((d) => d.covW),
+        pct / 100,
+      ),
+    };
+    const held = right.filter((d) => d.cos < f.correctMinCos && d.covW < f.correctMinCovW).length;
+    if (held > 0.01 * right.length) break;
+    floors = f;
+  }
   const kept = (scores: number[] | null, features: Array<Record<string, number>> | undefined) => {
     if (!scores || !features) return null;
     const d = deciding(scores, features);
-    return d.best >= variant.thresholds.upper && d.cos >= floor;
+    return (
+      d.best >= variant.thresholds.upper &&
+      (d.cos >= floors.correctMinCos || d.covW >= floors.correctMinCovW)
+    );
   };
   const correct = records.filter((r, i) => kept(qOof.first[i]!, r.first.features));
   const ablated = records
     .map((r, i) => kept(qOof.ablation[i] ?? null, r.ablation?.features))
     .filter((x): x is boolean => x !== null);
   log(
-    `[crag-fit] CORRECT cosine floor ${floor} (1st percentile of ${right.length} right out-of-fold CORRECT): out-of-fold train CORRECT precision ${(correct.filter((r) => r.labels.slice(0, 3).some(Boolean)).length / Math.max(1, correct.length)).toFixed(3)} coverage ${(correct.length / Math.max(1, records.length)).toFixed(3)} ablated not CORRECT ${(ablated.filter((x) => !x).length / Math.max(1, ablated.length)).toFixed(3)}`,
+    `[crag-fit] CORRECT floors cosine ${floors.correctMinCos} or coverage ${floors.correctMinCovW} (over ${right.length} right out-of-fold CORRECT): out-of-fold train CORRECT precision ${(correct.filter((r) => r.labels.slice(0, 3).some(Boolean)).length / Math.max(1, correct.length)).toFixed(3)} coverage ${(correct.length / Math.max(1, records.length)).toFixed(3)} ablated not CORRECT ${(ablated.filter((x) => !x).length / Math.max(1, ablated.length)).toFixed(3)}`,
   );
-  return floor;
+  return floors;
 }
 
 /** The query model's logit weights tried in the passage score (`passageBlend`). */

@@ -192,26 +192,47 @@ describe('retrieval evaluator', () => {
     expect(createRetrievalEvaluator({ ...fit, passageBlend: 1 }).queryScores(features)).toEqual(qs);
   });
 
-  it('holds a CORRECT whose deciding passage is below the cosine floor at AMBIGUOUS', () => {
-    const floored = { ...fitted, thresholds: { ...fitted.thresholds, correctMinCos: 0.4 } };
+  it('holds a CORRECT whose deciding passage agrees in neither meaning nor words at AMBIGUOUS', () => {
+    const t = { ...fitted.thresholds, correctMinCos: 0.4, correctMinCovW: 0.3 };
+    const floored = { ...fitted, thresholds: t };
     const ev = createRetrievalEvaluator(floored);
     const high = Math.min(1, fitted.thresholds.upper + 0.01);
     // the deciding passage is the best of the top N, wherever it stands among them
     const scores = [0.01, high];
-    const cosines = (a: number, b: number) => [{ cos: a }, { cos: b }];
-    expect(ev.decide(scores, floored, cosines(0.9, 0.39)).decision).toBe('AMBIGUOUS');
-    expect(ev.decide(scores, floored, cosines(0.1, 0.4)).decision).toBe('CORRECT');
+    const second = (cos: number, covW: number) => [
+      { cos: 0.9, covW: 0.9 },
+      { cos, covW },
+    ];
+    expect(ev.decide(scores, floored, second(0.39, 0.29)).decision).toBe('AMBIGUOUS');
+    expect(ev.decide(scores, floored, second(0.4, 0)).decision).toBe('CORRECT'); // meaning
+    expect(ev.decide(scores, floored, second(0.1, 0.3)).decision).toBe('CORRECT'); // words
     expect(ev.decide(scores, floored).decision).toBe('CORRECT'); // no features: no guard
-    expect(ev.decide([0.01], floored, [{ cos: 0 }]).decision).not.toBe('CORRECT');
+    expect(ev.decide([0.01], floored, [{ cos: 0, covW: 0 }]).decision).not.toBe('CORRECT');
   });
 
-  it('ships a cosine floor fitted on train for the vector models, none without vectors', async () => {
+  it('ships both floors fitted on train for the vector models, none without vectors', async () => {
     for (const id of ['use-lite', 'all-MiniLM-L6-v2']) {
       const fit = await loadFittedModel(id);
-      expect(fit.thresholds.correctMinCos).toBeGreaterThan(0);
-      expect(fit.thresholds.correctMinCos).toBeLessThan(1);
+      for (const floor of [fit.thresholds.correctMinCos, fit.thresholds.correctMinCovW]) {
+        expect(floor).toBeGreaterThan(0);
+        expect(floor).toBeLessThan(1);
+      }
       expect(fit.noVectors?.thresholds.correctMinCos).toBeUndefined();
+      expect(fit.noVectors?.thresholds.correctMinCovW).toBeUndefined();
     }
+  });
+
+  it('answers a plain question over a tiny library CORRECT when its words are in the passage', async () => {
+    const question = 'Who tuned each xylophone bar by ear?';
+    const xylophone =
+      'The workshop met on a rainy Tuesday. Everyone brought a jar of marmalade for the break, ' +
+      'and the instructor tuned each xylophone bar by ear before lunch.';
+    const passages = [passage(5, 1, xylophone, 6, 0.3), passage(2, 2, JAM, 0.0001, 0.2)];
+    const vectors = new Map(passages.map((p) => [p.chunkIds[0]!, bowVector(p.text)]));
+    const q = await queryContext(question, stats, bowVector(question));
+    const features = passageFeatures(q, passages, vectors, question);
+    const result = createRetrievalEvaluator(fitted).evaluate(passages, features);
+    expect(result.decision).toBe('CORRECT');
   });
 
   it('judges a tiny library whose only keyword hit is one shared verb not CORRECT', async () => {

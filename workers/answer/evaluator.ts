@@ -43,17 +43,18 @@ export function variantFor(
 }
 
 /**
- * Whether the deciding passage (the best of `top`) meets the thresholds' `correctMinCos`: true
- * without a floor, without features, or without a cosine feature.
+ * Whether the deciding passage (the best of `top`) agrees with the question in meaning or in
+ * words (`correctMinCos` / `correctMinCovW`): true without floors, features or a cosine feature.
  */
-export function cosineAgrees(
+export function passageAgrees(
   t: EvaluatorVariant['thresholds'],
   top: number[],
   features: Array<Record<string, number>> | undefined,
 ): boolean {
   if (t.correctMinCos === undefined || !features || top.length === 0) return true;
-  const cos = features[top.indexOf(Math.max(...top))]?.cos;
-  return cos === undefined || cos >= t.correctMinCos;
+  const f = features[top.indexOf(Math.max(...top))];
+  if (f?.cos === undefined) return true;
+  return f.cos >= t.correctMinCos || (f.covW ?? 0) >= (t.correctMinCovW ?? Infinity);
 }
 
 export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluator {
@@ -67,7 +68,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
   };
   /**
    * `variant`: whose top-N and thresholds (the main fit's when not given). `features` (rank
-   * order): given, a CORRECT whose deciding passage is below `correctMinCos` becomes AMBIGUOUS.
+   * order): given, a CORRECT whose deciding passage is under both floors becomes AMBIGUOUS.
    */
   const decide = (
     scores: number[],
@@ -79,7 +80,7 @@ export function createRetrievalEvaluator(fitted: FittedModel): RetrievalEvaluato
     const queryScore = Math.max(0, ...top);
     let decision: CragDecision =
       queryScore >= t.upper ? 'CORRECT' : queryScore < t.lower ? 'INCORRECT' : 'AMBIGUOUS';
-    if (decision === 'CORRECT' && !cosineAgrees(t, top, features)) decision = 'AMBIGUOUS';
+    if (decision === 'CORRECT' && !passageAgrees(t, top, features)) decision = 'AMBIGUOUS';
     return { decision, queryScore };
   };
   return {

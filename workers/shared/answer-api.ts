@@ -60,12 +60,16 @@ export interface EvaluatorThresholds {
   /** Passages with score >= passage are "relevant" (passage-level metrics, kept passages). */
   passage: number;
   /**
-   * CORRECT also needs the deciding passage's canonical cosine to the question at least this
-   * (else AMBIGUOUS): the 1st percentile of train's right CORRECT decisions. Guards libraries
-   * where rank carries no evidence (a handful of documents: the only keyword hit is first in
-   * both lists on one shared word). Absent: no guard (vector-free variant, older fits).
+   * CORRECT also needs the deciding passage to agree with the question in meaning or in words:
+   * its canonical cosine at least `correctMinCos`, or its IDF-weighted coverage of the
+   * question's terms (`covW`) at least `correctMinCovW`; else AMBIGUOUS. Both floors are train
+   * percentiles, the highest at which the pair holds back at most 1% of train's right CORRECT
+   * decisions. Guards libraries where rank carries no evidence (a handful of documents: the only
+   * keyword hit, on one shared word, is first in both lists). Absent: no guard (vector-free
+   * variant, older fits).
    */
   correctMinCos?: number;
+  correctMinCovW?: number;
 }
 
 export interface EvaluatorResult {
@@ -228,7 +232,13 @@ export type RelevanceBand = 'high' | 'medium' | 'low';
  * A query score's band: high at or above `upper` (CORRECT), low below `lower` (INCORRECT),
  * medium between (AMBIGUOUS).
  */
-export function queryBand(score: number, t: EvaluatorThresholds): RelevanceBand {
+export function queryBand(
+  score: number,
+  t: EvaluatorThresholds,
+  decision?: CragDecision,
+): RelevanceBand {
+  // a CORRECT held at AMBIGUOUS by the floors (correctMinCos / correctMinCovW) reads as medium
+  if (decision === 'AMBIGUOUS') return 'medium';
   return score >= t.upper ? 'high' : score < t.lower ? 'low' : 'medium';
 }
 

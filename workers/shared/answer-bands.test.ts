@@ -13,6 +13,11 @@ describe('relevance bands', () => {
     expect(queryBand(0.295, t)).toBe('medium');
     expect(queryBand(0.294, t)).toBe('low');
   });
+  it('query: a CORRECT held at AMBIGUOUS by the floors reads medium, whatever its score', () => {
+    expect(queryBand(0.9, t, 'AMBIGUOUS')).toBe('medium');
+    expect(queryBand(0.9, t, 'CORRECT')).toBe('high');
+    expect(queryBand(0.1, t, 'INCORRECT')).toBe('low');
+  });
   it('passage: high from 0.5, medium from the passage threshold, low below', () => {
     expect(passageBand(0.5, t)).toBe('high');
     expect(passageBand(0.49, t)).toBe('medium');
