@@ -5,9 +5,8 @@
 // while the model writes, are workers/library/answers.test.ts.)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import { FIXTURES, openApp, waitForImport } from './helpers';
+import { askGenerated, withHttpEndpoint } from './helpers';
 
 const WRITTEN = 'Smoking significantly increases the risk of lung cancer';
 let server: Server;
@@ -48,22 +47,11 @@ test.afterAll(async () => {
 test('the LLM endpoint dies mid-stream: the partial answer is kept and marked, the extractive answer shown', async ({
   page,
 }) => {
-  await openApp(page);
-  await page
-    .getByTestId('file-input')
-    .setInputFiles(join(FIXTURES, 'claims', 'smoking-cohort.txt'));
-  await waitForImport(page);
-  await page.keyboard.press('Alt+3');
-  await page.getByTestId('llm-http-base').fill(base);
-  await page.getByTestId('llm-http-model').fill('mock-model');
-  await page.getByTestId('llm-http-save').click();
+  await withHttpEndpoint(page, base);
   await expect(page.getByTestId('llm-http-current')).toBeVisible();
 
-  await page.keyboard.press('Alt+4');
-  await page.getByTestId('answer-mode').selectOption('generated');
   const question = 'Does smoking raise lung cancer risk?';
-  await page.getByTestId('answer-input').fill(question);
-  await page.getByTestId('answer-ask').click();
+  await askGenerated(page, question);
   const answer = page.getByTestId('answer').first();
   await expect(answer).toHaveAttribute('data-question', question, { timeout: 60_000 });
   expect(dropped).toBeGreaterThan(0);

@@ -43,6 +43,28 @@ export async function importFiles(page: Page, files: string | string[]): Promise
   await waitForImport(page);
 }
 
+/**
+ * The OpenAI-compatible endpoint specs' start: the app open with the smoking cohort imported and
+ * the endpoint at `base` saved in Settings (model "mock-model", `key` when given).
+ */
+export async function withHttpEndpoint(page: Page, base: string, key?: string): Promise<void> {
+  await openApp(page);
+  await importFiles(page, join(FIXTURES, 'claims', 'smoking-cohort.txt'));
+  await page.keyboard.press('Alt+3');
+  await page.getByTestId('llm-http-base').fill(base);
+  await page.getByTestId('llm-http-model').fill('mock-model');
+  if (key) await page.getByTestId('llm-http-key').fill(key);
+  await page.getByTestId('llm-http-save').click();
+}
+
+/** Asks `question` for a generated answer in the Answer view (it does not wait for the answer). */
+export async function askGenerated(page: Page, question: string): Promise<void> {
+  await page.keyboard.press('Alt+4');
+  await page.getByTestId('answer-mode').selectOption('generated');
+  await page.getByTestId('answer-input').fill(question);
+  await page.getByTestId('answer-ask').click();
+}
+
 /** Asks `question` in the Answer view and waits for its answer. */
 export async function ask(page: Page, question: string): Promise<void> {
   await page.getByTestId('answer-input').fill(question);

@@ -5,9 +5,8 @@
 // workers/shared/ledgered-fetch.test.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import { FIXTURES, openApp, waitForImport } from './helpers';
+import { askGenerated, withHttpEndpoint } from './helpers';
 
 const KEY = 'sk-ledger-e2e-KEY-4242';
 let server: Server;
@@ -41,23 +40,11 @@ test.afterAll(async () => {
 test('every request to the OpenAI-compatible endpoint is a ledger row, without the key', async ({
   page,
 }) => {
-  await openApp(page);
-  await page
-    .getByTestId('file-input')
-    .setInputFiles(join(FIXTURES, 'claims', 'smoking-cohort.txt'));
-  await waitForImport(page);
-  await page.keyboard.press('Alt+3');
-  await page.getByTestId('llm-http-base').fill(base);
-  await page.getByTestId('llm-http-model').fill('mock-model');
-  await page.getByTestId('llm-http-key').fill(KEY);
-  await page.getByTestId('llm-http-save').click();
+  await withHttpEndpoint(page, base, KEY);
   await expect(page.getByTestId('llm-http-current')).toContainText('with key');
 
-  await page.keyboard.press('Alt+4');
-  await page.getByTestId('answer-mode').selectOption('generated');
   const question = 'Does smoking raise lung cancer risk?';
-  await page.getByTestId('answer-input').fill(question);
-  await page.getByTestId('answer-ask').click();
+  await askGenerated(page, question);
   await expect(page.getByTestId('answer')).toHaveAttribute('data-question', question, {
     timeout: 60_000,
   });

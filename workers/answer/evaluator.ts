@@ -2,7 +2,9 @@
 // trees; blended in the logit with the query model's when the fit chose a `passageBlend`) gives
 // P(relevant) per passage; the query score is the best of the first few passages
 // (under the query model when the fit chose one) and the fitted thresholds decide CORRECT /
-// AMBIGUOUS / INCORRECT. An LLM grade, when given, is blended in (h16b's tier).
+// AMBIGUOUS / INCORRECT, a CORRECT also needing its deciding passage to agree with the question
+// in meaning or in words (the fitted floors). An LLM grade, when given, is blended in (h16b's
+// tier).
 import type { CragDecision, EvaluatorResult, PassageScore } from '../shared/answer-api';
 import { VECTORS_FLAG } from './features';
 import { logisticScore, passageScore, type EvaluatorVariant, type FittedModel } from './fitted';
