@@ -3,51 +3,31 @@
 // llm.worker reads what arrived. The Answer view keeps the partial answer and marks it, shows
 // the extractive answer beside it, and the history says "partial". (The library side, and Stop
 // while the model writes, are workers/library/answers.test.ts.)
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
-import { askGenerated, withHttpEndpoint } from './helpers';
+import { askGenerated, mockLlmEndpoint, sseDelta, withHttpEndpoint } from './helpers';
 
 const WRITTEN = 'Smoking significantly increases the risk of lung cancer';
-let server: Server;
-let base = '';
+let endpoint: Awaited<ReturnType<typeof mockLlmEndpoint>>;
 let dropped = 0;
 
 test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const cors = {
-      'access-control-allow-origin': '*',
-      'access-control-allow-headers': 'authorization, content-type',
-      'access-control-allow-methods': 'POST, GET, OPTIONS',
-    };
-    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-      const delta = (content: string) =>
-        `data: ${JSON.stringify({ choices: [{ delta: { content }, finish_reason: null }] })}\n\n`;
-      if (!body.includes('cite the sources')) {
-        // Judges (relevance, entailment) and the router get a short complete reply.
-        const reply = body.includes('simple, moderate or complex') ? 'moderate' : ' yes';
-        return res.end(`${delta(reply)}data: [DONE]\n\n`);
-      }
-      // The answer: one sentence arrives, then the connection drops before [DONE].
-      dropped++;
-      res.write(delta(`${WRITTEN} [1]. It also`), () => res.socket?.destroy());
-    });
+  endpoint = await mockLlmEndpoint((body, res) => {
+    if (!body.includes('cite the sources')) {
+      // Judges (relevance, entailment) and the router get a short complete reply.
+      const reply = body.includes('simple, moderate or complex') ? 'moderate' : ' yes';
+      return res.end(`${sseDelta(reply)}data: [DONE]\n\n`);
+    }
+    // The answer: one sentence arrives, then the connection drops before [DONE].
+    dropped++;
+    res.write(sseDelta(`${WRITTEN} [1]. It also`), () => res.socket?.destroy());
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-test.afterAll(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
-});
+test.afterAll(() => endpoint.close());
 
 test('the LLM endpoint dies mid-stream: the partial answer is kept and marked, the extractive answer shown', async ({
   page,
 }) => {
-  await withHttpEndpoint(page, base);
+  await withHttpEndpoint(page, endpoint.base);
   await expect(page.getByTestId('llm-http-current')).toBeVisible();
 
   const question = 'Does smoking raise lung cancer risk?';

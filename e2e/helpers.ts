@@ -1,5 +1,7 @@
 // Shared helpers for the end-to-end specs: fixture paths and common waits.
 import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,40 @@ export async function waitForImport(page: Page, timeout = 60_000): Promise<void>
 export async function importFiles(page: Page, files: string | string[]): Promise<void> {
   await page.getByTestId('file-input').setInputFiles(files);
   await waitForImport(page);
+}
+
+/** One streamed chunk of an OpenAI-compatible chat completion (server-sent event). */
+export function sseDelta(content: string): string {
+  return `data: ${JSON.stringify({ choices: [{ delta: { content }, finish_reason: null }] })}\n\n`;
+}
+
+/**
+ * An OpenAI-compatible endpoint on 127.0.0.1 for the LLM specs: CORS preflights answered, each
+ * other request's body read, then `reply(body, res)` with the event-stream headers already sent.
+ * `base` is the endpoint's /v1 address.
+ */
+export async function mockLlmEndpoint(
+  reply: (body: string, res: ServerResponse, request: string) => void,
+): Promise<{ base: string; close: () => Promise<void> }> {
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'authorization, content-type',
+    'access-control-allow-methods': 'POST, GET, OPTIONS',
+  };
+  const server = createServer((req, res) => {
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+      reply(body, res, `${req.method} ${req.url}`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /**

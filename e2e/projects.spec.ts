@@ -174,7 +174,8 @@ test('claims triangulated with evidence, a citation audit, exports in the spec s
   await expect(page.getByTestId('export-report')).toBeVisible();
 });
 
-test('500 pasted claims: progress, the UI stays usable, cancel stops the run', async ({ page }) => {
+/** Pastes 500 claims into a new project and starts checking them; the check's progress line. */
+async function checkManyClaims(page: Page) {
   await setUp(page);
   const many = Array.from(
     { length: 500 },
@@ -186,6 +187,11 @@ test('500 pasted claims: progress, the UI stays usable, cancel stops the run', a
   await page.getByTestId('claims-check').click();
   const progress = page.getByTestId('claims-progress');
   await expect(progress).toContainText(/[1-9]\d* of 500 claims checked/);
+  return progress;
+}
+
+test('500 pasted claims: progress, the UI stays usable, cancel stops the run', async ({ page }) => {
+  const progress = await checkManyClaims(page);
   // The page answers while claims are checked: type in the draft box, switch view and back.
   await page.getByTestId('audit-draft').fill('Typing while claims are checked.');
   await expect(page.getByTestId('audit-draft')).toHaveValue('Typing while claims are checked.');
@@ -204,17 +210,7 @@ test('500 pasted claims: progress, the UI stays usable, cancel stops the run', a
 test('the project deleted while its claims are checked: the run stops, nothing breaks', async ({
   page,
 }) => {
-  await setUp(page);
-  const many = Array.from(
-    { length: 500 },
-    (_, i) => `Smoking habit number ${i} raises lung cancer risk.`,
-  );
-  await page.getByTestId('claims-text').fill(many.join('\n'));
-  await page.getByTestId('claims-save').click();
-  await expect(page.getByTestId('claim-row')).toHaveCount(500);
-  await page.getByTestId('claims-check').click();
-  const progress = page.getByTestId('claims-progress');
-  await expect(progress).toContainText(/[1-9]\d* of 500 claims checked/);
+  const progress = await checkManyClaims(page);
   page.once('dialog', (d) => void d.accept());
   await page.getByTestId('project-delete').click();
   await expect(page.getByTestId('project-item')).toHaveCount(0);
