@@ -161,7 +161,9 @@ export function dequantiseVerifierTensors(
   const head = (name: string, shape: number[]) => {
     const t = raw.get(name);
     if (!t || t.dtype !== 'F32' || t.shape.join('x') !== shape.join('x')) {
-      throw corrupt(`Head tensor ${name} is ${shapeOf(t)} ${t?.dtype ?? ''}, not F32 ${shape.join('x')}.`);
+      throw corrupt(
+        `Head tensor ${name} is ${shapeOf(t)} ${t?.dtype ?? ''}, not F32 ${shape.join('x')}.`,
+      );
     }
     return t.data;
   };

@@ -43,7 +43,9 @@ export function loadPairModel(kernel: Kernel, bundle: VerifierBundle, version: s
     w[i * 4 + 3] = bundle.relevance.weight[i]!;
   }
   const headW = kernel.putF32(w);
-  const headB = kernel.putF32(Float32Array.from([...bundle.stance.bias, bundle.relevance.bias[0]!]));
+  const headB = kernel.putF32(
+    Float32Array.from([...bundle.stance.bias, bundle.relevance.bias[0]!]),
+  );
   const { clsId, sepId } = tokenizer;
   const pieces = (text: string) => tokenizer.encode(text, Number.MAX_SAFE_INTEGER).ids.slice(1, -1);
 

@@ -74,7 +74,9 @@ export function createPairVerifier(deps: PairVerifierDeps): PairVerifier {
     async judge(pairs) {
       for (const p of pairs) {
         if (typeof p?.a !== 'string' || typeof p?.b !== 'string') {
-          throw createError('INVALID_ARGUMENT', { reason: 'Each pair needs two strings, a and b.' });
+          throw createError('INVALID_ARGUMENT', {
+            reason: 'Each pair needs two strings, a and b.',
+          });
         }
       }
       const keys = await Promise.all(pairs.map(pairKey));
