@@ -24,4 +24,4 @@ writeFileSync(
   join(REPO_ROOT, 'wasm/golden/verifier-sha256.json'),
   `${JSON.stringify(golden, null, 1)}\n`,
 );
-console.log(`wrote wasm/golden/verifier-sha256.json: ${hashes.length} pairs`);
+process.stdout.write(`wrote wasm/golden/verifier-sha256.json: ${hashes.length} pairs\n`);

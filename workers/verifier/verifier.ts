@@ -83,7 +83,7 @@ export function createPairVerifier(deps: PairVerifierDeps): PairVerifier {
       const out: Array<PairJudgement | undefined> = keys.map((k) => cache.get(k));
       const todo = new Map<string, number[]>();
       keys.forEach((k, i) => {
-        if (out[i]) remember(k, out[i]!);
+        if (out[i]) remember(k, out[i]);
         else todo.set(k, [...(todo.get(k) ?? []), i]);
       });
       if (todo.size > 0) {
