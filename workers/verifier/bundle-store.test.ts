@@ -10,7 +10,7 @@ import { createMemoryBundleCache, createVerifierBundleStore } from './bundle-sto
 import { VERIFIER_DIR } from './node-bundle';
 
 const BASE = 'https://sift.test/models/sift-verifier-v1/';
-const real = new Map(
+const real = new Map<string, Uint8Array>(
   [...VERIFIER_FILES, 'manifest.json'].map((n) => [n, readFileSync(join(VERIFIER_DIR, n))]),
 );
 
@@ -86,13 +86,16 @@ describe('createVerifierBundleStore', () => {
 
     const flipped = new Map(real);
     const changed = Uint8Array.from(w); // a copy (Buffer.slice would be a view on the shared file)
-    changed[changed.length - 1] ^= 1;
+    changed[changed.length - 1] = changed[changed.length - 1]! ^ 1;
     flipped.set('model.safetensors', changed);
     const s2 = createVerifierBundleStore({ baseUrl: BASE, fetch: origin(flipped).fetch });
     expect(await codeOf(s2.load())).toBe('VERIFIER_CORRUPT');
 
     const v2 = new Map(real);
-    const m = JSON.parse(real.get('manifest.json')!.toString()) as Record<string, unknown>;
+    const m = JSON.parse(new TextDecoder().decode(real.get('manifest.json'))) as Record<
+      string,
+      unknown
+    >;
     v2.set('manifest.json', Buffer.from(JSON.stringify({ ...m, version: 2 })));
     const s3 = createVerifierBundleStore({ baseUrl: BASE, fetch: origin(v2).fetch });
     expect(await codeOf(s3.load())).toBe('VERIFIER_VERSION');
@@ -109,7 +112,7 @@ describe('createVerifierBundleStore', () => {
     await store.load();
     const key = `${BASE}model.safetensors`;
     const bytes = new Uint8Array(cache.entries.get(key)!);
-    bytes[100] ^= 0xff;
+    bytes[100] = bytes[100]! ^ 0xff;
     cache.entries.set(key, bytes.buffer);
     o.requests.length = 0;
     expect((await store.load()).source).toBe('network');
