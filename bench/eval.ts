@@ -8,11 +8,13 @@ import { MODES } from './eval/modes';
 import { TASKS } from './eval/tasks';
 import { parseArgs } from './args';
 import { CRAG_TASKS, runCragTask } from './eval/crag';
+import { runStancePairsTask } from './eval/stance-pairs';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
+  if (args.task === 'stance-pairs') return runStancePairsTask(args);
   if (args.task && args.dataset && TASKS[args.task]) return TASKS[args.task]!(args);
   if (args.task && CRAG_TASKS.includes(args.task) && args.dataset) return runCragTask(args);
   const dataset = args.dataset;
