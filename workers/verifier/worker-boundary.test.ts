@@ -23,7 +23,7 @@ function workerWith(serve: boolean) {
   installErrorTransfer();
   const fetch = async (url: string) => {
     const name = url.slice(BASE.length);
-    if (!serve || ![...VERIFIER_FILES, 'manifest.json'].includes(name as never)) {
+    if (!serve || ![...VERIFIER_FILES, 'manifest.json'].includes(name)) {
       return new Response('not found', { status: 404 });
     }
     return new Response(Uint8Array.from(readFileSync(join(VERIFIER_DIR, name))));
