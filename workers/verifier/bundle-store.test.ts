@@ -123,4 +123,27 @@ describe('createVerifierBundleStore', () => {
     expect((await store.load()).source).toBe('network');
     expect((await store.load()).source).toBe('cache');
   });
+
+  it('a download that breaks off mid-file keeps nothing, and the next load starts over', async () => {
+    const cache = createMemoryBundleCache();
+    let cut = true;
+    const o = origin();
+    const fetch = async (url: string) => {
+      if (cut && url.endsWith('model.safetensors')) {
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new Uint8Array(1024));
+            c.error(new TypeError('network connection lost'));
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
+      }
+      return o.fetch(url);
+    };
+    const store = createVerifierBundleStore({ baseUrl: BASE, fetch, openCache: async () => cache });
+    expect(await codeOf(store.load())).toBe('VERIFIER_MISSING');
+    expect(cache.entries.size).toBe(0);
+    cut = false;
+    expect((await store.load()).source).toBe('network');
+  });
 });
