@@ -69,7 +69,8 @@ def bundle_model(folder: Path):
     t = load_file(str(folder / "model.safetensors"))
     state = {}
     for name, v in t.items():
-        if name.endswith(".scale") or name.startswith("heads."):
+        # The heads read the [CLS] row directly: a pooler in the file (if the fit kept one) is unused.
+        if name.endswith(".scale") or name.startswith("heads.") or name.startswith("pooler."):
             continue
         if v.dtype == torch.int8:
             state[name] = v.float() * t[name + ".scale"].float()[:, None]
