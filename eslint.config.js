@@ -192,10 +192,14 @@ export default tseslint.config(
   {
     files: [
       'bench/**/*.ts',
+      'eval/**/*.ts',
+      'ml/**/*.ts',
+      'lab/**/*.ts',
+      'tools/**/*.{ts,js,mjs}',
+      'experiments/**/*.ts',
       'e2e/**/*.ts',
       '*.config.{ts,js}',
       '**/*.test.ts',
-      'scripts/**/*.{ts,js,mjs}',
     ],
     languageOptions: { globals: NODE_GLOBALS },
     rules: { 'no-console': 'off' },

@@ -17,8 +17,8 @@ import {
 } from '../workers/embed/node-kernel';
 import { canon2Kernel } from '../workers/embed/test-canon2';
 import { chunkText } from '../workers/ingest/chunk';
-import { parseArgs } from './args';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { parseArgs } from '../lab/args';
+import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
 import { percentile } from './library-gen';
 
 const DATASET = join(REPO_ROOT, '../shared/datasets/scifact');

@@ -24,10 +24,10 @@ import { parseSafetensors } from '../workers/embed/safetensors';
 import { ortEmbedIds } from '../workers/embed/test-ort-reference';
 import type { Worker } from 'node:worker_threads';
 import { chunkText } from '../workers/ingest/chunk';
-import { parseArgs } from './args';
-import { embedThread } from './embed-cache';
-import { modelFolder } from './embed-models';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { parseArgs } from '../lab/args';
+import { embedThread } from '../lab/embed-cache';
+import { modelFolder } from '../lab/embed-models';
+import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
 import { percentile } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -346,7 +346,7 @@ async function run(argv: string[]): Promise<void> {
     ...(worker ? { embed_worker_memory: worker } : {}),
   };
   console.log(JSON.stringify(report, null, 2));
-  const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'embed-bert.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -19,7 +19,7 @@ import {
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
 import { dequantize } from '../workers/shared/quant';
 import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
-import { parseArgs } from './args';
+import { parseArgs } from '../lab/args';
 
 interface NativeIndex {
   initIndex(maxElements: number, m?: number, efConstruction?: number, randomSeed?: number): void;

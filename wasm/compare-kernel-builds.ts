@@ -8,9 +8,9 @@
 // Keep a copy of the old build before editing wasm/assembly (`cp wasm/build/sift-kernels.wasm ...`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from '../bench/args';
+import { parseArgs } from '../lab/args';
 import { scifactChunks } from '../bench/embed-bert.bench';
-import { loadQueries } from '../bench/eval/beir';
+import { loadQueries } from '../eval/beir';
 import { createKernel, type Kernel } from '../workers/embed/kernel';
 import {
   loadBertFolder,

@@ -10,9 +10,9 @@ import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { createQueryPlanner } from '../../workers/research/planner';
 import type { HybridSearch } from '../../workers/search/hybrid';
 import type { ChunkLookup } from '../../workers/store/chunk-lookup';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings, type HybridCore } from '../eval/hybrid-mode';
+import { spawnEmbedThread } from '../../lab/embed-cache';
+import { loadCorpus, loadQueries } from '../../eval/beir';
+import { createHybridCore, hybridSettings, type HybridCore } from '../../eval/hybrid-mode';
 
 /** The median, rounded to 0.01 (ms). */
 export const med = (a: number[]): number => {
