@@ -1,5 +1,5 @@
 // Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
-//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- answer <- library
+//   shared <- store, ingest, embed, vector, llm, web <- search <- query-plan <- answer <- library
 //   <- *.worker.ts
 // and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
 import js from '@eslint/js';
@@ -133,18 +133,18 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
-        '^\\.\\./(research|library|ingest|llm|web)/',
-        'search sits below research and library; it must not import them.',
+        '^\\.\\./(query-plan|library|ingest|llm|web)/',
+        'search sits below query-plan and library; it must not import them.',
       ],
       NO_APP,
       NO_WORKER_ENTRY,
     ),
   },
   {
-    files: ['workers/research/**/*.ts'],
+    files: ['workers/query-plan/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
-      ['^\\.\\./library/', 'research sits below the library service; it must not import it.'],
+      ['^\\.\\./library/', 'query-plan sits below the library service; it must not import it.'],
       NO_APP,
       NO_WORKER_ENTRY,
     ),
@@ -155,14 +155,14 @@ export default tseslint.config(
     rules: restrict(
       [
         '^\\.\\./(embed|llm|web)/',
-        'library composes store, ingest, search and research; embed and llm workers come in through ports (their APIs are in workers/shared).',
+        'library composes store, ingest, search and query-plan; embed and llm workers come in through ports (their APIs are in workers/shared).',
       ],
       NO_APP,
       NO_WORKER_ENTRY,
     ),
   },
   {
-    // The answer pipeline (issue 16) may use search, research, llm and web; not ingest/store
+    // The answer pipeline (issue 16) may use search, query-plan, llm and web; not ingest/store
     // internals beyond their types, never the UI or a worker entry.
     files: ['workers/answer/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -179,7 +179,7 @@ export default tseslint.config(
     rules: restrict(
       [
         '^\\.\\./(ingest|vector|embed|llm|library)/',
-        'workers/projects may import shared, store, search, research, answer and web; inject the rest.',
+        'workers/projects may import shared, store, search, query-plan, answer and web; inject the rest.',
       ],
       NO_APP,
       NO_WORKER_ENTRY,

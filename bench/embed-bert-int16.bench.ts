@@ -15,7 +15,7 @@ import {
   MINILM_DIR,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { canon2Kernel } from '../workers/embed/test-canon2';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
 import { chunkText } from '../workers/ingest/chunk';
 import { parseArgs } from '../lab/args';
 import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';

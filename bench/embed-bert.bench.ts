@@ -21,7 +21,7 @@ import { bertToOnnx } from '../workers/embed/bert-onnx';
 import type { Kernel } from '../workers/embed/kernel';
 import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
 import { parseSafetensors } from '../workers/embed/safetensors';
-import { ortEmbedIds } from '../workers/embed/test-ort-reference';
+import { ortEmbedIds } from '../workers/embed/ort-reference.testkit';
 import type { Worker } from 'node:worker_threads';
 import { chunkText } from '../workers/ingest/chunk';
 import { parseArgs } from '../lab/args';

@@ -18,7 +18,7 @@ import {
 } from '../workers/vector/index';
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
 import { dequantize } from '../workers/shared/quant';
-import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
+import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/vectors.testkit';
 import { parseArgs } from '../lab/args';
 
 interface NativeIndex {

@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
-import { mulberry32 } from '../workers/shared/test-rng';
+import { mulberry32 } from '../workers/shared/rng.testkit';
 import { QUANT_SCALE, quantize } from '../workers/shared/quant';
 import { chunkText } from '../workers/ingest/chunk';
 import { createHybridSearch, type HybridDeps } from '../workers/search/hybrid';

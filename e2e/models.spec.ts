@@ -19,7 +19,7 @@ import {
   bertFolder,
   MINILM_TOKENIZER_DIR,
   type BertFolder,
-} from '../workers/embed/test-bert-weights';
+} from '../workers/embed/bert-weights.testkit';
 import { FIXTURES, openApp, waitForImport } from './helpers';
 
 test.describe.configure({ mode: 'serial' });

@@ -17,7 +17,7 @@
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/embed/rng.testkit';
 import { auditCitation } from '../workers/projects/audit';
 import {
   CANDIDATES_PER_SOURCE,

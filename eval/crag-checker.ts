@@ -9,7 +9,7 @@ import { createSentenceChecker, type CheckInput } from '../workers/answer/checke
 import type { FittedModel } from '../workers/answer/fitted';
 import { stripContext } from '../workers/answer/strip-context';
 import type { Span } from '../workers/answer/text';
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/embed/rng.testkit';
 import { openEmbedCache } from '../lab/embed-cache';
 import { loadNodeEncoder } from '../lab/embed-models';
 import { rationaleSpans, type Evidence } from './crag-claims';

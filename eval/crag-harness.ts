@@ -13,7 +13,7 @@ import type {
   Retrieval,
   RetrievedChunk,
 } from '../workers/answer/types';
-import { loadSynonymIndex } from '../workers/research/wordnet-node';
+import { loadSynonymIndex } from '../workers/query-plan/wordnet-node';
 import type { BeirDoc } from './beir';
 import {
   createHybridCore,

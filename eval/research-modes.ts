@@ -8,9 +8,9 @@
 import type { PlanOptions, TechniqueSwitches } from '../workers/shared/research-api';
 import { createHttpGenerator } from '../workers/llm/http';
 import { createScriptedGenerator } from '../workers/llm/scripted';
-import { createQueryPlanner } from '../workers/research/planner';
-import type { EmbedFn, LlmDep, RetrievalRequest } from '../workers/research/types';
-import { loadSynonymIndex } from '../workers/research/wordnet-node';
+import { createQueryPlanner } from '../workers/query-plan/planner';
+import type { EmbedFn, LlmDep, RetrievalRequest } from '../workers/query-plan/types';
+import { loadSynonymIndex } from '../workers/query-plan/wordnet-node';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 
 /** A base retriever that can take the planner's full request (optional). */

@@ -30,7 +30,7 @@ import {
   type Scores,
 } from './crag-explore-folds';
 import { PASSAGE_BOOST, passageThreshold } from '../ml/crag-fit';
-import { mulberry32 } from '../workers/shared/test-rng';
+import { mulberry32 } from '../workers/shared/rng.testkit';
 import { auroc, classify, fitLogistic } from '../eval/logistic';
 
 /** AUROC, the passage goals' trade, and both at the shipped rule's threshold (out of fold). */

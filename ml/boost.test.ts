@@ -2,7 +2,7 @@
 // scorer the app uses (workers/answer/fitted.ts) reads them exactly as they were fitted.
 import { describe, expect, it } from 'vitest';
 import { logisticScore } from '../workers/answer/fitted';
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/embed/rng.testkit';
 import { fitBoosted } from './boost';
 import { auroc, fitLogistic } from '../eval/logistic';
 

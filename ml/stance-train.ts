@@ -2,7 +2,7 @@
 // tiny one-hidden-layer MLP, full-batch Adam from a seeded initialisation, so the same data give
 // the same weights; then int16 quantisation into the shipped format (workers/projects/stance-model.ts).
 // Only bench/eval/stance-fit.ts calls this; product code must not.
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/embed/rng.testkit';
 import type { FittedLayer } from '../workers/projects/stance-model';
 
 export interface TrainOptions {

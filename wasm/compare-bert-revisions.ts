@@ -9,8 +9,8 @@ import {
   MINILM_DIR,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { compareRevisions } from '../workers/embed/test-canon1';
-import { canon2Kernel } from '../workers/embed/test-canon2';
+import { compareRevisions } from '../workers/embed/canon1.testkit';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
 
 const old = JSON.parse(
   readFileSync(join(REPO_ROOT, 'wasm/golden/minilm-int16-sha256.canon.2.json'), 'utf8'),

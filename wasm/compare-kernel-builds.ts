@@ -18,8 +18,8 @@ import {
   readKernelBytes,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { canon2Kernel } from '../workers/embed/test-canon2';
-import { fuzzSeed, mulberry32 } from '../workers/embed/test-rng';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
+import { fuzzSeed, mulberry32 } from '../workers/embed/rng.testkit';
 
 const args = parseArgs(process.argv.slice(2));
 if (!args.old) throw new Error('--old <wasm> is required');

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
-import { bowVector } from '../research/test-helpers';
+import { bowVector } from '../query-plan/doubles.testkit';
 import { CHECKER_FEATURES, CONTEXT_FEATURES, createSentenceChecker } from './checker';
 import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';

@@ -8,7 +8,7 @@
 // thresholds come from checker-model.ts (fitted on train claim pairs, bench/eval/checker-fit.ts);
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
-import { cosine } from '../research/vectors';
+import { cosine } from '../query-plan/vectors';
 import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
 import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';

@@ -3,7 +3,7 @@
 // the rarest term), semantic coherence (canonical cosine, its gap to the best and the next
 // passage, its z-score in the list), length adequacy, diversity (hit chunks of the document) and
 // the retrieval signals (fused, BM25 and cosine ranks and scores).
-import { cosine } from '../research/vectors';
+import { cosine } from '../query-plan/vectors';
 import type { Passage } from './passages';
 import { windowText } from './passages';
 import {

@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
-import { canon1Kernel, compareRevisions } from './test-canon1';
+import { canon1Kernel, compareRevisions } from './canon1.testkit';
 import { hashVectors, sha256Hex } from './self-test';
-import { canon2Kernel } from './test-canon2';
+import { canon2Kernel } from './canon2.testkit';
 
 interface BertGolden {
   modelVersion: string;

@@ -11,7 +11,7 @@ import { bertToOnnx } from './bert-onnx';
 import { createNodeKernel, MINILM_DIR, REPO_ROOT } from './node-kernel';
 import { cosine } from './reference-check';
 import { parseSafetensors, type Tensor } from './safetensors';
-import { bertFolder } from './test-bert-weights';
+import { bertFolder } from './bert-weights.testkit';
 import { createWordPieceTokenizer } from './wordpiece';
 
 ort.env.wasm.numThreads = 1;

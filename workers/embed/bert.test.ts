@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBert, type BertConfig, type BertModel } from './bert';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
 import { parseSafetensors, type Tensor } from './safetensors';
-import { mulberry32 } from './test-rng';
+import { mulberry32 } from './rng.testkit';
 import { createWordPieceTokenizer } from './wordpiece';
 
 const DIR = join(REPO_ROOT, '../shared/models/all-MiniLM-L6-v2-tokenizer');

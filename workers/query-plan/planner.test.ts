@@ -3,7 +3,7 @@ import { createScriptedGenerator } from '../llm/scripted';
 import { createError } from '../shared/errors';
 import { createQueryPlanner } from './planner';
 import { rrf } from './rrf';
-import { createBowEmbed, createToySearch, manualClock } from './test-helpers';
+import { createBowEmbed, createToySearch, manualClock } from './doubles.testkit';
 import type { FuseFn, LlmDep, RankedHit, RetrievalRequest } from './types';
 import { loadSynonymIndex } from './wordnet-node';
 

@@ -6,7 +6,7 @@ import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite, type UseLiteModel } from '../embed/use-lite';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createHyde } from './hyde';
-import { manualClock } from './test-helpers';
+import { manualClock } from './doubles.testkit';
 import type { EmbedFn } from './types';
 import { cosine } from './vectors';
 

@@ -1,7 +1,7 @@
 // Seeded test data for the vector-index tests and the benchmark: unit vectors quantised to the
 // canonical int16 scale, either uniform on the sphere or around cluster centres (closer to how
 // text embeddings are spread). Test support only; not used by the app.
-import { mulberry32 } from '../shared/test-rng';
+import { mulberry32 } from '../shared/rng.testkit';
 import { quantizeUnit } from '../shared/quant';
 
 /** mulberry32 (workers/shared/test-rng.ts): small, fast, seeded. */

@@ -46,7 +46,7 @@ export async function put(
   return store.putDocument(input, chunksOf(input.text), hash);
 }
 
-export { mulberry32 } from '../shared/test-rng';
+export { mulberry32 } from '../shared/rng.testkit';
 
 /**
  * `n` words drawn from a Zipf-like vocabulary of `vocab` made-up words (word i has weight
