@@ -10,7 +10,7 @@
 // `--queries` single claims. `--queries N` (default 300,
 // 0 skips) times single short queries (SciFact test claims, tokenizer included) on both sides;
 // `--worker-memory N` (default 200, 0 skips) embeds N chunks in an embedding worker thread (the
-// eval pool's bench/embed-thread.ts) first and reports its memory. Never gates.
+// eval pool's lab/embed-thread.ts) first and reports its memory. Never gates.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,7 +85,7 @@ function readFolder(dir: string): {
 } {
   if (!existsSync(join(dir, 'model.safetensors'))) {
     throw new Error(
-      `${dir} has no model.safetensors: run \`node scripts/copy-model.mjs --fetch-minilm\``,
+      `${dir} has no model.safetensors: run \`node tools/copy-model.mjs --fetch-minilm\``,
     );
   }
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as BertConfig;
@@ -216,7 +216,7 @@ interface ThreadMemory {
 }
 
 /**
- * Memory of one embedding worker thread (bench/embed-thread.ts, as the eval's pool) embedding
+ * Memory of one embedding worker thread (lab/embed-thread.ts, as the eval's pool) embedding
  * `texts` in batches of 16: its own isolate's heap + external (the kernel's WASM memory and the
  * buffers) sampled after each batch, and the process RSS it adds (peak sampled every 10 ms
  * minus the RSS before it started).

@@ -539,7 +539,7 @@ async function timeParts(
   }
 }
 
-/** The JSON report (bench/reports/hybrid*.json; bench/README.md quotes its keys). */
+/** The JSON report (reports/hybrid*.json; bench/README.md quotes its keys). */
 function hybridReport(r: {
   lib: Library;
   fusion: FusionMethod;

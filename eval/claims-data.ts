@@ -1,6 +1,6 @@
 // SciFact claims for the stance model and `--task claims`: the claims CSVs (one row per claim and
 // evidence abstract), the original sentence boundaries of every cited abstract
-// (bench/eval/data/scifact-sentences.json, from scripts/scifact-sentences.py) and the
+// (eval/data/scifact-sentences.json, from eval/scifact-sentences.py) and the
 // (claim, abstract, evidence sentences, label) instances the issue defines: gold rationale
 // sentences for SUPPORT/CONTRADICT, the three BM25-closest sentences of each cited abstract for
 // claims without evidence. Node only.

@@ -13,7 +13,7 @@
 //          --candidates N (sentences per source)  --noPassageScores 1 (hybrid: no evaluator scores)
 //          --passageRecords FILE (train: out-of-fold passage scores from the crag-fit records, passage-folds.ts)
 //          --stanceFolds DIR (train: out-of-fold stances, the fold models stance-fit.ts --folds DIR writes)
-//          --dumpPipeline FILE (ungated rows for bench/eval/evidence-gate-fit.ts)  --skipAudit 1
+//          --dumpPipeline FILE (ungated rows for ml/evidence-gate-fit.ts)  --skipAudit 1
 //          --threads 2  --stance <fitted json>.  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,7 +113,7 @@ async function loadClaimsSetup(args: Record<string, string>): Promise<ClaimsSetu
   const starts = loadSentenceStarts();
   const embedder = await createStanceEmbedder(model, Number(args.threads ?? 2));
   const stance = createStanceModel(fitted, embedder.dim);
-  // The evidence gate (fitted on train by bench/eval/evidence-gate-fit.ts); --noGate 1 leaves it out
+  // The evidence gate (fitted on train by ml/evidence-gate-fit.ts); --noGate 1 leaves it out
   // (the dumps the fit reads are written without it).
   const gate = args.noGate || args.dumpPipeline ? null : evidenceGateFor(model);
   // --candidates N: sentences judged per source (default CANDIDATES_PER_SOURCE; train experiments).
@@ -214,7 +214,7 @@ async function runOracle(setup: ClaimsSetup): Promise<OracleResult> {
 
 /**
  * 2. Full pipeline: retrieve, select sentences, label, through the app's claim check
- * (bench/eval/claims-pipeline.ts) with --docs sources per claim. Null with --skipPipeline 1.
+ * (eval/claims-pipeline.ts) with --docs sources per claim. Null with --skipPipeline 1.
  */
 async function runPipelinePart(
   setup: ClaimsSetup,
@@ -378,7 +378,7 @@ function claimsReport(
     split: setup.split,
     model: `${embedder.id}@${embedder.version}`,
     stance_model: fitted.provenance,
-    audit_calibration: fitted.audit ?? null, // scripts/fit-audit.py, train citations
+    audit_calibration: fitted.audit ?? null, // ml/fit-audit.py, train citations
     evidence_gate: gate
       ? { threshold: gate.threshold, ...gate.train, command: gate.command }
       : null,

@@ -3,12 +3,12 @@
 // binary, nothing downloaded at run time), so `npm run eval -- --mode hyde|fusion|routed
 // --llm http:http://127.0.0.1:<port>/v1` can use SmolLM2 far faster than wllama in a browser.
 // Streams SSE as workers/llm/http.ts expects. Requests are served one at a time (one sequence).
-// node-llama-cpp lives in its own package (bench/llm-server-deps/, 85 MB with --omit=optional)
+// node-llama-cpp lives in its own package (eval/llm-server-deps/, 85 MB with --omit=optional)
 // so the app's lock file and `npm ci` do not pull its ~700 MB of GPU/other-arch binaries:
-//   npm install --prefix bench/llm-server-deps --omit=optional --ignore-scripts
+//   npm install --prefix eval/llm-server-deps --omit=optional --ignore-scripts
 // (install, not ci: the lock has no mac/win/riscv binaries because this registry lacks them, and
 // `npm ci` refuses a lock missing optional packages; install keeps the lock unchanged).
-//   npx tsx bench/llm-server.ts --model .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf \
+//   npx tsx eval/llm-server.ts --model .cache/models/SmolLM2-135M-Instruct.Q4_1.gguf \
 //     [--port 8089] [--threads 1] [--seed 42] [--log runs/llm-log.jsonl]
 // Prompt = the GGUF's own chat template (as wllama's chat completion applies it). Sampling:
 // the request's temperature (0 = greedy), top-k 40, top-p 0.95, the request's seed or --seed.
@@ -80,7 +80,7 @@ async function loadDeps(): Promise<{ nlc: NlcModule; Template: new (t: string) =
     nlcPath = req.resolve('node-llama-cpp');
   } catch {
     throw new Error(
-      'node-llama-cpp is not installed: run `npm install --prefix bench/llm-server-deps --omit=optional --ignore-scripts`.',
+      'node-llama-cpp is not installed: run `npm install --prefix eval/llm-server-deps --omit=optional --ignore-scripts`.',
     );
   }
   const nlc = (await import(pathToFileURL(nlcPath).href)) as NlcModule;
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
   if (!args.model) {
     console.error(
-      'usage: npx tsx bench/llm-server.ts --model <file.gguf> [--port 8089] [--threads 1]',
+      'usage: npx tsx eval/llm-server.ts --model <file.gguf> [--port 8089] [--threads 1]',
     );
     process.exit(2);
   }

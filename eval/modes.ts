@@ -1,5 +1,5 @@
 // Registry of retrieval modes for `npm run eval -- --mode <name>` and the benchmarks: a mode is
-// one module implementing `Retriever` (bench/eval/retriever.ts) and one line here. Mode modules
+// one module implementing `Retriever` (eval/retriever.ts) and one line here. Mode modules
 // never import this file.
 import { createLexicalRetriever } from './lexical-mode';
 import { createSemanticRetriever } from './semantic-mode';

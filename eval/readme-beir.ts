@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/readme-beir.ts <out folder> [--max-chars 2000]`: writes a BEIR-format folder
+// `npx tsx eval/readme-beir.ts <out folder> [--max-chars 2000]`: writes a BEIR-format folder
 // built offline from the installed npm packages (node_modules, pinned by package-lock.json), to
 // measure whether the answer evaluator's SciFact-fitted numbers transfer to another domain and
 // query style. Documents: each package's README as plain text (code blocks, images, HTML and
@@ -115,7 +115,7 @@ export function buildReadmeBeir(out: string, maxChars = 2000): { docs: number; q
 if (process.argv[1]?.endsWith('readme-beir.ts')) {
   const out = process.argv[2];
   if (!out)
-    throw new Error('Usage: npx tsx bench/eval/readme-beir.ts <out folder> [--max-chars N]');
+    throw new Error('Usage: npx tsx eval/readme-beir.ts <out folder> [--max-chars N]');
   const i = process.argv.indexOf('--max-chars');
   const max = i > 0 ? Number(process.argv[i + 1]) : 2000;
   const n = buildReadmeBeir(out, max);

@@ -1,5 +1,5 @@
 // The hybrid eval mode made plannable for the research modes: the same core, fusion and
-// document aggregation as `hybrid` (bench/eval/hybrid-mode.ts), but each side can get its own
+// document aggregation as `hybrid` (eval/hybrid-mode.ts), but each side can get its own
 // text — the lexical side RM3/WordNet's expanded query, the semantic side HyDE's hypothetical
 // document (HyDE embeds the document on the canonical path instead of the query).
 import { createHybridCore, fuseToDocs, hybridSettings } from './hybrid-mode';

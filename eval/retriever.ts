@@ -1,5 +1,5 @@
 // The retriever contract every eval mode implements (`npm run eval -- --mode <name>`). Mode
-// modules import only this file, and bench/eval/modes.ts (the registry) imports the modes, so the
+// modules import only this file, and eval/modes.ts (the registry) imports the modes, so the
 // imports run one way.
 import type { BeirDoc } from './beir';
 

@@ -1,5 +1,5 @@
 // `npm run eval -- --dataset <BEIR folder> --mode lexical [--run <file>] [--split test]`
-// Indexes a BEIR dataset with the chosen mode (bench/eval/modes.ts), runs every query of the
+// Indexes a BEIR dataset with the chosen mode (eval/modes.ts), runs every query of the
 // split, prints nDCG@10, Recall@100 and MRR@10 as JSON on stdout; progress goes to stderr.
 import { writeFileSync } from 'node:fs';
 import { loadCorpus, loadQrels, loadQueries } from './beir';

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes bench/eval/data/scifact-sentences.json: for every abstract cited by a SciFact claim
+"""Writes eval/data/scifact-sentences.json: for every abstract cited by a SciFact claim
 (claims_train.csv and claims_validation.csv), the start offsets of its ORIGINAL sentences in the
 BEIR `text` (which joins them with one space, so the boundaries are otherwise lost). The claims'
 `evidence_sentences` index these sentences; `--task claims` needs them to know which text is gold.
@@ -9,7 +9,7 @@ inside `data/scifact.zip` of sumithra-p-v/claimverifier (blob f7dc63ef6833a230ad
 the same file the dataset's SOURCE.md rebuilt corpus.jsonl from. Checked here: joining the
 sentences gives corpus.jsonl's text byte for byte for every document.
 
-usage: python3 scripts/scifact-sentences.py <scifact.zip> <BEIR scifact folder>
+usage: python3 eval/scifact-sentences.py <scifact.zip> <BEIR scifact folder>
 """
 import ast, csv, io, json, re, sys, tokenize, zipfile
 
@@ -41,7 +41,7 @@ for doc in sorted(cited, key=int):
         starts.append(pos)
         pos += len(p.encode("utf-16-le")) // 2 + 1  # JavaScript string offsets (UTF-16 units)
     out[doc] = starts
-with open("bench/eval/data/scifact-sentences.json", "w") as f:
+with open("eval/data/scifact-sentences.json", "w") as f:
     json.dump(out, f, separators=(",", ":"))
     f.write("\n")
 print(f"{len(out)} abstracts, {sum(len(v) for v in out.values())} sentences")

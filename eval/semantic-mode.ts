@@ -1,6 +1,6 @@
 // The `semantic` eval mode: the app's semantic search (workers/search/hybrid.ts, mode
 // 'semantic', as the library service runs it) over the hybrid mode's store and canonical int16
-// vectors (bench/eval/hybrid-mode.ts: same chunks, same embedding cache), on the exact index by
+// vectors (eval/hybrid-mode.ts: same chunks, same embedding cache), on the exact index by
 // default. Documents score by their best chunk (workers/search/document-evidence.ts).
 // Options: --model use-lite | all-MiniLM-L6-v2 | <sentence-transformers folder> (default use-lite)
 //          --threads N (embedding worker threads for cache misses, default 1)

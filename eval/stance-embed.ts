@@ -1,5 +1,5 @@
 // Canonical embeddings of claims and sentences for the stance model's fitting and `--task claims`:
-// the same Node encoders and thread pool as the retrieval eval (bench/embed-models.ts,
+// the same Node encoders and thread pool as the retrieval eval (lab/embed-models.ts,
 // embed-cache.ts), cached in .cache/stance/ (not the corpus cache other runs append to). Claims
 // get the model's query text, sentences its passage text, as the app embeds them. Node only.
 import { embedAllCached, openEmbedCache } from '../lab/embed-cache';

@@ -4,10 +4,10 @@
 1. CHECKER_DUMP=/tmp/checker-train.json npm run eval -- --dataset ../shared/datasets/scifact \
      --task checker-fit --split train --model all-MiniLM-L6-v2   (writes the train pairs, their
      features and canonical vectors; restore the fitted file with git checkout afterwards)
-2. python3 scripts/checker-explore.py /tmp/checker-train.json ../shared/datasets/scifact/corpus.jsonl \
-     > bench/reports/checker-explore-minilm-train.txt
+2. python3 experiments/checker-explore.py /tmp/checker-train.json ../shared/datasets/scifact/corpus.jsonl \
+     > reports/checker-explore-minilm-train.txt
 
-Folds by claim as in bench/eval/checker-fit.ts. For each candidate scorer it prints right-vs-hard
+Folds by claim as in ml/checker-fit.ts. For each candidate scorer it prints right-vs-hard
 and right-vs-random AUROC, the share of right pairs callable supported at random flagged >= 0.98,
 and the frontier: the best hard-flagged share at right-supported 0.60 .. 0.90 with random flagged
 >= 0.98, with a cosine gate (supported iff cos >= gate and score >= cut). With the corpus file it

@@ -1,8 +1,8 @@
-// `EMBED_CACHE_DIR=... npx tsx bench/eval/claims-crag-scores.ts [--dataset DIR] [--out FILE]`: an
+// `EMBED_CACHE_DIR=... npx tsx experiments/claims-crag-scores.ts [--dataset DIR] [--out FILE]`: an
 // experiment, not shipped: the answer evaluator's passage score (CRAG P(relevant), fitted on the
 // same SciFact train queries, so in-sample there) for each SciFact TRAIN claim's top-10 documents
 // of the crag harness's hybrid retrieval, one JSON line per (claim, document), for
-// `bench/eval/evidence-gate-fit.ts --crag FILE --out FILE`. Node only.
+// `ml/evidence-gate-fit.ts --crag FILE --out FILE`. Node only.
 import { parseArgs } from '../lab/args';
 import { writeFileSync } from 'node:fs';
 import { loadCorpus } from '../eval/beir';

@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/crag-explore-relative.ts TRAIN_RECORDS [--query | --query-only]` (a TRAIN
+// `npx tsx experiments/crag-explore-relative.ts TRAIN_RECORDS [--query | --query-only]` (a TRAIN
 // split's MiniLM `--records` file from `--task crag-fit`): out-of-fold train checks of
 // query-relative passage signals for the passage pair (balanced accuracy 0.87 with F1 0.68, one
 // threshold) and of a query-level model for CORRECT coverage (issue 16). 5 folds by query, as

@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/crag-explore-signals.ts RECORDS [--sentences]` (RECORDS: a TRAIN split's
+// `npx tsx experiments/crag-explore-signals.ts RECORDS [--sentences]` (RECORDS: a TRAIN split's
 // MiniLM `--records` file from `--task crag-fit`, collected before the local features shipped):
 // out-of-fold train checks of signals meant to tell "this passage addresses the claim's entities
 // and relation" from "on-topic", for the unmet passage pair (balanced accuracy 0.87 with F1 0.68)

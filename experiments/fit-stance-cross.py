@@ -3,24 +3,24 @@
 jointly (token types 0/1), with LoRA adapters on the top layers and a 3-way head (SUPPORT,
 CONTRADICT, NEUTRAL), on SciFact claims_TRAIN only (issue 17, stage 1 of the cross-encoder plan).
 
-  npx tsx bench/eval/stance-cross-data.ts --dataset ../shared/datasets/scifact --out /tmp/cross.jsonl
-  python3 scripts/fit-stance-cross.py --data /tmp/cross.jsonl [--folds 0,1,2,3,4] [--layers 2] [--rank 8]
+  npx tsx experiments/stance-cross-data.ts --dataset ../shared/datasets/scifact --out /tmp/cross.jsonl
+  python3 experiments/fit-stance-cross.py --data /tmp/cross.jsonl [--folds 0,1,2,3,4] [--layers 2] [--rank 8]
       [--synth 2] [--synth-kinds sentence] [--kinds sentence,negative] [--preds FILE]
 
 Examples per oracle instance (as the claims eval builds them): the instance itself (claim with its
 evidence sentences concatenated, the instance label), each evidence sentence alone (instance label)
 and, for SUPPORT/CONTRADICT abstracts, two BM25-closest non-rationale sentences (NEUTRAL).
-Model selection: folds by claim id % 5 (the same folds as bench/eval/stance-fit.ts); the printed
+Model selection: folds by claim id % 5 (the same folds as ml/stance-fit.ts); the printed
 figure is the oracle 3-way macro-F1 of the held-out instances, predicted from the concatenated
 evidence (`concat`) and from the summed per-sentence log-probabilities (`per-sentence`, what the
 product's evidence judge does). Deterministic: seeded, fixed order, CPU.
---synth N adds up to N flipped versions of each claim the export carries (bench/eval/stance-synth.ts, as stance-fit.ts
+--synth N adds up to N flipped versions of each claim the export carries (ml/stance-synth.ts, as stance-fit.ts
 uses them) to the training folds: a flipped evidence claim takes the opposite label on its evidence
 (each sentence, and the concatenation) and NEUTRAL on the two negatives; an NEI claim's flips stay
 NEUTRAL on its sentences. A claim's flips are in its own fold, so held-out claims are never seen.
 --preds FILE writes each held-out instance's log-probabilities (concat, and one row per evidence
 sentence) as JSON lines, to compare with or ensemble with the logistic model
-(scripts/stance-cross-ensemble.py).
+(experiments/stance-cross-ensemble.py).
 
 The bottom (6 - layers) transformer layers are frozen without adapters, so their outputs are computed
 once and cached; only the top layers run forward/backward in training (2 shared CPU cores).

@@ -1,12 +1,12 @@
-// Training data for the fitted cross-encoder stance model (scripts/fit-stance-cross.py), from
+// Training data for the fitted cross-encoder stance model (experiments/fit-stance-cross.py), from
 // SciFact claims_TRAIN only (the dev claims are never read):
-//   npx tsx bench/eval/stance-cross-data.ts --dataset ../shared/datasets/scifact --out /tmp/cross.jsonl
+//   npx tsx experiments/stance-cross-data.ts --dataset ../shared/datasets/scifact --out /tmp/cross.jsonl
 // One JSON line per oracle instance, exactly as the claims eval builds them (claims-data.ts: gold
 // rationale sentences for SUPPORT/CONTRADICT, the three BM25-closest sentences of each cited
 // abstract for NOT ENOUGH INFO), plus the two BM25-closest non-rationale sentences of each evidence
 // abstract (`negatives`, NEUTRAL at sentence level). Texts are tokenised here with the product's
 // WordPiece (workers/embed/wordpiece.ts, no [CLS]/[SEP]) so the Python fit and the TypeScript
-// forward see the same ids. `flipped`: the claim's flipped versions (bench/eval/stance-synth.ts,
+// forward see the same ids. `flipped`: the claim's flipped versions (ml/stance-synth.ts,
 // negation toggled or a polar word swapped; the fit may train on them with the opposite label on the
 // rationale, NEUTRAL on the negatives and on an NEI claim's sentences). Node only.
 import { readFileSync, writeFileSync } from 'node:fs';

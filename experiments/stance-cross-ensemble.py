@@ -2,11 +2,11 @@
 """Compares, on the same held-out train claims, the shipped logistic stance model and the fitted
 cross-encoder, and their parameter-free ensembles, under the oracle protocol (issue 17):
 
-  npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact --splits 1 \\
+  npx tsx ml/stance-fit.ts --dataset ../shared/datasets/scifact --splits 1 \\
     --grid '[{"dense":false,"l2":0.1,"hidden":0,"synthetic":0.3,"syntheticNeutral":0.6,"negatives":2}]' \\
     --cvDump /tmp/lr-oof.jsonl
-  python3 scripts/fit-stance-cross.py --data /tmp/cross.jsonl --folds 0 ... --preds /tmp/ce.jsonl
-  python3 scripts/stance-cross-ensemble.py /tmp/lr-oof.jsonl /tmp/ce.jsonl [--json FILE]
+  python3 experiments/fit-stance-cross.py --data /tmp/cross.jsonl --folds 0 ... --preds /tmp/ce.jsonl
+  python3 experiments/stance-cross-ensemble.py /tmp/lr-oof.jsonl /tmp/ce.jsonl [--json FILE]
 
 Both files hold one line per oracle instance with one log-probability row (SUPPORT, CONTRADICT,
 NEUTRAL) per evidence sentence; LR's rows are out-of-fold (folds by claim id % 5). An instance's

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-fold train-CV oracle macro-F1 of the bi-encoder LR stance model (the baseline for
-scripts/fit-stance-cross.py, same claim-id folds), re-fitted in torch from the feature dump of
-  npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact --dump /tmp/s8e/feat.jsonl
+experiments/fit-stance-cross.py, same claim-id folds), re-fitted in torch from the feature dump of
+  npx tsx ml/stance-fit.ts --dataset ../shared/datasets/scifact --dump /tmp/s8e/feat.jsonl
 Cue features only, class weights, L2 0.01, 300 full-batch Adam steps, as stance-fit.ts chooses."""
 import json, sys, torch
 torch.set_num_threads(1)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Train-only exploration of the stance model's synthetic flipped claims (bench/README.md,
 "Synthetic flipped claims"): class-weighted multinomial logistic regression (scikit-learn; the same
-objective as bench/eval/stance-train.ts: mean of class- and row-weighted cross-entropy + L2/2)
+objective as ml/stance-train.ts: mean of class- and row-weighted cross-entropy + L2/2)
 over the cue features of the dump
-  npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact --model all-MiniLM-L6-v2 --dump /tmp/stance-dump.jsonl
+  npx tsx ml/stance-fit.ts --dataset ../shared/datasets/scifact --model all-MiniLM-L6-v2 --dump /tmp/stance-dump.jsonl
 scored by oracle macro-F1 on the real train instances, 5-fold by claim, over 5 fold assignments
 (split 0: claim id % 5; others: md5 of "split:id" % 5, not the TypeScript script's hash).
-  python3 scripts/stance-synth-cv.py /tmp/stance-dump.jsonl [synthetic,neutral ...]   e.g. 0,0 0.3,0.6
+  python3 experiments/stance-synth-cv.py /tmp/stance-dump.jsonl [synthetic,neutral ...]   e.g. 0,0 0.3,0.6
 The dev claims are never read (the dump holds train claims only)."""
 import hashlib, json, sys
 import numpy as np

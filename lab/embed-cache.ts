@@ -129,10 +129,10 @@ export async function embedAllCached(
   return out.map((v) => v!);
 }
 
-/** A bare bench/embed-thread.ts thread for `model` (it posts 'ready' once loaded). */
+/** A bare lab/embed-thread.ts thread for `model` (it posts 'ready' once loaded). */
 export interface EmbedThreadOptions {
   queries?: boolean;
-  /** Tests only: make the thread hang or crash at one batch (see bench/embed-thread.ts). */
+  /** Tests only: make the thread hang or crash at one batch (see lab/embed-thread.ts). */
   fault?: { kind: 'hang' | 'crash'; atBatch: number };
 }
 
@@ -153,7 +153,7 @@ export function embedThread(model: string, options: EmbedThreadOptions = {}): Wo
 }
 
 /**
- * One embedding thread (bench/embed-thread.ts) as a pool worker: batches are answered in order;
+ * One embedding thread (lab/embed-thread.ts) as a pool worker: batches are answered in order;
  * a thread that throws or exits rejects every batch it still owes (the pool retries them).
  */
 export async function spawnEmbedThread(

@@ -1,5 +1,5 @@
 // Node-side encoders for the eval and benches, by name: `use-lite` (shipped model),
-// `all-MiniLM-L6-v2` (real weights from `node scripts/copy-model.mjs --fetch-minilm`), or a path
+// `all-MiniLM-L6-v2` (real weights from `node tools/copy-model.mjs --fetch-minilm`), or a path
 // to a sentence-transformers folder (BERT models run the canonical path, BERT_CANON_REVISION
 // canon.3 with int16 dense layers; the `+int16` suffix of the canon.2-era experiment is gone).
 // Texts passed to `embed` already carry any model prefix (queryText / passageText), so cache keys
@@ -49,7 +49,7 @@ export async function loadNodeEncoder(spec: string): Promise<NodeEncoder> {
   }
   if (!existsSync(folder)) {
     throw new Error(
-      `${folder} does not exist: run \`node scripts/copy-model.mjs --fetch-minilm\` or pass a model folder`,
+      `${folder} does not exist: run \`node tools/copy-model.mjs --fetch-minilm\` or pass a model folder`,
     );
   }
   const m = loadBertFolder(kernel, folder);

@@ -1,4 +1,4 @@
-// Worker thread for bench/embed-cache.ts: loads one encoder (workerData.model: use-lite,
+// Worker thread for lab/embed-cache.ts: loads one encoder (workerData.model: use-lite,
 // all-MiniLM-L6-v2 or a folder), then answers each message (string[], exact model inputs) with
 // their canonical int16 vectors; with workerData.queries, the texts are queries (the model's query
 // form) embedded as one batched forward pass, as the app's embedder embeds a call's queries.

@@ -8,7 +8,7 @@
 // without a cosine gate; the model, the gate and the cut-off are chosen on 5-fold out-of-fold
 // train scores (folds by claim), never on test.
 // CHECKER_DUMP=FILE also writes the train pairs, their features and vectors (for
-// scripts/checker-explore.py).
+// experiments/checker-explore.py).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKER_FEATURES, CONTEXT_FEATURES } from '../workers/answer/checker';
@@ -179,7 +179,7 @@ export async function fitChecker(
 /**
  * Candidate feature sets: the checker's own, and + the stance model's cue features
  * (workers/projects/stance-features.ts; its dense embedding block, 768 features, overfits:
- * scripts/checker-explore.py), and + the cited strips' document context. Chosen on out-of-fold train.
+ * experiments/checker-explore.py), and + the cited strips' document context. Chosen on out-of-fold train.
  */
 function checkerCandidates(rows: Array<Record<string, number>>): Candidate[] {
   const stanceNames = Object.keys(rows.find((r) => 'st_cosine' in r) ?? {}).filter((k) =>
@@ -298,7 +298,7 @@ function chooseCandidate(
   return chosen;
 }
 
-/** The train pairs (with their strips' contexts), features and canonical vectors, for scripts/checker-explore.py. */
+/** The train pairs (with their strips' contexts), features and canonical vectors, for experiments/checker-explore.py. */
 async function dump(
   harness: CragHarness,
   pairs: Pair[],

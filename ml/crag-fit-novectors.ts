@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/crag-fit-novectors.ts MODEL LEXICAL_RECORDS`: refits only the vector-free
+// `npx tsx ml/crag-fit-novectors.ts MODEL LEXICAL_RECORDS`: refits only the vector-free
 // variant (`noVectors`) of workers/answer/fitted/MODEL.json from a TRAIN split's lexical-only
 // records (`--lexical-records` of `--task crag-fit`), with the same function crag-fit uses
 // (`fitVariant` over LEXICAL_FEATURES), and notes the command in the file's provenance. For a
@@ -25,7 +25,7 @@ function main(): void {
   const names = present(records, LEXICAL_FEATURES, log);
   fitted.noVectors = fitVariant(fitted, records, names, log).variant;
   log(`[crag-fit-novectors] thresholds ${JSON.stringify(fitted.noVectors.thresholds)}`);
-  fitted.command += ` ; npx tsx bench/eval/crag-fit-novectors.ts ${model} ${file} (${new Date().toISOString().slice(0, 10)})`;
+  fitted.command += ` ; npx tsx ml/crag-fit-novectors.ts ${model} ${file} (${new Date().toISOString().slice(0, 10)})`;
   writeFileSync(path, formatFitted(fitted));
   log(`[crag-fit-novectors] wrote ${path}`);
 }

@@ -1,6 +1,6 @@
 // `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
 // writes workers/answer/fitted/<model>.json (with the command line and date inside):
-// passage model (logistic + boosted trees, bench/eval/boost.ts), its blend with the query model
+// passage model (logistic + boosted trees, ml/boost.ts), its blend with the query model
 // (`passageBlend`) + its threshold, the rank/score baseline, the query decision
 // thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
 // model and keep threshold (train rationale recall >= 0.93), the answer's strip threshold, the
@@ -60,7 +60,7 @@ export function unfitted(modelId: string): FittedModel {
 
 /**
  * The passage model's trees: 150 of depth 6 with >= 40 rows a leaf, chosen among six settings
- * on out-of-fold MiniLM train scores (`bench/eval/crag-explore.ts`, section 1: F1 at balanced
+ * on out-of-fold MiniLM train scores (`experiments/crag-explore.ts`, section 1: F1 at balanced
  * accuracy >= 0.87 0.710 against 0.688 for the default 200 of depth 5; AUROC 0.9553 / 0.9540).
  */
 export const PASSAGE_BOOST: Partial<BoostOptions> = { trees: 150, depth: 6, minLeaf: 40 };

@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/doc-evidence-tune.ts --dataset <BEIR folder> [--split train] [--mode lexical|hybrid] [--model ...]`
+// `npx tsx ml/doc-evidence-tune.ts --dataset <BEIR folder> [--split train] [--mode lexical|hybrid] [--model ...]`
 // Fits document-level evidence (workers/search/document-evidence.ts) on a TRAIN split: computes
 // each query's chunk list once (lexical: top 1000 BM25 chunks; hybrid: the fused list of the
 // app's per-model fusion over lexicalK/semanticK 20), then scores a grid of (decay, depth) in

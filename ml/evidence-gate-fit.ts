@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/evidence-gate-fit.ts --dataset ../shared/datasets/scifact --model <id> --dump hybrid=FILE[,lexical=FILE]`:
+// `npx tsx ml/evidence-gate-fit.ts --dataset ../shared/datasets/scifact --model <id> --dump hybrid=FILE[,lexical=FILE]`:
 // fits the evidence gate (workers/projects/evidence-gate.ts) on TRAIN only. A FILE is what
 // `npm run eval -- --task claims --split train --mode <mode> --docs 3 --skipAudit 1 --dumpPipeline FILE`
 // writes: one line per judged (train claim, source) of the app's claim check, with the judgement
@@ -116,7 +116,7 @@ function main() {
   const gold = claims.reduce((a, c) => a + c.evidence.size, 0);
   const dumps = readDumps(args.dump!);
   const tau = stance.evidenceThreshold;
-  // --crag FILE (experiment, bench/eval/claims-crag-scores.ts): the answer evaluator's passage
+  // --crag FILE (experiment, experiments/claims-crag-scores.ts): the answer evaluator's passage
   // score per (claim, document) joined into the rows, and a feature set with it; --out FILE then
   // keeps the shipped gate untouched.
   if (args.crag) {
@@ -134,7 +134,7 @@ function main() {
     model,
     stance,
     claims: claims.length,
-    command: `npx tsx bench/eval/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
+    command: `npx tsx ml/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
   });
   const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
   writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);

@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/hybrid-tune.ts --dataset <BEIR folder> [--split train] [--grid default]`
+// `npx tsx ml/hybrid-tune.ts --dataset <BEIR folder> [--split train] [--grid default]`
 // Fusion development on a TRAIN split: computes each query's lexical and semantic chunk lists
 // once (depth 100, HNSW and exact), caches them under .cache/hybrid/, then scores many fusion
 // settings in memory (nDCG@10, Recall@100, MRR@10) and prints one JSON line per setting.

@@ -1,5 +1,5 @@
 // Out-of-fold passage scores for the evidence gate's TRAIN dump. The answer evaluator's passage
-// model (logistic + boosted trees, bench/eval/crag-fit.ts; blended with its query model when the
+// model (logistic + boosted trees, ml/crag-fit.ts; blended with its query model when the
 // fit chose a passageBlend) is fitted on the same SciFact train
 // queries as the claims, and boosted trees score their own training rows far better than new
 // ones: on the train dump the passage score alone lifted the gate's out-of-fold abstract F1 from

@@ -2,16 +2,16 @@
 # Refits one model's evidence gate (workers/projects/fitted/evidence-gate-<model>.json) on SciFact
 # TRAIN only, with every input the gate reads made out of fold, as a new claim's would be:
 #   1. stance fold models: the shipped stance model's configuration refitted without each fifth
-#      of the train claims (bench/eval/stance-fit.ts --folds; the shipped file is not touched);
+#      of the train claims (ml/stance-fit.ts --folds; the shipped file is not touched);
 #   2. the train claims dump: the app's claim check over the train claims (hybrid, 3 sources, no
 #      gate), each claim judged by the stance fold model and scored by an answer evaluator
-#      refitted without its fold (bench/eval/passage-folds.ts, from the evaluator's crag-fit
+#      refitted without its fold (ml/passage-folds.ts, from the evaluator's crag-fit
 #      records);
-#   3. the gate's fit on that dump (bench/eval/evidence-gate-fit.ts).
+#   3. the gate's fit on that dump (ml/evidence-gate-fit.ts).
 # Run it after refitting the stance model (and its audit calibration) or the answer evaluator:
 # evidence-gate.test.ts fails until the gate is refitted over both.
 #
-# usage: scripts/refit-evidence-gate.sh <model: all-MiniLM-L6-v2 | use-lite> <crag train records> [work dir]
+# usage: ml/refit-evidence-gate.sh <model: all-MiniLM-L6-v2 | use-lite> <crag train records> [work dir]
 #   <crag train records>: the --records FILE of the evaluator's own fit (the `command` in
 #   workers/answer/fitted/<model>.json); `--task crag-fit ... --records FILE` writes it when the
 #   file does not exist. Without the evaluator's refit, collect it with
@@ -40,8 +40,8 @@ esac
 mkdir -p "$work"
 config=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('workers/projects/fitted/stance-$model.json','utf8')).provenance.config)")
 grid="[$config]"
-npx tsx bench/eval/stance-fit.ts --dataset "$dataset" --model "$model" --grid "$grid" --folds "$work/stance-folds" --foldsOnly 1
+npx tsx ml/stance-fit.ts --dataset "$dataset" --model "$model" --grid "$grid" --folds "$work/stance-folds" --foldsOnly 1
 npm run eval -- --dataset "$dataset" --task claims --model "$model" --split train --mode hybrid --docs 3 --skipAudit 1 \
   --passageRecords "$records" --stanceFolds "$work/stance-folds" --dumpPipeline "$work/dump.jsonl" > "$work/dump.log"
-npx tsx bench/eval/evidence-gate-fit.ts --dataset "$dataset" --model "$model" --biases "$biases" --dump "hybrid=$work/dump.jsonl"
+npx tsx ml/evidence-gate-fit.ts --dataset "$dataset" --model "$model" --biases "$biases" --dump "hybrid=$work/dump.jsonl"
 npx prettier --write "workers/projects/fitted/evidence-gate-$model.json" > /dev/null

@@ -1,4 +1,4 @@
-// `npx tsx bench/eval/relevance-fit.ts --dataset ../shared/datasets/scifact [--split train]
+// `npx tsx ml/relevance-fit.ts --dataset ../shared/datasets/scifact [--split train]
 //   [--models use-lite,all-MiniLM-L6-v2] [--out workers/shared/relevance-bands.json]`
 // Fits the relevance bands (workers/shared/relevance.ts) on a TRAIN split, never test: for every
 // query, the app's lexical top 20 chunks (BM25 / the query's best attainable BM25) and each
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   }
   const lexicalBands = fitBands(lexRows, pHigh, pMedium);
   const fit: RelevanceFit = {
-    command: `npx tsx bench/eval/relevance-fit.ts --dataset ${dataset} --split ${split} --models ${models.join(',')}`,
+    command: `npx tsx ml/relevance-fit.ts --dataset ${dataset} --split ${split} --models ${models.join(',')}`,
     date: new Date().toISOString().slice(0, 10),
     fittedOn: `${dataset} ${split} (${ids.length} queries; lexical and semantic top 20 chunks each)`,
     probability: { high: pHigh, medium: pMedium },

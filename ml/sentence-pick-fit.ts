@@ -1,7 +1,7 @@
-// `npx tsx bench/eval/sentence-pick-fit.ts --dataset ../shared/datasets/scifact`: fits the rationale
+// `npx tsx ml/sentence-pick-fit.ts --dataset ../shared/datasets/scifact`: fits the rationale
 // picker of workers/projects/sentence-rank.ts (`rankSentences`) on SciFact claims_train only: every
 // sentence of every gold evidence abstract, labelled rationale or not (gold sentence boundaries from
-// bench/eval/data/scifact-sentences.json, matched to the product splitter's sentences by overlap),
+// eval/data/scifact-sentences.json, matched to the product splitter's sentences by overlap),
 // logistic regression over PICK_FEATURES (text only, no embeddings). Prints the 5-fold out-of-fold
 // (folds by claim) rationale recall at 1, 2 and 4 picks against BM25 alone and writes
 // workers/projects/fitted/sentence-pick.json. Node only.
@@ -100,7 +100,7 @@ async function main() {
     oofRecallAt4: recallAt(oof, 4),
   };
   const model = {
-    command: `npx tsx bench/eval/sentence-pick-fit.ts ${process.argv.slice(2).join(' ')}`,
+    command: `npx tsx ml/sentence-pick-fit.ts ${process.argv.slice(2).join(' ')}`,
     date: new Date().toISOString().slice(0, 10),
     fittedOn: `SciFact claims_train only (${groups.length} gold evidence abstracts)`,
     ...fit(groups),

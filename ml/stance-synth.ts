@@ -4,7 +4,7 @@
 // "does not" inserted) or one polar word swapped (increases <-> decreases, effective <->
 // ineffective) gets the opposite label on the same rationale sentences. Rule-based, general
 // English (the antonym table and the direction words of stance-cues); nothing is read from
-// labels beyond the pair being flipped. Only bench/eval/stance-fit.ts uses this; product code
+// labels beyond the pair being flipped. Only ml/stance-fit.ts uses this; product code
 // must not.
 import antonymTable from '../workers/projects/fitted/stance-antonyms.json';
 

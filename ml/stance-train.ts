@@ -1,7 +1,7 @@
 // Fitting the stance model (offline, Node): class-weighted multinomial logistic regression or a
 // tiny one-hidden-layer MLP, full-batch Adam from a seeded initialisation, so the same data give
 // the same weights; then int16 quantisation into the shipped format (workers/projects/stance-model.ts).
-// Only bench/eval/stance-fit.ts calls this; product code must not.
+// Only ml/stance-fit.ts calls this; product code must not.
 import { mulberry32 } from '../workers/embed/rng.testkit';
 import type { FittedLayer } from '../workers/projects/stance-model';
 

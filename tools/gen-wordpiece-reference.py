@@ -2,7 +2,7 @@
 # tokenizer (../shared/models/all-MiniLM-L6-v2-tokenizer/tokenizer.json) computed by the Python
 # `tokenizers` library (the Rust reference), without truncation, for the USE-lite fixture texts.
 # Run on purpose only:
-#   pip install --target .cache/py tokenizers && PYTHONPATH=.cache/py python3 wasm/gen-wordpiece-reference.py
+#   pip install --target .cache/py tokenizers && PYTHONPATH=.cache/py python3 tools/gen-wordpiece-reference.py
 #   npx prettier --write wasm/golden/minilm-wordpiece-ids.json   (npm run lint checks it)
 import json
 import os

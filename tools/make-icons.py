@@ -1,5 +1,5 @@
 """Generates Sift's app icons (PNG) without dependencies: a lens over a sieve on a slate tile.
-Run: python3 scripts/make-icons.py  (writes public/icons/*.png; the outputs are committed)."""
+Run: python3 tools/make-icons.py  (writes public/icons/*.png; the outputs are committed)."""
 import math, struct, zlib, pathlib
 
 BG = (47, 72, 88)

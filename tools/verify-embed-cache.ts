@@ -4,7 +4,7 @@
 // `--queries` test claims are embedded now and compared byte for byte with the file's records.
 // Used to carry a cache over to a new revision name when the bytes did not change, e.g. the int16
 // experiment's file (`+canon.2+int16`) to canon.3, instead of re-embedding the corpus:
-// `npx tsx bench/verify-embed-cache.ts --file <cache.bin> [--model all-MiniLM-L6-v2]
+// `npx tsx tools/verify-embed-cache.ts --file <cache.bin> [--model all-MiniLM-L6-v2]
 //   [--sample 200] [--queries 20] [--dataset ../shared/datasets/scifact]`. Exit 1 on any difference.
 import { join } from 'node:path';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -20,7 +20,7 @@ const dataset = args.dataset ?? join(REPO_ROOT, '../shared/datasets/scifact');
 const encoder = await loadNodeEncoder(args.model ?? 'all-MiniLM-L6-v2');
 const records = readEmbedCacheFile(args.file, encoder.dim);
 
-// The eval's passage texts, in corpus order (bench/eval/store-beir-doc.ts, hybrid-mode.ts).
+// The eval's passage texts, in corpus order (eval/store-beir-doc.ts, hybrid-mode.ts).
 const passages: string[] = [];
 for (const doc of await loadCorpus(dataset)) {
   const text = doc.text.trim().length > 0 ? doc.text : doc.title;

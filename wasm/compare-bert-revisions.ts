@@ -1,6 +1,6 @@
 // Prints how far BERT_CANON_REVISION canon.3's all-MiniLM-L6-v2 vectors are from canon.2's on the
 // golden texts (canon.2 rebuilt from the remaining kernels, checked against its golden file):
-// `npx tsx wasm/compare-bert-revisions.ts` (needs `node scripts/copy-model.mjs --fetch-minilm`).
+// `npx tsx wasm/compare-bert-revisions.ts` (needs `node tools/copy-model.mjs --fetch-minilm`).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
