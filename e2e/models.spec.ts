@@ -321,7 +321,7 @@ test('imports the same files from a folder', async () => {
 const REAL_WEIGHTS = join(MINILM_DIR, 'model.safetensors');
 
 test('real all-MiniLM-L6-v2 weights (90 MB): download, self-test hashes equal Node', async () => {
-  test.skip(!existsSync(REAL_WEIGHTS), 'run node scripts/copy-model.mjs --fetch-minilm first');
+  test.skip(!existsSync(REAL_WEIGHTS), 'run node tools/copy-model.mjs --fetch-minilm first');
   test.setTimeout(300_000);
   served = {
     'config.json': readFileSync(join(MINILM_DIR, 'config.json')),

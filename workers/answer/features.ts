@@ -51,7 +51,7 @@ export async function queryContext(
  * Local specificity: the question's terms weighted by how few of the top passages hold them.
  * On-topic passages share the topic's terms; the one that answers also holds the claim's
  * specific entities, which the others lack. Out-of-fold SciFact train (MiniLM): F1 at balanced
- * accuracy >= 0.87 0.696 -> 0.705 (bench/eval/crag-explore-signals.ts); on SciFact test the
+ * accuracy >= 0.87 0.696 -> 0.705 (experiments/crag-explore-signals.ts); on SciFact test the
  * refit with them raised CORRECT coverage 0.450 -> 0.473 but not F1 (0.669 -> 0.652).
  */
 export const LOCAL_FEATURES = [

@@ -1,6 +1,6 @@
 // Byte-level golden file of the canonical BERT path: SHA-256 of all-MiniLM-L6-v2's int16 vectors
 // and of the pooled float32 vectors for the edge-case texts (wasm/golden/minilm-int16-sha256.json,
-// written by wasm/gen-minilm-golden.ts with the kernels of BERT_CANON_REVISION). Faster kernels
+// written by tools/gen-minilm-golden.ts with the kernels of BERT_CANON_REVISION). Faster kernels
 // must reproduce it byte for byte, or bump the revision on purpose. Skipped without the weights.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

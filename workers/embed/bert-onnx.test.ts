@@ -113,7 +113,7 @@ const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
 if (!haveWeights) {
   console.warn(
     `bert-onnx.test.ts real-weights suite skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to provide it.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to provide it.',
   );
 }
 

@@ -1,6 +1,6 @@
 // The canonical BERT path on the real all-MiniLM-L6-v2 weights against golden float32 vectors of
 // PyTorch + transformers (mean pooling + L2 normalisation as sentence-transformers), written once
-// by wasm/gen-minilm-reference.py into wasm/golden/minilm-reference.{json,f32}. Compares the float
+// by tools/gen-minilm-reference.py into wasm/golden/minilm-reference.{json,f32}. Compares the float
 // vector before int16 quantisation (BertModel.embedIds(...).float). Skipped without the weights.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
 if (!haveWeights) {
   console.warn(
     `bert-reference.test.ts skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to compare with the PyTorch reference.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to compare with the PyTorch reference.',
   );
 }
 

@@ -233,12 +233,12 @@ describe('BERT path (random weights, real all-MiniLM-L6-v2 shapes and tokenizer)
   });
 });
 
-// Real weights: present after `node scripts/copy-model.mjs --fetch-minilm` (CI setup step).
+// Real weights: present after `node tools/copy-model.mjs --fetch-minilm` (CI setup step).
 const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
 if (!haveWeights) {
   console.warn(
     `bert.test.ts real-weights suite skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to provide it.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to provide it.',
   );
 }
 describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 with its real weights', () => {

@@ -9,7 +9,7 @@ import { hashVectors, sha256Hex } from './self-test';
 
 /**
  * A Kernel whose canon.2 BERT kernels are replaced by the canon.1 computations (wrap it in
- * canon2Kernel, test-canon2.ts, for the f32 dense layers canon.1 and canon.2 shared).
+ * canon2Kernel, canon2.testkit.ts, for the f32 dense layers canon.1 and canon.2 shared).
  */
 export function canon1Kernel(kernel: Kernel): Kernel {
   return {

@@ -1,5 +1,5 @@
 // The stance model fitted on all-MiniLM-L6-v2 vectors (fitted/stance-all-MiniLM-L6-v2.json, from
-// bench/eval/stance-fit.ts on SciFact claims_train only) on the real MiniLM weights (skipped
+// ml/stance-fit.ts on SciFact claims_train only) on the real MiniLM weights (skipped
 // without them): the file matches the runtime, its weights are int16, and a clear supporting,
 // contradicting and off-topic sentence get the expected ordering of probabilities.
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // HyDE on the canonical embedding path (USE-lite on the WASM runtime, real weights), with the
 // hypothetical document SmolLM2-135M-Instruct actually wrote for this query in Chromium
-// (workers/research/browser-smoke, wllama) replayed by the scripted generator.
+// (workers/query-plan/browser-smoke, wllama) replayed by the scripted generator.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite, type UseLiteModel } from '../embed/use-lite';

@@ -25,7 +25,7 @@ export function evidenceFrom(
 export const BEST_CHUNK_ONLY: DocumentEvidence = { decay: 0, depth: 1 };
 
 /**
- * Lexical: fitted on SciFact TRAIN (bench/eval/doc-evidence-tune.ts, bench/README.md "Document-
+ * Lexical: fitted on SciFact TRAIN (ml/doc-evidence-tune.ts, bench/README.md "Document-
  * level evidence"): best chunk only scored 0.6889 nDCG@10; every damped sum scored lower (decay
  * 0.05: 0.6887, 0.2: 0.6875, 0.5 over 3 chunks: 0.6802). SciFact abstracts are 4 chunks at most
  * on average; the grouping still shows one entry per document with its passages beneath.

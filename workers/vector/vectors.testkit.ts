@@ -4,7 +4,7 @@
 import { mulberry32 } from '../shared/rng.testkit';
 import { quantizeUnit } from '../shared/quant';
 
-/** mulberry32 (workers/shared/test-rng.ts): small, fast, seeded. */
+/** mulberry32 (workers/shared/rng.testkit.ts): small, fast, seeded. */
 export const createRandom = mulberry32;
 
 export function gaussian(random: () => number): number {
