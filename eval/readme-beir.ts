@@ -114,8 +114,7 @@ export function buildReadmeBeir(out: string, maxChars = 2000): { docs: number; q
 
 if (process.argv[1]?.endsWith('readme-beir.ts')) {
   const out = process.argv[2];
-  if (!out)
-    throw new Error('Usage: npx tsx eval/readme-beir.ts <out folder> [--max-chars N]');
+  if (!out) throw new Error('Usage: npx tsx eval/readme-beir.ts <out folder> [--max-chars N]');
   const i = process.argv.indexOf('--max-chars');
   const max = i > 0 ? Number(process.argv[i + 1]) : 2000;
   const n = buildReadmeBeir(out, max);
