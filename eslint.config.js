@@ -27,6 +27,10 @@ function restrict(...patterns) {
 }
 
 const NO_APP = ['(^|/)app/', 'workers never import the UI (app/).'];
+const NO_LAB = [
+  '(^|/)(eval|ml|bench|experiments|lab|tools)/',
+  'product code never imports the lab (eval, ml, bench, experiments, lab, tools).',
+];
 const NO_WORKER_ENTRY = [
   '\\.worker(\\.ts)?$',
   'only app/clients.ts starts workers; never import a *.worker.ts.',
@@ -86,10 +90,13 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict([
-        '(^|/)workers/(?!shared/)',
-        'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
-      ]),
+      ...restrict(
+        [
+          '(^|/)workers/(?!shared/)',
+          'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
+        ],
+        NO_LAB,
+      ),
       // Imported and web content is untrusted: never inject raw HTML.
       'no-restricted-syntax': [
         'error',
@@ -118,6 +125,7 @@ export default tseslint.config(
         `workers/${layer} may import only workers/shared/ (inject other layers as dependencies).`,
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   })),
@@ -126,6 +134,7 @@ export default tseslint.config(
     rules: restrict(
       ['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'],
       NO_APP,
+      NO_LAB,
     ),
   },
   {
@@ -137,6 +146,7 @@ export default tseslint.config(
         'search sits below query-plan and library; it must not import them.',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -146,6 +156,7 @@ export default tseslint.config(
     rules: restrict(
       ['^\\.\\./library/', 'query-plan sits below the library service; it must not import it.'],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -158,6 +169,7 @@ export default tseslint.config(
         'library composes store, ingest, search and query-plan; embed and llm workers come in through ports (their APIs are in workers/shared).',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -169,6 +181,7 @@ export default tseslint.config(
     rules: restrict(
       ['^\\.\\./library/', 'answer sits below the library service; it must not import it.'],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -182,12 +195,45 @@ export default tseslint.config(
         'workers/projects may import shared, store, search, query-plan, answer and web; inject the rest.',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
   {
     files: ['workers/*.worker.ts'],
-    rules: restrict(NO_APP),
+    rules: restrict(NO_APP, NO_LAB),
+  },
+  // The lab, bottom up: lab/ (flags, Node encoders, vector cache) <- eval/ (modes, tasks) <- ml/
+  // (fits) <- experiments/; bench/, tools/ and wasm/ measure or build on eval/ and lab/. Only the
+  // eval CLI (eval/run.ts) imports ml/, to hand the fits it offers to the tasks.
+  {
+    files: ['lab/**/*.ts'],
+    rules: restrict([
+      '(^|/)(eval|ml|bench|experiments|tools)/',
+      'lab/ is the bottom of the lab: eval, ml, bench and tools build on it.',
+    ]),
+  },
+  {
+    files: ['eval/**/*.ts'],
+    ignores: ['eval/run.ts'],
+    rules: restrict([
+      '(^|/)(ml|bench|experiments|tools)/',
+      'eval/ measures; fits (ml/), benchmarks and experiments build on it (the fits reach the tasks through eval/run.ts).',
+    ]),
+  },
+  {
+    files: ['ml/**/*.ts'],
+    rules: restrict([
+      '(^|/)(bench|experiments|tools)/',
+      'ml/ fits on eval/ and lab/; experiments build on ml/, not the reverse.',
+    ]),
+  },
+  {
+    files: ['bench/**/*.ts', 'tools/**/*.ts', 'wasm/*.ts'],
+    rules: restrict([
+      '(^|/)(ml|experiments)/',
+      'benchmarks and tools measure the app through eval/ and lab/; they never import fits or experiments.',
+    ]),
   },
   {
     files: [

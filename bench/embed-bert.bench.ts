@@ -23,29 +23,15 @@ import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
 import { parseSafetensors } from '../workers/embed/safetensors';
 import { ortEmbedIds } from '../workers/embed/ort-reference.testkit';
 import type { Worker } from 'node:worker_threads';
-import { chunkText } from '../workers/ingest/chunk';
 import { parseArgs } from '../lab/args';
 import { embedThread } from '../lab/embed-cache';
 import { modelFolder } from '../lab/embed-models';
-import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
+import { loadQrels, loadQueries } from '../eval/beir';
+import { scifactChunks } from '../eval/chunk-sample';
 import { percentile } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-/** `count` chunk inputs spread evenly over the corpus (every k-th chunk), as the eval builds them. */
-export async function scifactChunks(dataset: string, count: number): Promise<string[]> {
-  const corpus = await loadCorpus(dataset);
-  const all: string[] = [];
-  for (const doc of corpus) {
-    const body = doc.text.trim().length > 0 ? doc.text : doc.title;
-    for (const c of chunkText(body)) all.push(doc.title ? `${doc.title}\n${c.text}` : c.text);
-  }
-  const step = Math.max(1, Math.floor(all.length / count));
-  const out: string[] = [];
-  for (let i = 0; i < all.length && out.length < count; i += step) out.push(all[i]!);
-  return out;
-}
 
 /** A Kernel whose every call adds its wall time to `times[op]` (the profile mode). */
 function timedKernel(kernel: Kernel, times: Map<string, number>): Kernel {

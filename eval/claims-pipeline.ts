@@ -18,10 +18,9 @@ import type { BeirDoc } from './beir';
 import type { ClaimRecord } from './claims-data';
 import { originalSentences } from './claims-data';
 import { createHybridCore } from './hybrid-mode';
-import { loadFittedModel } from '../workers/answer/fitted';
+import { loadFittedModel, type FittedModel } from '../workers/answer/fitted';
 import { libraryRetrievalDeps } from '../workers/library/answers';
 import { createPassageScores, type PassageScores } from '../workers/projects/passage-scores';
-import { foldEvaluators, foldOfId, readRecords } from '../ml/passage-folds';
 import { storeBeirDoc } from './store-beir-doc';
 
 export interface PipelineResult {
@@ -40,12 +39,22 @@ export interface PipelineResult {
   dump: unknown[];
 }
 
+/**
+ * Passage models each fitted without one fold of the train claims, for `--passageRecords`
+ * (ml/eval-fits.ts; the eval CLI passes them in, so eval/ does not import ml/).
+ */
+export interface OutOfFold {
+  models(recordsFile: string, fitted: FittedModel, log: (m: string) => void): FittedModel[];
+  foldOf(claimId: string): number;
+}
+
 /** The app's search over the corpus stored as a library: lexical or hybrid. */
 async function librarySearch(
   mode: string,
   args: Record<string, string>,
   corpus: BeirDoc[],
   claimIds: Map<string, string>,
+  outOfFold: OutOfFold | undefined,
 ): Promise<{
   search(r: SearchRequest): Promise<SearchResponse>;
   passageScores?: PassageScores;
@@ -68,13 +77,14 @@ async function librarySearch(
     // fold (passage-folds.ts), so the gate's fit sees scores as honest as a new claim's.
     if (args.passageRecords) {
       if (args.split !== 'train') throw new Error('--passageRecords: train split only');
-      const folds = foldEvaluators(readRecords(args.passageRecords), fitted, (m) =>
-        process.stderr.write(`${m}\n`),
-      ).map((f) => createPassageScores(deps, f));
+      if (!outOfFold) throw new Error('--passageRecords: run it through `npm run eval`');
+      const folds = outOfFold
+        .models(args.passageRecords, fitted, (m) => process.stderr.write(`${m}\n`))
+        .map((f) => createPassageScores(deps, f));
       passageScores = (claim, filters) => {
         const id = claimIds.get(claim);
         if (id === undefined) throw new Error(`--passageRecords: unknown claim ${claim}`);
-        return folds[foldOfId(id)]!(claim, filters);
+        return folds[outOfFold.foldOf(id)]!(claim, filters);
       };
     }
     return {
@@ -106,6 +116,7 @@ type PipelineOptions = {
   candidates: number;
   args: Record<string, string>;
   dim: number;
+  outOfFold?: OutOfFold;
 };
 
 type Library = Awaited<ReturnType<typeof librarySearch>>;
@@ -116,7 +127,7 @@ export async function runClaimsPipeline(opts: PipelineOptions): Promise<Pipeline
   const { claims, judge, docs } = opts;
   const byId = new Map(opts.corpus.map((d) => [d.id, d]));
   const claimIds = new Map(claims.map((c) => [c.claim, c.id]));
-  const lib = await librarySearch(opts.mode, opts.args, opts.corpus, claimIds);
+  const lib = await librarySearch(opts.mode, opts.args, opts.corpus, claimIds, opts.outOfFold);
   const paths = new Map<number, string>();
   const deps = checkDeps(opts, byId, lib, paths);
   const options = { sources: docs, sentenceBudget: docs * opts.candidates };

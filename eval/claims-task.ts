@@ -46,7 +46,7 @@ import {
   type ClaimRecord,
   type SentenceStarts,
 } from './claims-data';
-import { runClaimsPipeline, type PipelineResult } from './claims-pipeline';
+import { runClaimsPipeline, type OutOfFold, type PipelineResult } from './claims-pipeline';
 import { createStanceEmbedder, type StanceEmbedder } from './stance-embed';
 import { confusion, macroF1, prf } from './stance-metrics';
 
@@ -75,12 +75,15 @@ interface ClaimsSetup {
   claimViews: ClaimViews;
 }
 
-export async function runClaimsTask(args: Record<string, string>): Promise<void> {
+export async function runClaimsTask(
+  args: Record<string, string>,
+  outOfFold?: OutOfFold,
+): Promise<void> {
   const t0 = performance.now();
   const setup = await loadClaimsSetup(args);
   const oracle = await runOracle(setup);
   const tOracle = performance.now();
-  const pipeline = await runPipelinePart(setup, args);
+  const pipeline = await runPipelinePart(setup, args, outOfFold);
   const tPipeline = performance.now();
   const audit = await runAudit(setup, args);
   if (args.sweep) sweepThresholds(setup, pipeline);
@@ -219,6 +222,7 @@ async function runOracle(setup: ClaimsSetup): Promise<OracleResult> {
 async function runPipelinePart(
   setup: ClaimsSetup,
   args: Record<string, string>,
+  outOfFold: OutOfFold | undefined,
 ): Promise<PipelineResult | null> {
   const { corpusList, mode } = setup;
   process.stderr.write(`[claims] pipeline over ${corpusList.length} abstracts (${mode})\n`);
@@ -235,6 +239,7 @@ async function runPipelinePart(
         candidates: setup.candidates,
         args: { ...args, model: setup.model },
         dim: setup.embedder.dim,
+        ...(outOfFold ? { outOfFold } : {}),
       })
     : null;
   if (args.dumpPipeline && pipeline)

@@ -30,16 +30,13 @@ import {
   scoreWith,
   type QueryRecord,
 } from './crag-collect';
-import { fitChecker } from '../ml/checker-fit';
-import { fitCrag, unfitted, writeFitted } from '../ml/crag-fit';
-import { fitRationale } from '../ml/rationale-fit';
 import { createCragHarness, type CragHarness } from './crag-harness';
 import { auroc, classify, percentile, round4 } from './logistic';
 import type { Qrels } from './metrics';
 
 export const CRAG_TASKS = ['crag', 'crag-fit', 'checker-fit', 'rationale-fit'];
 
-interface Loaded {
+export interface Loaded {
   corpus: BeirDoc[];
   queries: Map<string, string>;
   qrels: Qrels;
@@ -157,12 +154,24 @@ async function checkTimes(harness: CragHarness, fitted: FittedModel, records: Qu
   return times;
 }
 
-export async function runCragTask(args: Record<string, string>): Promise<void> {
+/**
+ * The fits `--task crag-fit|checker-fit|rationale-fit` run on the collected train records
+ * (ml/eval-fits.ts). The eval CLI passes them in, so nothing else of eval/ imports ml/.
+ */
+export interface CragFits {
+  /** The model the crag fit collects its records with, before any file is fitted. */
+  unfitted(modelId: string): FittedModel;
+  /** Fits `c.task` on the train records and writes its file. */
+  run(c: CragFitRun): Promise<void>;
+}
+
+export async function runCragTask(args: Record<string, string>, fits?: CragFits): Promise<void> {
   const task = args.task!;
   const fitting = task === 'crag-fit' || task === 'checker-fit' || task === 'rationale-fit';
   const split = args.split ?? (fitting ? 'train' : 'test');
   if (fitting && split !== 'train')
     throw new Error(`${task} fits on the train split only (never tune on test).`);
+  if (fitting && !fits) throw new Error(`${task}: run it through \`npm run eval\` (eval/run.ts).`);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const l = await load(args, split);
   const model = args.model ?? 'use-lite';
@@ -175,14 +184,16 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
   log('');
   try {
     const fitted0 =
-      task === 'crag-fit' ? unfitted(harness.modelId) : await loadFittedModel(harness.modelId);
+      task === 'crag-fit' && fits
+        ? fits.unfitted(harness.modelId)
+        : await loadFittedModel(harness.modelId);
     const collect = recordCollector(harness, l, fitted0, log);
     // --lexical-only (crag): every retrieval without vectors, as a library with no semantic
     // index retrieves (the fit's vector-free variant scores it).
     if ('lexical-only' in args && task === 'crag') harness.setLexicalOnly(true);
     const records = await collect(args.records);
-    if (fitting) {
-      await runFit({ task, args, split, harness, fitted0, records, collect, l, log });
+    if (fitting && fits) {
+      await fits.run({ task, args, split, harness, fitted0, records, collect, l, log });
       return;
     }
     const fitted = fitted0;
@@ -202,7 +213,7 @@ export async function runCragTask(args: Record<string, string>): Promise<void> {
   }
 }
 
-type Collect = (file: string | undefined) => Promise<QueryRecord[]>;
+export type Collect = (file: string | undefined) => Promise<QueryRecord[]>;
 
 /**
  * --records FILE: the collected records (features of the first and ablated retrievals, which
@@ -230,8 +241,8 @@ function recordCollector(
   };
 }
 
-/** crag-fit, checker-fit or rationale-fit on the collected train records; logs the file written. */
-async function runFit(c: {
+/** What a fit of the crag family is given: the collected train records and how to collect more. */
+export interface CragFitRun {
   task: string;
   args: Record<string, string>;
   split: string;
@@ -241,44 +252,6 @@ async function runFit(c: {
   collect: Collect;
   l: Loaded;
   log: (m: string) => void;
-}): Promise<void> {
-  const { task, args, harness, fitted0, records, l, log } = c;
-  const provenance = {
-    command: `npm run eval -- ${process.argv.slice(2).join(' ')}`,
-    fittedOn: `${args.dataset} ${c.split} (${records.length} queries, ${l.corpus.length} documents)`,
-  };
-  if (task === 'checker-fit') {
-    const path = await fitChecker(
-      harness,
-      fitted0,
-      records,
-      l.evidence,
-      l.corpus.length,
-      provenance,
-      log,
-    );
-    log(`[checker-fit] wrote ${path}`);
-  } else if (task === 'rationale-fit') {
-    const path = fitRationale(fitted0, records, goldSpans(harness, l.evidence), provenance, log);
-    log(`[rationale-fit] wrote ${path}`);
-  } else {
-    // the vector-free variant's rows: the same queries retrieved lexical-only
-    // (--lexical-records FILE caches them as --records does)
-    harness.setLexicalOnly(true);
-    log('[crag-fit] lexical-only retrievals for the vector-free variant');
-    const lexicalRecords = await c.collect(args['lexical-records']);
-    harness.setLexicalOnly(false);
-    const fitted = await fitCrag(
-      harness,
-      records,
-      l.evidence,
-      l.corpus.length,
-      provenance,
-      log,
-      lexicalRecords,
-    );
-    log(`[crag-fit] wrote ${writeFitted(fitted)}`);
-  }
 }
 
 export async function cragReport(

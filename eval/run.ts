@@ -8,13 +8,18 @@ import { MODES } from './modes';
 import { TASKS } from './tasks';
 import { parseArgs } from '../lab/args';
 import { CRAG_TASKS, runCragTask } from './crag';
+// The CLI alone imports ml/: the fits it offers as tasks (crag-fit, checker-fit, rationale-fit,
+// the claims task's out-of-fold passage models) are handed to the eval code that runs them.
+import { CRAG_FITS, OUT_OF_FOLD } from '../ml/eval-fits';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
-  if (args.task && args.dataset && TASKS[args.task]) return TASKS[args.task]!(args);
-  if (args.task && CRAG_TASKS.includes(args.task) && args.dataset) return runCragTask(args);
+  if (args.task && args.dataset && TASKS[args.task])
+    return TASKS[args.task]!(args, { outOfFold: OUT_OF_FOLD });
+  if (args.task && CRAG_TASKS.includes(args.task) && args.dataset)
+    return runCragTask(args, CRAG_FITS);
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
   const split = args.split ?? 'test';

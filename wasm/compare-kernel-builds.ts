@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from '../lab/args';
-import { scifactChunks } from '../bench/embed-bert.bench';
+import { scifactChunks } from '../eval/chunk-sample';
 import { loadQueries } from '../eval/beir';
 import { createKernel, type Kernel } from '../workers/embed/kernel';
 import {
