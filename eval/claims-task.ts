@@ -363,7 +363,7 @@ function sweepThresholds(setup: ClaimsSetup, pipeline: PipelineResult | null): v
   }
 }
 
-/** The JSON report of the task (its keys are what bench/README.md and the reports quote). */
+/** The JSON report of the task (its keys are what eval/README.md and the reports quote). */
 function claimsReport(
   setup: ClaimsSetup,
   oracle: OracleResult,

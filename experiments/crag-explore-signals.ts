@@ -2,7 +2,7 @@
 // MiniLM `--records` file from `--task crag-fit`, collected before the local features shipped):
 // out-of-fold train checks of signals meant to tell "this passage addresses the claim's entities
 // and relation" from "on-topic", for the unmet passage pair (balanced accuracy 0.87 with F1 0.68)
-// and query coverage (0.60 with the ablated queries >= 0.90 not CORRECT) (bench/README.md, issue
+// and query coverage (0.60 with the ablated queries >= 0.90 not CORRECT) (eval/README.md, issue
 // 16). 5 folds by query, as crag-fit.ts; every model is the shipped passage model's trees
 // (PASSAGE_BOOST); the baseline is the feature set before the local features.
 // 1. local specificity: which of the question's terms few of the other top-10 passages hold

@@ -1,6 +1,6 @@
 // `npx tsx experiments/crag-explore.ts RECORDS` (RECORDS: a TRAIN split's `--records` file from
 // `--task crag-fit`): the out-of-fold train checks behind the crag fit's unmet goals, none of
-// which changed what ships (bench/README.md, issue 16). 5 folds by query, as crag-fit.ts.
+// which changed what ships (eval/README.md, issue 16). 5 folds by query, as crag-fit.ts.
 // 1. the passage model: whether one threshold gives balanced accuracy >= 0.87 and F1 >= 0.68;
 //    boosting settings; a stacked model seeing each passage's standing among the query's others;
 //    six more text features.

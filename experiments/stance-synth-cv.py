@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train-only exploration of the stance model's synthetic flipped claims (bench/README.md,
+"""Train-only exploration of the stance model's synthetic flipped claims (ml/README.md,
 "Synthetic flipped claims"): class-weighted multinomial logistic regression (scikit-learn; the same
 objective as ml/stance-train.ts: mean of class- and row-weighted cross-entropy + L2/2)
 over the cue features of the dump

@@ -80,7 +80,7 @@ export function checkerCut(
 }
 
 /**
- * What train allows at all (logged, and quoted in bench/README.md): the share of right pairs a
+ * What train allows at all (logged, and quoted in ml/README.md): the share of right pairs a
  * score can call supported while flagging >= 0.98 of the random pairs, and the share of right
  * pairs whose best cited strip holds none of the sentence's content words.
  */

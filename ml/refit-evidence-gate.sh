@@ -17,7 +17,7 @@
 #   file does not exist. Without the evaluator's refit, collect it with
 #   `npm run eval -- --dataset ../shared/datasets/scifact --task crag --split train --model <model> --records FILE`.
 # SUPPORT bias: MiniLM may take 0.25 (its fixture's plain contradiction stays CONTRADICT,
-# projects-link.test.ts), USE-lite none (see bench/README.md "One code path").
+# projects-link.test.ts), USE-lite none (see eval/README.md "One code path").
 set -euo pipefail
 model=${1:?model}
 records=$(realpath -m "${2:?crag train records}")

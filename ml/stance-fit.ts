@@ -430,7 +430,7 @@ function fitConfigs(args: Record<string, string | undefined>): FitConfig[] {
   };
   // Synthetic weights (flipped claim on its rationale; flipped claim on non-rationale
   // sentences): 0/0 is the real pairs alone; 0.3/0.6 was the best of a wider grid explored on
-  // train (bench/README.md, "Synthetic flipped claims").
+  // train (ml/README.md, "Synthetic flipped claims").
   const grid: FitConfig[] = [0.03, 0.1].flatMap((l2) =>
     [
       [0, 0],
