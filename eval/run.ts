@@ -6,6 +6,7 @@ import { loadCorpus, loadQrels, loadQueries } from './beir';
 import { evaluate, type Run } from './metrics';
 import { MODES } from './modes';
 import { TASKS } from './tasks';
+import { formatTrecRun } from './trec-run';
 import { parseArgs } from '../lab/args';
 import { CRAG_TASKS, runCragTask } from './crag';
 // The CLI alone imports ml/: the fits it offers as tasks (crag-fit, checker-fit, rationale-fit,
@@ -59,14 +60,7 @@ async function main(): Promise<void> {
     const searchMs = performance.now() - tIndex;
     process.stderr.write(`\n[eval] queries in ${(searchMs / 1000).toFixed(1)} s\n`);
     if (args.run) {
-      const tag = `sift-${mode}`;
-      const lines: string[] = [];
-      for (const qid of ids) {
-        (run[qid] ?? []).forEach((d, i) =>
-          lines.push(`${qid} Q0 ${d.docId} ${i + 1} ${d.score.toFixed(6)} ${tag}`),
-        );
-      }
-      writeFileSync(args.run, `${lines.join('\n')}\n`);
+      writeFileSync(args.run, formatTrecRun(run, ids, `sift-${mode}`));
       console.error(`[eval] wrote TREC run to ${args.run}`);
     }
     const scores = evaluate(qrels, run);
