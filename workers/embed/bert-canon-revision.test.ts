@@ -4,10 +4,11 @@
 // the comparison is with the real previous vectors; canon.3 must stay within cosine 0.9999 of them
 // on every text. canon.1 (canon1.testkit.ts under canon2.testkit.ts) must likewise still reproduce its
 // own golden file. Skipped without the weights (`node tools/copy-model.mjs --fetch-minilm`).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 import { canon1Kernel, compareRevisions } from './canon1.testkit';
 import { hashVectors, sha256Hex } from './self-test';
 import { canon2Kernel } from './canon2.testkit';
@@ -19,7 +20,7 @@ interface BertGolden {
 
 const read = (name: string) =>
   JSON.parse(readFileSync(join(REPO_ROOT, 'wasm/golden', name), 'utf8')) as BertGolden;
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+const haveWeights = haveRealWeights();
 
 describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 canon.3 against the previous revisions', () => {
   it('canon.2 is reproduced exactly and canon.3 stays within cosine 0.9999 of it', async () => {
