@@ -15,7 +15,7 @@ import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
 import { readVerifierBundle } from '../workers/verifier/bundle';
 import { VERIFIER_DIR, weightsSha256 } from '../workers/verifier/node-bundle';
 import { loadPairModel, type EncodedPair } from '../workers/verifier/pair-model';
-import { parseArgs } from './args';
+import { parseArgs } from '../lab/args';
 import { percentile } from './library-gen';
 
 const CLIMATE_FEVER = join(
