@@ -130,6 +130,20 @@ export default tseslint.config(
     ),
   })),
   {
+    // The pair verifier runs on the embed layer's runtime and BERT forward pass; it is composed by
+    // the embed worker's entry and reached by others through workers/shared/pair-verifier.ts.
+    files: ['workers/verifier/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(
+      [
+        '^\\.\\./(?!shared/|embed/)',
+        'workers/verifier may import only workers/shared/ and workers/embed/.',
+      ],
+      NO_APP,
+      NO_WORKER_ENTRY,
+    ),
+  },
+  {
     files: ['workers/embed/kernel.ts'],
     rules: restrict(
       ['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'],

@@ -76,7 +76,13 @@ export default defineConfig({
         ],
         // The BERT self-test's reference runtime (transformers.js + 27 MB of onnxruntime WASM) is
         // fetched on first use only, then kept for offline use (runtimeCaching below).
-        globIgnores: ['**/ort-wasm-*.wasm', '**/transformers-reference-*.js'],
+        // The pair verifier's bundle (about 23 MB) is fetched by the embed worker on first use and
+        // kept in its own Cache Storage entry (workers/verifier/bundle-store.ts), not precached.
+        globIgnores: [
+          '**/ort-wasm-*.wasm',
+          '**/transformers-reference-*.js',
+          'models/sift-verifier-*/**',
+        ],
         // wa-sqlite and the shipped model shards are several MB each.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         runtimeCaching: [

@@ -12,11 +12,13 @@ import { CRAG_TASKS, runCragTask } from './crag';
 // The CLI alone imports ml/: the fits it offers as tasks (crag-fit, checker-fit, rationale-fit,
 // the claims task's out-of-fold passage models) are handed to the eval code that runs them.
 import { CRAG_FITS, OUT_OF_FOLD } from '../ml/eval-fits';
+import { runStancePairsTask } from './stance-pairs';
 
 const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
+  if (args.task === 'stance-pairs') return runStancePairsTask(args);
   if (args.task && args.dataset && TASKS[args.task])
     return TASKS[args.task]!(args, { outOfFold: OUT_OF_FOLD });
   if (args.task && CRAG_TASKS.includes(args.task) && args.dataset)

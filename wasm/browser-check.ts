@@ -3,6 +3,8 @@
 // /usr/bin/chromium) and compares the SHA-256 hashes with the golden file that Node reproduces;
 // with all-MiniLM-L6-v2's files present (`node tools/copy-model.mjs --fetch-minilm`) it does the
 // same for the canonical BERT path (wasm/golden/minilm-int16-sha256.json, int16 and float32 bytes).
+// With a verifier bundle in public/models/sift-verifier-v1/ it checks the pair verifier's output
+// hashes too (wasm/golden/verifier-sha256.json).
 // Usage: npx tsx wasm/browser-check.ts   (prints JSON; exit code 1 on any mismatch)
 import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { MINILM_DIR, readKernelBytes, REPO_ROOT, USE_LITE_DIR } from '../workers/embed/node-kernel';
+import { VERIFIER_DIR } from '../workers/verifier/node-bundle';
 
 const bundle = await build({
   entryPoints: [join(REPO_ROOT, 'wasm/browser-selftest-entry.ts')],
@@ -41,6 +44,12 @@ const server = createServer((req, res) => {
   ) {
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(readFileSync(join(MINILM_DIR, url.slice(15))));
+  } else if (
+    /^\/models\/sift-verifier-v1\/(config\.json|vocab\.txt|model\.safetensors)$/.test(url) &&
+    existsSync(join(VERIFIER_DIR, url.slice(25)))
+  ) {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(readFileSync(join(VERIFIER_DIR, url.slice(25))));
   } else {
     res.writeHead(404);
     res.end();
@@ -63,6 +72,10 @@ try {
   const minilm = (await page.evaluate(
     () => (window as unknown as { minilmCheck: Promise<unknown> }).minilmCheck,
   )) as { ok: boolean; total: number; version: string; mismatches: unknown[] } | null;
+  // null when public/models/sift-verifier-v1/ has no bundle (said in the output).
+  const verifier = (await page.evaluate(
+    () => (window as unknown as { verifierCheck: Promise<unknown> }).verifierCheck,
+  )) as { ok: boolean; total: number; mismatches: number[] } | null;
   const version = browser.version();
   const summary = {
     chromium: version,
@@ -70,9 +83,10 @@ try {
     total: result.total,
     mismatches: result.mismatches,
     minilm: minilm ?? 'skipped: no .cache/models/all-MiniLM-L6-v2',
+    verifier: verifier ?? 'skipped: no public/models/sift-verifier-v1',
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  process.exitCode = result.ok && (minilm?.ok ?? true) ? 0 : 1;
+  process.exitCode = result.ok && (minilm?.ok ?? true) && (verifier?.ok ?? true) ? 0 : 1;
 } finally {
   await browser.close();
   server.close();

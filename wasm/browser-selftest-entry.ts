@@ -1,7 +1,9 @@
 // Browser entry for wasm/browser-check.ts: runs the embedder's determinism self-test in the page
 // (same modules as the embed worker) and publishes the result on window for Playwright to read;
 // when the page serves all-MiniLM-L6-v2 (/models/minilm/), also the BERT canonical path's golden
-// hashes (int16 and float32 bytes of wasm/golden/minilm-int16-sha256.json).
+// hashes (int16 and float32 bytes of wasm/golden/minilm-int16-sha256.json); when it serves the
+// verifier bundle (/models/sift-verifier-v1/), the pair verifier's output hashes
+// (wasm/golden/verifier-sha256.json).
 import golden from './golden/use-lite-int16-sha256.json';
 import minilmGolden from './golden/minilm-int16-sha256.json';
 import { loadBert } from '../workers/embed/bert';
@@ -11,6 +13,11 @@ import { createKernel } from '../workers/embed/kernel';
 import { BERT_CANON_REVISION, BERT_PROFILES } from '../workers/embed/model-profiles';
 import { parseSafetensors } from '../workers/embed/safetensors';
 import { hashVectors, sha256Hex } from '../workers/embed/self-test';
+import verifierGolden from './golden/verifier-sha256.json';
+import verifierReference from './golden/verifier-reference.json';
+import { readVerifierBundle } from '../workers/verifier/bundle';
+import { checkVerifierGolden } from '../workers/verifier/golden';
+import { loadPairModel } from '../workers/verifier/pair-model';
 
 const embedder = createEmbedder({
   loadKernel: () => createKernel({ url: '/sift-kernels.wasm' }),
@@ -62,3 +69,31 @@ async function minilmCheck(): Promise<unknown> {
   };
 }
 (window as unknown as { minilmCheck: Promise<unknown> }).minilmCheck = minilmCheck();
+
+/** The pair verifier's golden output hashes in this engine, or null when the bundle is not served. */
+async function verifierCheck(): Promise<unknown> {
+  const file = async (name: string) => {
+    const res = await fetch(`/models/sift-verifier-v1/${name}`);
+    return res.ok ? res.arrayBuffer() : null;
+  };
+  const [config, vocab, weights] = await Promise.all(
+    ['config.json', 'vocab.txt', 'model.safetensors'].map(file),
+  );
+  if (!config || !vocab || !weights) return null;
+  const td = new TextDecoder();
+  const sha = await sha256Hex(new Uint8Array(weights));
+  const bundle = readVerifierBundle({
+    config: td.decode(config),
+    vocab: td.decode(vocab),
+    weights,
+  });
+  const model = loadPairModel(await createKernel({ url: '/sift-kernels.wasm' }), bundle, sha);
+  const { hashes: _hashes, ...check } = await checkVerifierGolden(
+    model,
+    verifierReference.pairs,
+    verifierGolden,
+    sha,
+  );
+  return check;
+}
+(window as unknown as { verifierCheck: Promise<unknown> }).verifierCheck = verifierCheck();

@@ -20,6 +20,9 @@ import {
 import { allowUserUrls, type NetScope } from './shared/net-gate';
 import { createLedgeredFetch, ledgerCacheAdds, type LedgerPort } from './shared/ledgered-fetch';
 import { createEmbedWorkerApi } from './embed/worker-api';
+import { VERIFIER_ID } from './verifier/bundle';
+import { createVerifierBundleStore } from './verifier/bundle-store';
+import { createBundleVerifier } from './verifier/bundle-verifier';
 
 installErrorTransfer();
 netGate.allow(DEFAULT_HUB);
@@ -75,9 +78,20 @@ const embedder = createEmbedder({
     (await import('./embed/transformers-reference')).embedWithTransformers(request),
 });
 
+// The pair verifier: its bundle comes from the app's own origin on first use (not precached) and is
+// kept in Cache Storage; it runs in a runtime instance of its own, whatever the embedding model.
+const verifier = createBundleVerifier({
+  store: createVerifierBundleStore({
+    baseUrl: `${import.meta.env.BASE_URL}models/${VERIFIER_ID}/`,
+    fetch: (url) => netGate.fetch(url),
+    ...(typeof caches !== 'undefined' ? { openCache: () => caches.open(VERIFIER_ID) } : {}),
+  }),
+  loadKernel: () => createKernel({ url: wasmUrl }),
+});
+
 const ledgerPort: LedgerPort = { setLedger: async (sink) => ledgered.setSink(sink) };
 Comlink.expose({
-  ...allowUserUrls(createEmbedWorkerApi(embedder, models), netGate, {
+  ...allowUserUrls(createEmbedWorkerApi(embedder, models, verifier), netGate, {
     downloadModel: (_profileId, _onProgress, baseUrl) => [baseUrl],
   }),
   ...ledgerPort,

@@ -4,7 +4,8 @@
 // PyTorch Linear weights [out, in] are transposed once at load (query, key and value side by side)
 // and quantised for matmulI16. Kernels of BERT_CANON_REVISION canon.3: every dense layer on
 // matmulI16 (int16 weights and activations, exact int32 block sums; GELU fused for the
-// intermediate layer), attention on attentionPacked, everything else in f32.
+// intermediate layer), attention on attentionPacked, everything else in f32. Cross-encoders
+// read the [CLS] row of a pair with token types (`clsHiddenBatch`) through the same kernels.
 // Must not import app/ or Node-only modules.
 import { createError } from '../shared/errors';
 import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
@@ -55,12 +56,25 @@ export interface BertModel {
     float: Float32Array;
     int16: Int16Array;
   }>;
+  /**
+   * The final hidden state of each sequence's first row ([CLS]), after the last LayerNorm, for a
+   * cross-encoder's heads. `typeIds` gives each token's segment (0 or 1, below type_vocab_size);
+   * the rows run through the same kernels as `embedIdsBatch` (one batched pass, no padding).
+   * @throws AppError INVALID_ARGUMENT on empty, too long or mismatched sequences
+   */
+  clsHiddenBatch(batch: ReadonlyArray<TypedSequence>): Float32Array[];
   embedFloat(text: string): Float32Array;
   embedInt16(text: string): Int16Array;
   /** With the profile's query prefix. */
   embedQueryInt16(text: string): Int16Array;
   /** With the profile's passage prefix. */
   embedPassageInt16(text: string): Int16Array;
+}
+
+/** A token sequence with its segment ids (token_type_ids), one per token. */
+export interface TypedSequence {
+  readonly ids: readonly number[];
+  readonly typeIds: readonly number[];
 }
 
 /** A dense layer's weights as packWeightsI16 left them: int16 panels and per-column scales. */
@@ -105,7 +119,7 @@ export function loadBert(
   // The weights go into the runtime's memory in a function of their own: the closures below
   // share loadBert's scope, and a tensor map captured there would keep the source file (87 MB
   // for all-MiniLM-L6-v2) alive for the model's lifetime.
-  const { wordEmb, posEmb, typeEmb0, embLnG, embLnB, layers } = uploadWeights(
+  const { wordEmb, posEmb, typeEmb, embLnG, embLnB, layers } = uploadWeights(
     kernel,
     config,
     tensors,
@@ -114,8 +128,11 @@ export function loadBert(
   const scale = Math.fround(1 / Math.sqrt(headDim));
   const maxTokens = Math.min(profile.maxTokens, config.max_position_embeddings);
 
-  /** Embedding rows of every sequence (word + position from 0 in each + type 0), normalised. */
-  function inputRows(batch: ReadonlyArray<readonly number[]>, n: number): Ptr {
+  /**
+   * Embedding rows of every sequence (word + position from 0 in each + its token type's row; type
+   * 0 when `types` is absent), normalised.
+   */
+  function inputRows(batch: ReadonlyArray<readonly number[]>, n: number, types?: Int32Array): Ptr {
     const k = kernel;
     const pid = k.putI32(Int32Array.from(batch.flat()));
     const x = k.alloc(n * H * 4);
@@ -126,7 +143,10 @@ export function loadBert(
       k.add(xs, posEmb, xs, ids.length * H);
       row += ids.length;
     }
-    for (let r = 0; r < n; r++) k.add(x + r * H * 4, typeEmb0, x + r * H * 4, H);
+    for (let r = 0; r < n; r++) {
+      const t = typeEmb + (types ? types[r]! : 0) * H * 4;
+      k.add(x + r * H * 4, t, x + r * H * 4, H);
+    }
     const h = k.alloc(n * H * 4);
     k.layerNorm(x, h, n, H, embLnG, embLnB, eps);
     return h;
@@ -142,21 +162,29 @@ export function loadBert(
     });
   }
 
-  function embedIdsBatch(
-    batch: ReadonlyArray<readonly number[]>,
-  ): Array<{ float: Float32Array; int16: Int16Array }> {
-    const k = kernel;
+  function checkLengths(batch: ReadonlyArray<readonly number[]>): void {
     if (batch.some((ids) => ids.length === 0 || ids.length > config.max_position_embeddings)) {
       throw createError('INVALID_ARGUMENT', {
         reason: `A BERT input needs 1..${config.max_position_embeddings} tokens.`,
       });
     }
-    if (batch.length === 0) return [];
+  }
+
+  /**
+   * Runs the encoder over the rows of every sequence and hands the final hidden rows (`h`, n x H
+   * f32 in the runtime's arena) to `read`; everything allocated is released afterwards.
+   */
+  function encode<T>(
+    batch: ReadonlyArray<readonly number[]>,
+    types: Int32Array | undefined,
+    read: (h: Ptr, lens: number[]) => T,
+  ): T {
+    const k = kernel;
     const lens = batch.map((ids) => ids.length);
     const n = lens.reduce((a, b) => a + b, 0);
     const m = k.mark();
     try {
-      const h = inputRows(batch, n);
+      const h = inputRows(batch, n, types);
       const qkv = k.alloc(n * 3 * H * 4);
       const ctx = k.alloc(n * H * 4);
       const att = k.alloc(n * H * 4);
@@ -173,6 +201,19 @@ export function loadBert(
         k.add(att, tmp, att, n * H);
         k.layerNorm(att, h, n, H, L.ln2g, L.ln2b, eps);
       }
+      return read(h, lens);
+    } finally {
+      k.release(m);
+    }
+  }
+
+  function embedIdsBatch(
+    batch: ReadonlyArray<readonly number[]>,
+  ): Array<{ float: Float32Array; int16: Int16Array }> {
+    const k = kernel;
+    checkLengths(batch);
+    if (batch.length === 0) return [];
+    return encode(batch, undefined, (h, lens) => {
       const pooled = k.alloc(H * 4);
       const qv = k.alloc(H * 2);
       let row = 0;
@@ -184,9 +225,32 @@ export function loadBert(
         k.quantize(pooled, qv, H);
         return { float: k.f32(pooled, H).slice(), int16: k.i16(qv, H).slice() };
       });
-    } finally {
-      k.release(m);
+    });
+  }
+
+  function clsHiddenBatch(batch: ReadonlyArray<TypedSequence>): Float32Array[] {
+    const ids = batch.map((s) => s.ids);
+    checkLengths(ids);
+    const bad = batch.find(
+      (s) =>
+        s.typeIds.length !== s.ids.length ||
+        s.typeIds.some((t) => !Number.isInteger(t) || t < 0 || t >= config.type_vocab_size),
+    );
+    if (bad) {
+      throw createError('INVALID_ARGUMENT', {
+        reason: `Each token needs a token type in 0..${config.type_vocab_size - 1}.`,
+      });
     }
+    if (batch.length === 0) return [];
+    const types = Int32Array.from(batch.flatMap((s) => s.typeIds));
+    return encode(ids, types, (h, lens) => {
+      let row = 0;
+      return lens.map((len) => {
+        const cls = kernel.f32(h + row * H * 4, H).slice();
+        row += len;
+        return cls;
+      });
+    });
   }
 
   const embedIds = (ids: readonly number[]) => embedIdsBatch([ids])[0]!;
@@ -201,6 +265,7 @@ export function loadBert(
     tokenize,
     embedIds,
     embedIdsBatch,
+    clsHiddenBatch,
     embedFloat: (t) => embedIds(tokenize(t)).float,
     embedInt16: (t) => embedIds(tokenize(t)).int16,
     embedQueryInt16: (t) => embedIds(tokenize((profile.queryPrefix ?? '') + t)).int16,
@@ -212,7 +277,8 @@ export function loadBert(
 interface Weights {
   wordEmb: Ptr;
   posEmb: Ptr;
-  typeEmb0: Ptr;
+  /** Every token type's row ([type_vocab_size, H]); row 0 is what a single text adds. */
+  typeEmb: Ptr;
   embLnG: Ptr;
   embLnB: Ptr;
   layers: Layer[];
@@ -259,8 +325,8 @@ function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, 
   const posEmb = kernel.putF32(
     get('embeddings.position_embeddings.weight', [config.max_position_embeddings, H]).data,
   );
-  const typeEmb0 = kernel.putF32(
-    get('embeddings.token_type_embeddings.weight', [config.type_vocab_size, H]).data.subarray(0, H),
+  const typeEmb = kernel.putF32(
+    get('embeddings.token_type_embeddings.weight', [config.type_vocab_size, H]).data,
   );
   const embLnG = vec('embeddings.LayerNorm.weight', H);
   const embLnB = vec('embeddings.LayerNorm.bias', H);
@@ -292,5 +358,5 @@ function uploadWeights(kernel: Kernel, config: BertConfig, tensors: Map<string, 
       ln2b: vec(`${p}output.LayerNorm.bias`, H),
     });
   }
-  return { wordEmb, posEmb, typeEmb0, embLnG, embLnB, layers };
+  return { wordEmb, posEmb, typeEmb, embLnG, embLnB, layers };
 }

@@ -1,13 +1,17 @@
 // Minimal safetensors reader: an 8-byte little-endian header length, a JSON header of
 // { name: { dtype, shape, data_offsets: [begin, end] } }, then the raw little-endian tensor bytes.
-// Converts F16 / BF16 to Float32Array (exact); F32 tensors are views on the caller's bytes when
+// Converts F16 / BF16 / I8 to Float32Array (exact; I8 keeps the raw integers, scaled by the
+// caller); F32 tensors are views on the caller's bytes when
 // aligned (no copy: the 87 MB of all-MiniLM-L6-v2 stay one copy until the runtime has its own).
 // Must not import Node modules.
 import { createError } from '../shared/errors';
 
 export interface Tensor {
   shape: number[];
+  /** I8 tensors hold their raw integers (exact in f32): the caller applies their scales. */
   data: Float32Array;
+  /** The stored dtype (F32, F16, BF16 or I8). */
+  dtype?: string;
 }
 
 interface HeaderEntry {
@@ -62,7 +66,11 @@ export function parseSafetensors(file: ArrayBuffer | Uint8Array): Map<string, Te
       LITTLE_ENDIAN &&
       (base + begin) % 4 === 0
     ) {
-      out.set(name, { shape: entry.shape, data: new Float32Array(buffer, base + begin, count) });
+      out.set(name, {
+        shape: entry.shape,
+        data: new Float32Array(buffer, base + begin, count),
+        dtype: 'F32',
+      });
       continue;
     }
     const data = new Float32Array(count);
@@ -77,10 +85,12 @@ export function parseSafetensors(file: ArrayBuffer | Uint8Array): Map<string, Te
         u32[0] = bytes.getUint16(i * 2, true) << 16;
         data[i] = f32[0]!;
       }
+    } else if (entry.dtype === 'I8' && end - begin === count) {
+      for (let i = 0; i < count; i++) data[i] = bytes.getInt8(i);
     } else {
-      continue; // integer buffers (e.g. position_ids) are not weights
+      continue; // wider integer buffers (e.g. position_ids) are not weights
     }
-    out.set(name, { shape: entry.shape, data });
+    out.set(name, { shape: entry.shape, data, dtype: entry.dtype });
   }
   return out;
 }

@@ -5,10 +5,18 @@
 import * as Comlink from 'comlink';
 import type { EmbedWorkerApi, InstalledModel } from '../shared/embed-api';
 import { createError } from '../shared/errors';
+import type { PairVerifier } from '../shared/pair-verifier';
 import type { Embedder } from './embedder';
 import { bertCatalogue, type ModelStore } from './model-store';
 
-export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): EmbedWorkerApi {
+/** The contract's verifier info when this worker hosts none (its judgePairs refuses). */
+const NO_VERIFIER = { id: 'sift-verifier-v1', version: 1, maxLength: 256 };
+
+export function createEmbedWorkerApi(
+  embedder: Embedder,
+  models?: ModelStore,
+  verifier?: PairVerifier,
+): EmbedWorkerApi {
   const jobs = new Map<string, AbortController>();
   const store = () => {
     if (!models) {
@@ -72,5 +80,14 @@ export function createEmbedWorkerApi(embedder: Embedder, models?: ModelStore): E
     },
     deleteModel: (id) => embedder.deleteModel(id),
     activateModel: (id) => embedder.activateModel(id),
+    async judgePairs(pairs) {
+      if (!verifier) {
+        throw createError('VERIFIER_MISSING', {
+          reason: 'This embed worker was started without the verifier.',
+        });
+      }
+      return verifier.judge(pairs);
+    },
+    verifierInfo: async () => verifier?.info ?? NO_VERIFIER,
   };
 }

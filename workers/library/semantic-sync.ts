@@ -4,6 +4,7 @@
 // vectors of two models never mix. The pool implementation, worker ports and vector storage are
 // injected (Comlink remotes in the browser, fakes or the real embedder in Node).
 import {
+  remotePairVerifier,
   remotePoolWorker,
   type EmbedModelInfo,
   type EmbedPool,
@@ -12,6 +13,7 @@ import {
   type EmbedSpawner,
   type EmbedWorkerApi,
 } from '../shared/embed-api';
+import type { PairVerifier } from '../shared/pair-verifier';
 import type { SemanticStatus } from '../shared/semantic-api';
 import { toAppError } from '../shared/errors';
 import type { Remote } from 'comlink';
@@ -80,6 +82,12 @@ export interface SemanticSync {
     texts: string[],
     options?: { signal?: AbortSignal; role?: 'query' | 'passage'; spread?: boolean },
   ): Promise<Int16Array[]>;
+  /**
+   * The pair verifier, judged on the query worker when it is up (idle between searches, so a
+   * claim check's pairs do not wait behind the import backlog), else on the backlog's first
+   * worker. That worker loads the verifier once and keeps its cache.
+   */
+  pairVerifier(): PairVerifier;
 }
 
 const STARTING = startingStatus(null, 0);
@@ -238,8 +246,18 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
     }
   }
 
+  const verifier = remotePairVerifier(
+    { id: 'sift-verifier-v1', version: 1, maxLength: 256 },
+    async () => {
+      const lane = queryLaneReady ? queryLane : null;
+      const [worker] = lane ? await lane.workers() : pool ? await pool.workers() : [];
+      return worker?.api ?? null;
+    },
+  );
+
   return {
     connect,
+    pairVerifier: () => verifier,
     async activateModel(id) {
       const workers = pool;
       if (!workers) throw new Error('The embedding workers are not connected yet.');

@@ -5,6 +5,7 @@
 // Must not import any other layer (only comlink, for the abort/progress adapter).
 import * as Comlink from 'comlink';
 import { createError } from './errors';
+import type { PairInput, PairJudgement, PairVerifier, PairVerifierInfo } from './pair-verifier';
 
 /** A model as the UI lists it. Canonical vectors come only from the WASM runtime. */
 export interface EmbedModelInfo {
@@ -201,6 +202,38 @@ export interface EmbedWorkerApi {
    * @throws AppError NOT_FOUND, MODEL_LOAD_FAILED, WASM_ERROR
    */
   activateModel(id: string): Promise<EmbedModelInfo>;
+  /**
+   * The pair verifier hosted by this worker (its own runtime instance and weights, whatever the
+   * embedding model): pairs judged in order, cached by content hash. The bundle loads on the first
+   * call (fetched from the app's origin once, then kept for offline use).
+   * @throws AppError VERIFIER_MISSING, VERIFIER_CORRUPT, VERIFIER_VERSION, INVALID_ARGUMENT
+   */
+  judgePairs(pairs: PairInput[]): Promise<PairJudgement[]>;
+  verifierInfo(): Promise<PairVerifierInfo>;
+}
+
+/**
+ * A PairVerifier whose pairs are judged by an embed worker (over Comlink), chosen per call by
+ * `pick` (e.g. the query worker when it is up): the worker keeps the model and the cache.
+ * @throws AppError VERIFIER_* from the worker, or NOT_FOUND when no worker is connected
+ */
+export function remotePairVerifier(
+  info: PairVerifierInfo,
+  pick: () => Promise<Pick<Comlink.Remote<EmbedWorkerApi>, 'judgePairs'> | null>,
+): PairVerifier {
+  return {
+    info,
+    async judge(pairs) {
+      if (pairs.length === 0) return [];
+      const api = await pick();
+      if (!api) {
+        throw createError('VERIFIER_MISSING', {
+          reason: 'No embed worker is running to host the verifier yet.',
+        });
+      }
+      return api.judgePairs(pairs.map((p) => ({ a: p.a, b: p.b })));
+    },
+  };
 }
 
 let jobCounter = 0;

@@ -115,6 +115,22 @@ export const ERROR_CODES = {
     message: 'The model could not be loaded. Re-download or re-import it.',
     retryable: true,
   },
+  // the pair verifier (workers/verifier/): any of these leaves the LLM-free verdicts in place
+  VERIFIER_MISSING: {
+    message:
+      'The verifier model is not on this device and could not be fetched from the app. Connect once so Sift can fetch it; until then verdicts come from the LLM-free model.',
+    retryable: true,
+  },
+  VERIFIER_CORRUPT: {
+    message:
+      'The verifier model files are damaged or incomplete. Sift dropped its copy and will fetch them again; until then verdicts come from the LLM-free model.',
+    retryable: true,
+  },
+  VERIFIER_VERSION: {
+    message:
+      'The verifier model is of another version than this app expects. Reload the app to update it; until then verdicts come from the LLM-free model.',
+    retryable: false,
+  },
   WASM_ERROR: {
     message: 'The WebAssembly runtime reported an error. Reload the app.',
     retryable: false,
