@@ -207,6 +207,7 @@ async function embedWantedSentences(
       for (const t of texts) wanted.add(t);
       return texts.map(() => new Int16Array(opts.dim));
     },
+    readPairs: async () => null, // the pair model reads on the real pass (its own cache)
   };
   for (const c of opts.claims) await checkClaim({ ...deps, judge: collecting }, c.claim, options);
   await judge.embedSentences([...wanted]);

@@ -14,7 +14,9 @@
 //          --passageRecords FILE (train: out-of-fold passage scores from the crag-fit records, passage-folds.ts)
 //          --stanceFolds DIR (train: out-of-fold stances, the fold models stance-fit.ts --folds DIR writes)
 //          --dumpPipeline FILE (ungated rows for ml/evidence-gate-fit.ts)  --skipAudit 1
-//          --threads 2  --stance <fitted json>.  Node only.
+//          --threads 2  --stance <fitted json>
+//          --verifier DIR (a pair-verifier bundle, e.g. public/models/sift-verifier-v1: its stance
+//          head judges every sentence, oracle and pipeline; the evidence gate is not applied).  Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../workers/embed/rng.testkit';
@@ -37,6 +39,8 @@ import {
   type StanceModel,
   type StanceProbabilities,
 } from '../workers/projects/stance-model';
+import type { PairVerifier } from '../workers/shared/pair-verifier';
+import { createFolderVerifier } from '../workers/verifier/node-bundle';
 import { loadCorpus, type BeirDoc } from './beir';
 import {
   loadClaims,
@@ -73,6 +77,7 @@ interface ClaimsSetup {
   judge: EvidenceJudge;
   judgeFor: ((claimId: string) => EvidenceJudge) | undefined;
   claimViews: ClaimViews;
+  pairs: PairVerifier | null;
 }
 
 export async function runClaimsTask(
@@ -121,7 +126,8 @@ async function loadClaimsSetup(args: Record<string, string>): Promise<ClaimsSetu
   const gate = args.noGate || args.dumpPipeline ? null : evidenceGateFor(model);
   // --candidates N: sentences judged per source (default CANDIDATES_PER_SOURCE; train experiments).
   const candidates = Number(args.candidates ?? CANDIDATES_PER_SOURCE);
-  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate, candidates });
+  const pairs = args.verifier ? createFolderVerifier(args.verifier) : null;
+  const judge = createEvidenceJudge({ model: stance, embed: embedder, gate, candidates, pairs });
   const judgeFor = args.stanceFolds
     ? foldJudges(args.stanceFolds, split, model, fitted, embedder, gate, candidates)
     : undefined;
@@ -147,6 +153,7 @@ async function loadClaimsSetup(args: Record<string, string>): Promise<ClaimsSetu
     judge,
     judgeFor,
     claimViews,
+    pairs,
   };
 }
 
@@ -202,9 +209,12 @@ async function runOracle(setup: ClaimsSetup): Promise<OracleResult> {
     scGold: [],
     scPred: [],
   };
+  const pairLps = setup.pairs ? await pairLogProbs(setup.pairs, instances, evidenceTexts) : null;
   instances.forEach((inst, k) => {
     const claim = claimViews.get(inst.claimId)!;
-    const lps = evidenceTexts[k]!.map((t) => stance.logProbs(claim, textView(t, vecOf.get(t)!)));
+    const lps =
+      pairLps?.[k] ??
+      evidenceTexts[k]!.map((t) => stance.logProbs(claim, textView(t, vecOf.get(t)!)));
     out.gold.push(inst.label);
     out.pred.push(combine(lps, false));
     if (inst.label !== 'NEUTRAL') {
@@ -384,9 +394,11 @@ function claimsReport(
     model: `${embedder.id}@${embedder.version}`,
     stance_model: fitted.provenance,
     audit_calibration: fitted.audit ?? null, // ml/fit-audit.py, train citations
-    evidence_gate: gate
-      ? { threshold: gate.threshold, ...gate.train, command: gate.command }
-      : null,
+    evidence_gate:
+      gate && !setup.pairs
+        ? { threshold: gate.threshold, ...gate.train, command: gate.command }
+        : null,
+    pair_verifier: setup.pairs?.info ?? null,
     instances: oracle.instances,
     stance_macro_f1_oracle: round(macroF1(oracle.gold, oracle.pred, STANCE_LABELS)),
     stance_sc_macro_f1: round(
@@ -412,6 +424,23 @@ function claimsReport(
 }
 
 /** Oracle label from per-sentence log-probabilities; `scOnly` ignores NEUTRAL. */
+/** The pair model's log-probabilities for each instance's evidence sentences (one batched call). */
+async function pairLogProbs(
+  pairs: PairVerifier,
+  instances: ReadonlyArray<{ claim: string }>,
+  evidenceTexts: string[][],
+): Promise<StanceProbabilities[][]> {
+  const flat = instances.flatMap((inst, k) => evidenceTexts[k]!.map((b) => ({ a: inst.claim, b })));
+  const read = await pairs.judge(flat);
+  let i = 0;
+  return evidenceTexts.map((texts) =>
+    texts.map((): StanceProbabilities => {
+      const p = read[i++]!.stance;
+      return [Math.log(p.support), Math.log(p.contradict), Math.log(p.nei)];
+    }),
+  );
+}
+
 function combine(lps: StanceProbabilities[], scOnly: boolean): Stance {
   const sum = [0, 0, 0];
   for (const lp of lps) for (let k = 0; k < 3; k++) sum[k]! += lp[k]!;

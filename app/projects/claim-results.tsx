@@ -11,6 +11,18 @@ const ROLE_LABEL: Record<ClaimEvidenceView['role'], string> = {
   neutral: 'Neutral',
 };
 
+/** What checked the source's sentences, said to the user beside its verdict. */
+const JUDGED_BY: Record<NonNullable<ClaimEvidenceView['judgedBy']>, string> = {
+  'pair-model': "judged by Sift's pair model (claim and sentence read together)",
+  features: 'judged by the LLM-free stance model (word and meaning features; pair model not loaded)',
+};
+
+/** The judged sentence's stance and how sure the judge was of it. */
+function sentenceVerdict(s: ClaimEvidenceView['sentences'][number]): string {
+  const k = s.stance === 'SUPPORT' ? 0 : s.stance === 'CONTRADICT' ? 1 : 2;
+  return `${s.stance.toLowerCase()} ${Math.round(s.probs[k] * 100)}%`;
+}
+
 function Evidence({ e }: { e: ClaimEvidenceView }) {
   const p = e.provenance;
   const shown = e.sentences.filter((s) => s.evidence);
@@ -33,10 +45,13 @@ function Evidence({ e }: { e: ClaimEvidenceView }) {
             >
               “{s.text}”
             </button>{' '}
-            <small>({s.stance.toLowerCase()})</small>
+            <small>({sentenceVerdict(s)})</small>
           </li>
         ))}
       </ul>
+      <small className="hint" data-testid="evidence-judged-by">
+        {JUDGED_BY[e.judgedBy ?? 'features']}
+      </small>
     </li>
   );
 }

@@ -61,6 +61,7 @@ export function toClaimView(r: ClaimCheck, minGrade: QualityGrade | null): Claim
       provenance: e.provenance,
       stance: e.stance,
       supportScore: e.supportScore,
+      judgedBy: e.judgement.judgedBy,
       role: supporting.has(e.id)
         ? 'supporting'
         : contradicting.has(e.id)

@@ -9,6 +9,7 @@
 // by a budget shared by the sources (each source's best sentence first, then the second best of
 // each, ...), and embedded in one call the embedder can batch.
 import { createError } from '../shared/errors';
+import type { PairJudgement } from '../shared/pair-verifier';
 import type { QualityGrade, SearchHit, SearchRequest } from '../shared/types';
 import type { EvidenceJudge, SourceJudgement } from './evidence';
 import type { RetrievalContext } from './evidence-gate';
@@ -117,11 +118,18 @@ export async function checkClaim(
   );
   const texts = [...new Set(chosen.flat().map((s) => s.text))];
   const vectors = new Map<string, Int16Array>();
+  const read = new Map<string, PairJudgement>();
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     checkAbort();
     const batch = texts.slice(i, i + EMBED_BATCH);
-    const got = await deps.judge.embedSentences(batch);
-    batch.forEach((t, k) => vectors.set(t, got[k]!));
+    const [got, pairs] = await Promise.all([
+      deps.judge.embedSentences(batch),
+      deps.judge.readPairs(view, batch),
+    ]);
+    batch.forEach((t, k) => {
+      vectors.set(t, got[k]!);
+      if (pairs) read.set(t, pairs[k]!);
+    });
   }
   checkAbort();
   const evidence = sources.map((s, i): ClaimEvidence => {
@@ -132,6 +140,7 @@ export async function checkClaim(
       picked,
       picked.map((p) => vectors.get(p.text)!),
       retrieval,
+      read.size > 0 ? picked.map((p) => read.get(p.text)!) : null,
     );
     return {
       id: String(s.id),

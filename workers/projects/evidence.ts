@@ -9,6 +9,7 @@ import {
   type EvidenceGate,
   type RetrievalContext,
 } from './evidence-gate';
+import type { PairJudgement, PairVerifier } from '../shared/pair-verifier';
 import { splitSentences, type SentenceSpan } from './sentences';
 import pick from './fitted/sentence-pick.json';
 import { rankSentences, type PickModel } from './sentence-rank';
@@ -38,7 +39,12 @@ export interface JudgedSentence extends SentenceSpan {
   evidence: boolean;
 }
 
+/** What judged a source's sentences: Sift's pair model reading claim and sentence together, or
+ * the LLM-free stance model over features of the two texts taken apart (no pair model loaded). */
+export type JudgedBy = 'pair-model' | 'features';
+
 export interface SourceJudgement {
+  judgedBy: JudgedBy;
   /**
    * SUPPORT or CONTRADICT from the evidence sentences; NEUTRAL when none qualifies or the evidence
    * gate (when the judge has one) finds the source too weak.
@@ -62,6 +68,11 @@ export interface EvidenceJudge {
   /** Passage-side vectors of sentences (one call, so the embedder can batch them). */
   embedSentences(texts: string[]): Promise<Int16Array[]>;
   /**
+   * The pair model's reading of (claim, sentence) for each text, in order, or null when the judge
+   * has no pair model (its verdicts then come from the stance model's features).
+   */
+  readPairs(claim: ClaimView, texts: string[]): Promise<PairJudgement[] | null>;
+  /**
    * Judges one source text for a claim; `sentences` defaults to the rule-based splitter;
    * `retrieval` (where the search ranked the source) feeds the gate.
    */
@@ -79,13 +90,15 @@ export interface EvidenceJudge {
   /**
    * Judges sentences already picked and embedded (`vectors[i]` is `picked[i]`'s passage vector),
    * so a caller can embed the sentences of many sources in one batch. `judge` is
-   * `judgePicked(claim, pick(...) in text order, embed(...))`.
+   * `judgePicked(claim, pick(...) in text order, embed(...), retrieval, readPairs(...))`. With
+   * `pairs` (the pair model's reading of each picked sentence) the stances are the pair model's.
    */
   judgePicked(
     claim: ClaimView,
     picked: SentenceSpan[],
     vectors: Int16Array[],
     retrieval?: RetrievalContext,
+    pairs?: ReadonlyArray<PairJudgement> | null,
   ): SourceJudgement;
 }
 
@@ -94,32 +107,55 @@ const SENTENCE_PICK: PickModel = pick;
 /** How many sentences of a source are judged (the rest are never embedded). */
 export const CANDIDATES_PER_SOURCE = 4;
 
+/** A sentence the pair model reads as evidence: P(NEI) below this (its own argmax boundary). */
+export const PAIR_EVIDENCE_THRESHOLD = 0.5;
+
 export function createEvidenceJudge(deps: {
   model: StanceModel;
   embed: StanceEmbed;
   candidates?: number;
   /** The fitted evidence gate (evidence-gate.ts), or none: every labelled source counts. */
   gate?: EvidenceGate | null;
+  /**
+   * Sift's pair model: when present it judges each picked sentence with the claim read together,
+   * and the evidence gate (fitted on the stance model's judgements) is not applied.
+   */
+  pairs?: PairVerifier | null;
 }): EvidenceJudge {
   const perSource = deps.candidates ?? CANDIDATES_PER_SOURCE;
   const tau = deps.model.fitted.evidenceThreshold;
+  async function readPairs(claim: ClaimView, texts: string[]): Promise<PairJudgement[] | null> {
+    if (!deps.pairs) return null;
+    return deps.pairs.judge(texts.map((b) => ({ a: claim.text, b })));
+  }
   function judgePicked(
     claim: ClaimView,
     picked: SentenceSpan[],
     vectors: Int16Array[],
     retrieval?: RetrievalContext,
+    pairs?: ReadonlyArray<PairJudgement> | null,
   ): SourceJudgement {
+    const judgedBy: JudgedBy = pairs ? 'pair-model' : 'features';
     if (picked.length === 0) {
-      return { stance: 'NEUTRAL', supportScore: 0, maxCosine: 0, maxOverlap: 0, sentences: [] };
+      return {
+        judgedBy,
+        stance: 'NEUTRAL',
+        supportScore: 0,
+        maxCosine: 0,
+        maxOverlap: 0,
+        sentences: [],
+      };
     }
     const sentences = picked.map((s, i): JudgedSentence => {
+      if (pairs) return pairSentence(s, pairs[i]!);
       const lp = deps.model.logProbs(claim, textView(s.text, vectors[i]!));
       const probs = lp.map(Math.exp) as StanceProbabilities;
       return { ...s, probs, stance: argmax(probs), evidence: probs[2] < tau };
     });
     const claimWords = new Set(claim.stems);
     const judged: SourceJudgement = {
-      stance: sourceStance(sentences, deps.gate?.supportBias ?? 0),
+      judgedBy,
+      stance: sourceStance(sentences, pairs ? 0 : (deps.gate?.supportBias ?? 0)),
       supportScore: Math.max(...sentences.map((s) => 1 - s.probs[2])),
       maxCosine: Math.max(...vectors.map((v) => cosine(v, claim.vector))),
       maxOverlap: Math.max(
@@ -132,7 +168,7 @@ export function createEvidenceJudge(deps: {
       sentences,
     };
     const gate = deps.gate;
-    if (!gate || judged.stance === 'NEUTRAL') return judged;
+    if (!gate || pairs || judged.stance === 'NEUTRAL') return judged;
     const p = gateProbability(gate, gateFeatures(judged, retrieval));
     return { ...judged, gate: p, stance: p < gate.threshold ? 'NEUTRAL' : judged.stance };
   }
@@ -148,15 +184,26 @@ export function createEvidenceJudge(deps: {
         .sort((a, b) => a - b)
         .map((i) => all[i]!);
       if (picked.length === 0) return judgePicked(claim, [], []);
-      const vectors = await deps.embed.sentences(picked.map((s) => s.text));
-      return judgePicked(claim, picked, vectors, retrieval);
+      const texts = picked.map((s) => s.text);
+      const [vectors, pairs] = await Promise.all([
+        deps.embed.sentences(texts),
+        readPairs(claim, texts),
+      ]);
+      return judgePicked(claim, picked, vectors, retrieval, pairs);
     },
     embedSentences: (texts) => deps.embed.sentences(texts),
+    readPairs,
     pick(claim, all, limit = perSource) {
       return pickIndexes(claim, all, limit).map((i) => all[i]!);
     },
     judgePicked,
   };
+}
+
+/** A sentence as the pair model read it with the claim. */
+function pairSentence(s: SentenceSpan, p: PairJudgement): JudgedSentence {
+  const probs: StanceProbabilities = [p.stance.support, p.stance.contradict, p.stance.nei];
+  return { ...s, probs, stance: argmax(probs), evidence: p.stance.nei < PAIR_EVIDENCE_THRESHOLD };
 }
 
 /** The sentences judged: by the fitted rationale picker (BM25 + position + figures). */

@@ -149,6 +149,12 @@ export interface ClaimEvidenceView {
   /** What the source counts as in the triangulation (neutral: not counted, or below minGrade). */
   role: 'supporting' | 'contradicting' | 'neutral';
   sentences: EvidenceSentence[];
+  /**
+   * What judged the sentences: Sift's pair model (claim and sentence read together) or the
+   * LLM-free stance model over features of the two (no pair model loaded). Absent in checks stored
+   * before the pair model existed: the stance model.
+   */
+  judgedBy?: 'pair-model' | 'features';
 }
 
 /** One claim check as stored with the claim. */
