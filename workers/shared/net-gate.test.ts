@@ -208,7 +208,7 @@ describe('installNetGate leaves no way around it', () => {
     const reached = [
       Object.getPrototypeOf(Ws) as unknown,
       (Ws.prototype as { constructor: unknown }).constructor,
-      (originals.WebSocket as unknown as Ctor).prototype.constructor,
+      ((originals.WebSocket as unknown as Ctor).prototype as { constructor: unknown }).constructor,
     ];
     expect(reached).not.toContain(originals.WebSocket);
     for (const C of reached)

@@ -146,7 +146,11 @@ export function fontSourceUrls(source: unknown): string[] {
  * so `SomeGlobalScope.prototype.fetch.call(self, url)` reaches the gated one too.
  */
 function replaceOnChain(scope: object, name: string, value: unknown): void {
-  for (let o: object | null = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+  for (
+    let o: object | null = scope;
+    o && o !== Object.prototype;
+    o = Object.getPrototypeOf(o) as object | null
+  ) {
     if (Object.prototype.hasOwnProperty.call(o, name) || o === scope)
       Object.defineProperty(o, name, { value, writable: true, configurable: true });
   }
@@ -163,7 +167,7 @@ function gatedConstructor<C extends AnyCtor>(Original: C, check: (args: unknown[
     if (!new.target) throw new TypeError(`Failed to construct '${Original.name}': use new.`);
     check(args);
     const target: unknown = new.target === (Gated as unknown) ? Original : new.target;
-    return Reflect.construct(Original, args, target as AnyCtor);
+    return Reflect.construct(Original, args, target as AnyCtor) as object;
   } as unknown as C;
   for (const key of Reflect.ownKeys(Original)) {
     if (key === 'prototype' || key === 'length' || key === 'name') continue;
