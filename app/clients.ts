@@ -41,24 +41,28 @@ function startWorker(kind: WorkerKind, url: string, name: string): Worker {
 type UrlsOf = (...args: never[]) => ReadonlyArray<string | null | undefined>;
 
 /**
- * A stable remote over `current()`: the listed methods first hand the addresses their arguments
- * carry to `ensure` (which restarts the worker when one is new), then call the live worker.
+ * A stable remote over the live worker `current()` returns: every call first waits for `settled`
+ * (a restart under way, the new worker's init), the listed methods also hand the addresses their
+ * arguments carry to `ensure` (which restarts the worker when one is new), then the call goes to
+ * the live worker.
  */
 function following<T>(
   current: () => Comlink.Remote<T>,
   pickers: Record<string, UrlsOf>,
   ensure: (urls: ReadonlyArray<string | null | undefined>) => Promise<void>,
+  settled: () => Promise<unknown> = () => Promise.resolve(),
 ): Comlink.Remote<T> {
+  const live = () => current() as unknown as Record<string | symbol, unknown>;
   return new Proxy({} as Comlink.Remote<T>, {
     get(_target, prop) {
-      const pick = typeof prop === 'string' ? pickers[prop] : undefined;
-      const live = () => current() as unknown as Record<string | symbol, unknown>;
-      if (!pick) return live()[prop];
+      // Not a thenable; Comlink's own symbols (createEndpoint) go to the live worker as they are.
+      if (prop === 'then') return undefined;
+      if (typeof prop !== 'string') return live()[prop];
+      const pick = pickers[prop] as
+        ((...a: unknown[]) => ReadonlyArray<string | null | undefined>) | undefined;
       return async (...args: unknown[]) => {
-        const urls: ReadonlyArray<string | null | undefined> = (
-          pick as (...a: unknown[]) => ReadonlyArray<string | null | undefined>
-        )(...args);
-        await ensure(urls);
+        if (pick) await ensure(pick(...args));
+        await settled();
         return (live()[prop] as (...a: unknown[]) => unknown)(...args);
       };
     },
@@ -160,6 +164,8 @@ export async function connectEmbedders(size: number): Promise<void> {
 interface Live<T> {
   worker: Worker;
   remote: Comlink.Remote<T>;
+  /** Settles when the worker is ready for calls (the web worker's init: its stored settings). */
+  ready: Promise<unknown>;
 }
 
 let web: Live<WebApi> | null = null;
@@ -170,10 +176,10 @@ function liveWeb(): Live<WebApi> {
   if (!web) {
     const worker = startWorker('web', webWorkerUrl, 'sift-web');
     const remote = Comlink.wrap<WebApi>(worker);
-    web = { worker, remote };
-    void remote
-      .init()
-      // Base URLs stored before this policy existed are added (once) like newly set ones.
+    const ready = remote.init().catch(() => undefined);
+    web = { worker, remote, ready };
+    // Base URLs stored before this policy existed are added (once) like newly set ones.
+    void ready
       .then(() => remote.listProviders())
       .then((list) => ensureWeb(list.map((p) => p.effectiveBaseUrl)))
       .catch(() => undefined);
@@ -201,6 +207,10 @@ const webRemote = following<WebApi>(
     fetchPage: (url: string) => [url],
   },
   ensureWeb,
+  async () => {
+    await webRestart;
+    await liveWeb().ready;
+  },
 );
 
 /** The web worker: provider clients, rate limits, breakers, ledger. Off until a provider is enabled. */
@@ -216,7 +226,7 @@ let llmRestart: Promise<void> = Promise.resolve();
 function liveLlm(): Live<LlmApi & LedgerPort> {
   if (!llm) {
     const worker = startWorker('llm', llmWorkerUrl, 'sift-llm');
-    llm = { worker, remote: Comlink.wrap<LlmApi & LedgerPort>(worker) };
+    llm = { worker, remote: Comlink.wrap<LlmApi & LedgerPort>(worker), ready: Promise.resolve() };
     connectLedger(llm.remote);
   }
   return llm;
@@ -241,6 +251,7 @@ const llmRemote = following<LlmApi>(
     useWllama: (source: { url?: string }) => [source.url],
   },
   ensureLlm,
+  () => llmRestart,
 );
 
 /** The LLM worker (WebLLM, wllama on CPU, or an endpoint). Nothing loads until the user picks one. */
