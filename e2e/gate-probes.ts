@@ -36,12 +36,35 @@ async function listen(server: Server, port = 0): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/**
+ * GATE_PROBE_BARE=1 serves the probe worker without its CSP, without the gate and without the
+ * redirect walk: every worker probe must then fail (how the tests were shown able to fail).
+ */
+const BARE = !!process.env.GATE_PROBE_BARE;
+
 export async function startGateProbeServers(): Promise<GateProbeServers> {
   const bundle = await build({
     entryPoints: ['e2e/fixtures/gate-probe.worker.ts'],
     bundle: true,
     format: 'esm',
     write: false,
+    define: { __GATE_PROBE_BARE__: String(BARE) },
+    plugins: BARE
+      ? [
+          {
+            name: 'no-gate',
+            setup(b) {
+              b.onResolve({ filter: /install-net-gate$/ }, () => ({
+                path: 'bare',
+                namespace: 'bare',
+              }));
+              b.onLoad({ filter: /.*/, namespace: 'bare' }, () => ({
+                contents: 'export const netGate = undefined;',
+              }));
+            },
+          },
+        ]
+      : [],
   });
   const probe = bundle.outputFiles[0]!.text;
   const arrived: string[] = [];
@@ -85,7 +108,7 @@ export async function startGateProbeServers(): Promise<GateProbeServers> {
       );
       res.writeHead(200, {
         'Content-Type': 'text/javascript',
-        ...(csp && !process.env.GATE_PROBE_NO_CSP ? { 'Content-Security-Policy': csp } : {}),
+        ...(csp && !BARE ? { 'Content-Security-Policy': csp } : {}),
       });
       res.end(probe);
     } else {
@@ -119,7 +142,7 @@ async function runInWorker(
   if (!page.url().startsWith(servers.app)) await page.goto(`${servers.app}/`);
   const script = policyScriptUrl('/probe.worker.js', 'web', [servers.allowed], servers.app);
   return page.evaluate(
-    ({ script, kind, url }) =>
+    ({ script, kind, url, allow }) =>
       new Promise<string>((resolve) => {
         const worker = new Worker(script, { type: 'module' });
         const timer = setTimeout(() => resolve('no answer'), 8000);
@@ -132,9 +155,9 @@ async function runInWorker(
           clearTimeout(timer);
           resolve(`worker error: ${e.message}`);
         };
-        worker.postMessage({ kind, url });
+        worker.postMessage({ kind, url, allow });
       }),
-    { script, kind, url },
+    { script, kind, url, allow: [servers.allowed] },
   );
 }
 
