@@ -47,7 +47,7 @@ export async function walkRedirects(
     if (!REDIRECT_STATUSES.has(response.status)) return { response, url: current };
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
-    let next: URL | null = null;
+    let next: URL | null;
     try {
       next = location ? new URL(location, current) : null;
     } catch {
