@@ -41,6 +41,8 @@ async function listen(server: Server, port = 0): Promise<number> {
  * redirect walk: every worker probe must then fail (how the tests were shown able to fail).
  */
 const BARE = !!process.env.GATE_PROBE_BARE;
+/** GATE_PROBE_NO_GATE=1 keeps the CSP and the redirect walk but drops the gate: the CSP alone. */
+const NO_GATE = BARE || !!process.env.GATE_PROBE_NO_GATE;
 
 export async function startGateProbeServers(): Promise<GateProbeServers> {
   const bundle = await build({
@@ -49,7 +51,7 @@ export async function startGateProbeServers(): Promise<GateProbeServers> {
     format: 'esm',
     write: false,
     define: { __GATE_PROBE_BARE__: String(BARE) },
-    plugins: BARE
+    plugins: NO_GATE
       ? [
           {
             name: 'no-gate',
