@@ -260,3 +260,27 @@ export async function probeGateWebRtc(page: Page): Promise<GateProbeResult> {
     figure: `page: ${outcome}; STUN server received ${datagrams} datagrams`,
   };
 }
+
+/**
+ * Every worker probe above, in order, on `page` (for the hostile bench). WebRTC needs the built
+ * app's page: call `probeGateWebRtc` on it separately.
+ */
+export async function probeGateAllWorkerVectors(
+  page: Page,
+  servers: GateProbeServers,
+): Promise<GateProbeResult[]> {
+  const results: GateProbeResult[] = [];
+  for (const run of [
+    probeGateProtoFetch,
+    probeGateWebSocketProto,
+    probeGateEventSourceProto,
+    probeGateFontFace,
+    probeGateWebTransport,
+    probeGateDynamicImport,
+    probeGateBlobWorker,
+    probeGateDataWorker,
+    probeGateRedirect,
+  ])
+    results.push(await run(page, servers));
+  return results;
+}
