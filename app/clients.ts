@@ -121,7 +121,8 @@ export function modelsClient(): Comlink.Remote<EmbedWorkerApi> {
   return modelsRemote;
 }
 
-// The embed worker the Models card uses; one started for a new hub address takes over.
+// The embed worker the Models card uses; one started for a new hub address takes over, kept out
+// of the pool (marked pooled, never handed out) so a download never waits behind embedding work.
 let modelsWorkerId: number | null = null;
 function modelsWorker(): EmbedWorkerEntry {
   const chosen = modelsWorkerId === null ? undefined : embedWorkers.get(modelsWorkerId);
@@ -132,7 +133,12 @@ const modelsRemote = following<EmbedWorkerApi>(
   { downloadModel: (_profile: string, _progress: unknown, baseUrl?: string) => [baseUrl] },
   async (urls) => {
     // Pooled workers keep running (they read models from OPFS); a fresh one may reach the hub.
-    if (origins.add('embed', urls)) modelsWorkerId = startEmbedWorker()[0];
+    if (!origins.add('embed', urls)) return;
+    const [id, entry] = startEmbedWorker();
+    entry.pooled = true;
+    if (modelsWorkerId !== null) embedWorkers.get(modelsWorkerId)?.worker.terminate();
+    if (modelsWorkerId !== null) embedWorkers.delete(modelsWorkerId);
+    modelsWorkerId = id;
   },
 );
 

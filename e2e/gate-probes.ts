@@ -284,3 +284,21 @@ export async function probeGateAllWorkerVectors(
     results.push(await run(page, servers));
   return results;
 }
+
+/**
+ * The same vectors as tests of e2e/gate.spec.ts (spec file and a title fragment), for a runner
+ * that runs specs by name (the hostile bench's `runSpec(spec, grep, timeoutMs)`).
+ */
+export const GATE_PROBE_TESTS: ReadonlyArray<{ name: string; spec: string; grep: string }> = [
+  { name: 'gate-prototype-fetch', spec: 'gate.spec.ts', grep: 'WorkerGlobalScope.prototype' },
+  { name: 'gate-websocket-prototype', spec: 'gate.spec.ts', grep: 'original WebSocket' },
+  { name: 'gate-eventsource-prototype', spec: 'gate.spec.ts', grep: 'original EventSource' },
+  { name: 'gate-fontface', spec: 'gate.spec.ts', grep: 'FontFace' },
+  { name: 'gate-webtransport', spec: 'gate.spec.ts', grep: 'WebTransport' },
+  { name: 'gate-dynamic-import', spec: 'gate.spec.ts', grep: 'dynamic import' },
+  { name: 'gate-nested-blob-worker', spec: 'gate.spec.ts', grep: 'nested blob' },
+  { name: 'gate-nested-data-worker', spec: 'gate.spec.ts', grep: 'nested data' },
+  { name: 'gate-redirect-other-host', spec: 'gate.spec.ts', grep: 'redirected to another host' },
+  { name: 'gate-page-webrtc', spec: 'gate.spec.ts', grep: 'RTCPeerConnection' },
+  { name: 'gate-worker-csp-served', spec: 'gate.spec.ts', grep: 'served with their CSP' },
+];
