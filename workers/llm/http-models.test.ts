@@ -45,11 +45,13 @@ describe('listEndpointModels', () => {
   it('says what is wrong: unreachable, wrong path, key refused, not a model list', async () => {
     await expect(
       listEndpointModels({ baseUrl: 'http://127.0.0.1:9/v1' }, { fetch }),
-    ).rejects.toMatchObject({ code: 'NETWORK_ERROR', message: expect.stringMatching(/CORS/) });
-    await expect(listEndpointModels({ baseUrl: `${base}/api` }, { fetch })).rejects.toMatchObject({
-      code: 'PROVIDER_ERROR',
-      message: expect.stringMatching(/\/v1/),
-    });
+    ).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    await expect(
+      listEndpointModels({ baseUrl: 'http://127.0.0.1:9/v1' }, { fetch }),
+    ).rejects.toThrow(/CORS/);
+    const wrongPath = listEndpointModels({ baseUrl: `${base}/api` }, { fetch });
+    await expect(wrongPath).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
+    await expect(wrongPath).rejects.toThrow(/\/v1/);
     await expect(
       listEndpointModels({ baseUrl: `${base}/locked/v1`, apiKey: 'bad' }, { fetch }),
     ).rejects.toMatchObject({ code: 'AUTH_FAILED' });
