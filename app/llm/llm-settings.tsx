@@ -149,12 +149,7 @@ function LlmCapabilities({ caps }: { caps: LlmStatus['capabilities'] }) {
         WebGPU: {caps.webgpu ? (caps.shaderF16 ? 'yes (shader-f16)' : 'yes (no shader-f16)') : 'no'}
       </li>
       <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
-      {caps.storage && (
-        <li>
-          Storage: {formatBytes(caps.storage.usageBytes)} used of{' '}
-          {formatBytes(caps.storage.quotaBytes)}
-        </li>
-      )}
+      {/* Storage use is shown once, in Settings > Storage (one figure, not two that differ). */}
       {caps.notes.map((n) => (
         <li key={n}>{n}</li>
       ))}
