@@ -5,6 +5,7 @@
 import { useEffect, useRef } from 'react';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
+import { groupReferences } from '../answer/reference-groups';
 import { LABEL_TEXT, referenceLocation, tierName } from '../answer/answer-markdown';
 import { CragMetadataPanel } from '../answer/crag-metadata';
 import { WebReferenceImport } from '../answer/web-reference-import';
@@ -139,7 +140,9 @@ function AnswerModeSelect() {
       data-testid="answer-mode"
     >
       <option value="auto">
-        {llmKind === 'none' ? 'Extractive (no language model)' : `Written by ${llmKind}`}
+        {/* Not "Extractive" here too: with no model, Auto answers extractively, but the menu
+            has one Extractive option. */}
+        {llmKind === 'none' ? 'Auto (no language model active)' : `Auto: written by ${llmKind}`}
       </option>
       <option value="extractive">Extractive: sentences from your documents</option>
       <option value="generated" disabled={llmKind === 'none'}>
@@ -303,19 +306,26 @@ function Citation({ n, reference }: { n: number; reference: AnswerReference | un
   );
 }
 
+/** Each document once, with every number that cites it (several passages of one document). */
 function References({ references }: { references: AnswerReference[] }) {
   return (
     <section className="answer-references">
       <h3>References</h3>
       <ol data-testid="answer-references">
-        {references.map((r) => (
+        {groupReferences(references).map(({ ref: r, numbers }) => (
           <li
             key={r.n}
             value={r.n}
             data-testid="reference"
+            data-numbers={numbers.join(',')}
             data-source={r.source}
             data-missing={r.missing ? 'true' : 'false'}
           >
+            {numbers.length > 1 && (
+              <span className="numbers" data-testid="reference-numbers">
+                [{numbers.join(', ')}]{' '}
+              </span>
+            )}
             <span className="title">{r.title}</span> ·{' '}
             <span className="path">{referenceLocation(r)}</span> ·{' '}
             {r.source === 'web' ? (
