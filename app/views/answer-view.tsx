@@ -2,7 +2,9 @@
 // (unsupported ones visibly marked), click [n] to open the document at the cited strip, copy or
 // download it as Markdown, see how it was made (CRAG metadata), and the answers kept on this
 // device. Everything is computed in the database worker; text is rendered as text only.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { libraryClient } from '../clients';
+import { citeAuthorYear } from '../../workers/shared/biblio';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
 import { groupReferences } from '../answer/reference-groups';
@@ -306,8 +308,38 @@ function Citation({ n, reference }: { n: number; reference: AnswerReference | un
   );
 }
 
+/** The author-year citations of the library documents among `references`. */
+function useAuthorYear(references: AnswerReference[]): Map<number, string> {
+  const [cites, setCites] = useState(new Map<number, string>());
+  const key = references.map((r) => r.documentId ?? '').join(',');
+  useEffect(() => {
+    let alive = true;
+    const ids = [
+      ...new Set(references.flatMap((r) => (r.documentId === null ? [] : [r.documentId]))),
+    ];
+    libraryClient()
+      .listBiblio(ids)
+      .then((records) => {
+        if (!alive) return;
+        const m = new Map<number, string>();
+        for (const b of records) {
+          const c = citeAuthorYear(b);
+          if (c) m.set(b.documentId, c);
+        }
+        setCites(m);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the documents cited
+  }, [key]);
+  return cites;
+}
+
 /** Each document once, with every number that cites it (several passages of one document). */
 function References({ references }: { references: AnswerReference[] }) {
+  const cites = useAuthorYear(references);
   return (
     <section className="answer-references">
       <h3>References</h3>
@@ -324,6 +356,11 @@ function References({ references }: { references: AnswerReference[] }) {
             {numbers.length > 1 && (
               <span className="numbers" data-testid="reference-numbers">
                 [{numbers.join(', ')}]{' '}
+              </span>
+            )}
+            {r.documentId !== null && cites.get(r.documentId) && (
+              <span className="cite" data-testid="reference-cite">
+                {cites.get(r.documentId)}.{' '}
               </span>
             )}
             <span className="title">{r.title}</span> ·{' '}
