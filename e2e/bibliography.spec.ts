@@ -2,13 +2,13 @@
 // zotero.sqlite with Zotero's tables, PDFs under storage/) is imported: its PDFs become
 // documents that carry their Zotero record and its collections become projects; the viewer shows
 // the author-year citation and saves an edit; a BibTeX file links to a document by file name; a
-// project's references download as BibTeX and CSL-JSON.
+// project's references download as BibTeX and CSL-JSON; answers and the report cite author-year.
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makePdf } from './fixtures/make-fixtures';
-import { openApp, search } from './helpers';
+import { ask, openApp, search } from './helpers';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { ZOTERO_FIXTURE_FILES, zoteroFixtureBytes } from '../workers/store/zotero-fixture.testkit';
 
@@ -76,6 +76,16 @@ test('a Zotero folder, an edit, a BibTeX file and a project’s references', asy
   await openDocument(page, 'mortality doctors smoking');
   await expect(page.getByTestId('biblio-cite')).toHaveText('Doll & Hill 1955');
 
+  // The answer's reference list cites author-year.
+  await page.keyboard.press('Alt+4');
+  await ask(page, 'What happened to the mortality of doctors who smoked?');
+  await expect(
+    page
+      .getByTestId('answer')
+      .getByTestId('reference-cite')
+      .filter({ hasText: 'Doll & Hill 1955' }),
+  ).toHaveCount(1);
+
   await page.keyboard.press('Alt+6');
   await page
     .getByTestId('project-item')
@@ -85,6 +95,8 @@ test('a Zotero folder, an edit, a BibTeX file and a project’s references', asy
   expect(bib).toContain('@article{doll1955,');
   expect(bib).toContain('doi = {10.1136/bmj.1.4877.1451}');
   expect(bib).toContain('author = {Doll, Richard and Hill, A. Bradford}');
+  const report = await download(page, 'export-report');
+  expect(report).toMatch(/## References\n1\. Doll & Hill 1955\. /);
   const csl = JSON.parse(await download(page, 'export-csl-json')) as Array<{ id: string }>;
   expect(csl.map((c) => c.id)).toEqual(['doll1955']);
 });

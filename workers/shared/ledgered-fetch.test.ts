@@ -187,7 +187,7 @@ describe('createLedgeredFetch', () => {
     const inner = (async () => {
       let i = 0;
       const body = new ReadableStream<Uint8Array>({
-        pull: (c) => (i < parts.length ? c.enqueue(parts[i++]!) : c.close()),
+        pull: (c) => (i < parts.length ? c.enqueue(parts[i++]) : c.close()),
       });
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     }) as typeof fetch;
