@@ -49,6 +49,7 @@ async function download(page: Page, testid: string): Promise<string> {
 
 test('a Zotero folder, an edit, a BibTeX file and a project’s references', async ({ page }) => {
   await openApp(page);
+  await page.keyboard.press('Alt+2'); // the reference imports sit in the Library view
   await page.getByTestId('zotero-input').setInputFiles(join(dir, 'Zotero'));
   await expect(page.getByTestId('notice').last()).toContainText(
     'Zotero: 2 items, 2 files imported, 2 with their Zotero data; projects: Smoking, Smoking / Trials.',
@@ -63,6 +64,7 @@ test('a Zotero folder, an edit, a BibTeX file and a project’s references', asy
   await page.getByTestId('biblio-save').click();
   await expect(page.getByTestId('biblio-cite')).toHaveText('Doll & Hill 1955');
 
+  await page.keyboard.press('Alt+2');
   await page.getByTestId('references-input').setInputFiles(join(dir, 'refs.bib'));
   await expect(page.getByTestId('notice').last()).toContainText(
     'References from refs.bib: 1 entries, 1 linked to documents.',

@@ -62,13 +62,12 @@ export function ImportButtons() {
         {...({ webkitdirectory: '', directory: '' } as Record<string, string>)}
         onChange={importPicked}
       />
-      <ReferenceImports />
     </div>
   );
 }
 
-/** Reference files (BibTeX, RIS, CSL-JSON) and a Zotero data folder. */
-function ReferenceImports() {
+/** Reference files (BibTeX, RIS, CSL-JSON) and a Zotero data folder (in the Library view). */
+export function ReferenceImports() {
   const refInput = useRef<HTMLInputElement>(null);
   const zoteroInput = useRef<HTMLInputElement>(null);
   return (
