@@ -13,6 +13,11 @@ export function startPwa(): void {
     onOfflineReady() {
       useAppStore.getState().setOfflineReady(true);
     },
+    // onOfflineReady fires once, when the service worker first finishes precaching; after a
+    // reload the worker is already active (its precache complete), so say it from that.
+    onRegisteredSW(_url: string, registration: ServiceWorkerRegistration | undefined) {
+      if (registration?.active) useAppStore.getState().setOfflineReady(true);
+    },
     onRegisterError(error: unknown) {
       console.error('Service worker registration failed', error);
     },

@@ -1,7 +1,8 @@
 // Embedding a library big enough to take a while (USE-lite, the shipped model): Pause stops the
 // count (and stays paused after a reload) while search keeps working and says meaning search covers
 // only the embedded part; Resume (from the keyboard) continues with chunks/s and time left; a
-// reload mid-run resumes where it stopped, and the run completes. On a (simulated) 4-core device
+// reload mid-run resumes where it stopped, and the run completes; Cancel says the run stopped and
+// stays stopped over a reload until "Embed the rest". On a (simulated) 4-core device
 // the backlog runs on three embed workers, and the Settings choice of fewer is applied and kept.
 import { test, expect, type Page } from '@playwright/test';
 import { openApp, search, waitForImport } from './helpers';
@@ -123,4 +124,33 @@ test('the backlog runs on every core but one, and Settings can lower it for good
   await expect(page.getByTestId('semantic-pill')).toHaveAttribute('data-phase', 'ready', {
     timeout: 480_000,
   });
+});
+
+test('Cancel is not Pause: it says the run stopped, and it stays stopped after a reload', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(library());
+  await expect(status(page)).toHaveAttribute('data-phase', 'embedding', { timeout: 120_000 });
+  await page.getByRole('button', { name: 'Cancel embedding' }).click();
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused');
+  await expect(status(page)).toHaveAttribute('data-cancelled', 'true');
+  await expect(status(page)).toContainText('Embedding cancelled');
+  await expect(page.getByRole('button', { name: 'Embed the rest of the library' })).toBeVisible();
+  await waitForImport(page, 180_000);
+  const stopped = (await counts(page)).embedded;
+
+  await page.reload();
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused', { timeout: 60_000 });
+  await expect(status(page)).toHaveAttribute('data-cancelled', 'true');
+  await page.waitForTimeout(3_000);
+  expect((await counts(page)).embedded).toBe(stopped);
+
+  // Pause after "Embed the rest" is a pause again, not a cancel.
+  await page.getByRole('button', { name: 'Embed the rest of the library' }).click();
+  await expect(status(page)).toHaveAttribute('data-phase', 'embedding', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Pause embedding' }).click();
+  await expect(status(page)).toContainText('Embedding paused');
+  await expect(status(page)).not.toHaveAttribute('data-cancelled', 'true');
 });

@@ -52,11 +52,14 @@ export function sseDelta(content: string): string {
 
 /**
  * An OpenAI-compatible endpoint on 127.0.0.1 for the LLM specs: CORS preflights answered, each
- * other request's body read, then `reply(body, res)` with the event-stream headers already sent.
+ * other request's body read, then `reply(body, res)` with the event-stream headers already sent
+ * (GET /v1/models answers `models` when given).
  * `base` is the endpoint's /v1 address.
  */
 export async function mockLlmEndpoint(
   reply: (body: string, res: ServerResponse, request: string) => void,
+  /** When set, GET /v1/models lists these ids (an OpenAI model list) without calling `reply`. */
+  models?: string[],
 ): Promise<{ base: string; close: () => Promise<void> }> {
   const cors = {
     'access-control-allow-origin': '*',
@@ -65,6 +68,12 @@ export async function mockLlmEndpoint(
   };
   const server = createServer((req, res) => {
     if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    if (models && req.method === 'GET' && req.url === '/v1/models') {
+      const list = { object: 'list', data: models.map((id) => ({ id, object: 'model' })) };
+      return res
+        .writeHead(200, { ...cors, 'content-type': 'application/json' })
+        .end(JSON.stringify(list));
+    }
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {

@@ -25,7 +25,9 @@ const nav = self.navigator as Navigator & {
 const ledgered = createLedgeredFetch(netGate.fetch, {
   origin: self.location.origin,
   purpose: (url, method) =>
-    method === 'POST' || url.pathname.endsWith('/chat/completions')
+    method === 'POST' ||
+    url.pathname.endsWith('/chat/completions') ||
+    url.pathname.endsWith('/models')
       ? 'llm endpoint'
       : 'llm model download',
 });
@@ -49,6 +51,7 @@ const ledgerPort: LedgerPort = { setLedger: async (sink) => ledgered.setSink(sin
 Comlink.expose({
   ...allowUserUrls(service, netGate, {
     useHttp: (config) => [config.baseUrl],
+    listModels: (endpoint) => [endpoint.baseUrl],
     useWllama: (source) => ['url' in source ? source.url : null],
   }),
   ...ledgerPort,

@@ -3,6 +3,7 @@
 // metadata. Imported and web text is untrusted: Markdown syntax in it is escaped, so an exported
 // answer cannot carry links, images or HTML it did not show. Imports only workers/shared.
 import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared/answer-api';
+import { groupReferences } from './reference-groups';
 
 const TIER_NAMES: Record<string, string> = {
   '1': 'tier 1, authoritative',
@@ -35,14 +36,15 @@ export function referenceLocation(ref: AnswerReference): string {
   return ref.source === 'web' ? (ref.url ?? ref.path) : ref.path;
 }
 
-function referenceLine(ref: AnswerReference): string {
+function referenceLine(ref: AnswerReference, numbers: readonly number[] = [ref.n]): string {
   const where =
     ref.source === 'web'
       ? `<${encodeURI(referenceLocation(ref)).replace(/>/g, '%3E')}>`
       : `\`${referenceLocation(ref).replace(/`/g, "'")}\``;
   const kind = ref.source === 'web' ? `web${ref.tier ? `, ${tierName(ref.tier)}` : ''}` : 'library';
   const missing = ref.missing ? ' — document deleted since' : '';
-  return `${ref.n}. ${escapeMarkdown(ref.title)} — ${where} (${kind}, characters ${ref.start}–${ref.end})${missing}`;
+  const also = numbers.length > 1 ? `[${numbers.join(', ')}] ` : '';
+  return `${ref.n}. ${also}${escapeMarkdown(ref.title)} — ${where} (${kind}, characters ${ref.start}–${ref.end})${missing}`;
 }
 
 const ms = (v: number) => `${Math.round(v)} ms`;
@@ -87,7 +89,13 @@ export function answerToMarkdown(answer: Answer): string {
   });
   if (body.length) out.push(body.join(' '), '');
   if (answer.references.length) {
-    out.push('## References', '', ...answer.references.map(referenceLine), '');
+    // Each document once, with every number that cites one of its passages.
+    out.push(
+      '## References',
+      '',
+      ...groupReferences(answer.references).map((g) => referenceLine(g.ref, g.numbers)),
+      '',
+    );
   }
   out.push('## How this answer was made', '', ...metadataLines(answer), '');
   out.push(

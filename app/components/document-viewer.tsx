@@ -1,6 +1,7 @@
 // Shows one document as plain text with the hit's chunk (or a cited strip's exact character
-// range) highlighted and scrolled into view, and
+// range) highlighted and scrolled into view, its bibliographic data (editable), and
 // "More like this" for the whole document or the text the user selected in it.
+import { BiblioEditor } from './biblio-editor';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
 import { sourceInfo } from '../lib/provenance';
@@ -57,6 +58,7 @@ export function DocumentViewer() {
             {chunk ? ` · chunk ${chunk.seq + 1} of ${detail.chunks.length}` : ''}
           </div>
           <GradePicker detail={detail} />
+          <BiblioEditor key={detail.id} documentId={detail.id} />
         </div>
         <div className="viewer-actions">
           <RelatedButton documentId={detail.id} selection={selection} />

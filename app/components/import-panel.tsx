@@ -8,6 +8,7 @@ import {
   pickDirectory,
 } from '../lib/collect-files';
 import { cancelImport, importFiles } from '../state/actions';
+import { importReferenceFile, importZoteroFolder } from '../state/biblio-actions';
 import { useAppStore } from '../state/app-store';
 import { DisclosureButton } from './disclosure-button';
 
@@ -62,6 +63,46 @@ export function ImportButtons() {
         onChange={importPicked}
       />
     </div>
+  );
+}
+
+/** Reference files (BibTeX, RIS, CSL-JSON) and a Zotero data folder (in the Library view). */
+export function ReferenceImports() {
+  const refInput = useRef<HTMLInputElement>(null);
+  const zoteroInput = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button onClick={() => refInput.current?.click()} data-testid="import-references">
+        Import references…
+      </button>
+      <button onClick={() => zoteroInput.current?.click()} data-testid="import-zotero">
+        Import Zotero folder…
+      </button>
+      <input
+        ref={refInput}
+        type="file"
+        accept=".bib,.bibtex,.ris,.json"
+        hidden
+        data-testid="references-input"
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (file) void importReferenceFile(file);
+        }}
+      />
+      <input
+        ref={zoteroInput}
+        type="file"
+        hidden
+        data-testid="zotero-input"
+        {...({ webkitdirectory: '', directory: '' } as Record<string, string>)}
+        onChange={(e) => {
+          const files = e.currentTarget.files ? fromFileList(e.currentTarget.files) : [];
+          e.currentTarget.value = '';
+          void importZoteroFolder(files);
+        }}
+      />
+    </>
   );
 }
 

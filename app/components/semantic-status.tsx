@@ -11,6 +11,7 @@ const count = (n: number) => n.toLocaleString('en');
 
 export function SemanticStatusBar() {
   const s = useAppStore((st) => st.semantic);
+  const cancelled = useAppStore((st) => st.embeddingCancelled) && s?.phase === 'paused';
   if (!s) return null;
   if (s.phase === 'ready' && !s.message) return null;
   const partial = s.embedded < s.total && (s.phase === 'embedding' || s.phase === 'paused');
@@ -19,13 +20,14 @@ export function SemanticStatusBar() {
       className="semantic-status"
       data-testid="semantic-status"
       data-phase={s.phase}
+      data-cancelled={cancelled ? 'true' : undefined}
       aria-label="Semantic indexing"
     >
       <div className="row">
         <strong aria-live="polite">
           {s.phase === 'indexing' && 'Loading the semantic index…'}
           {s.phase === 'embedding' && 'Embedding your library for meaning search…'}
-          {s.phase === 'paused' && 'Embedding paused'}
+          {s.phase === 'paused' && (cancelled ? 'Embedding cancelled' : 'Embedding paused')}
           {s.phase === 'error' && 'Semantic indexing stopped'}
           {s.phase === 'starting' && (s.message ?? 'Starting semantic search…')}
           {s.phase === 'ready' && 'Semantic search ready'}
@@ -34,7 +36,7 @@ export function SemanticStatusBar() {
           {count(s.embedded)} / {count(s.total)} chunks embedded
         </span>
         {s.phase === 'embedding' && <EmbeddingRate s={s} />}
-        <EmbeddingControls phase={s.phase} />
+        <EmbeddingControls phase={s.phase} cancelled={cancelled} />
       </div>
       <SemanticProgress s={s} />
       {partial && (
@@ -60,7 +62,13 @@ function EmbeddingRate({ s }: { s: SemanticStatus }) {
 }
 
 /** Pause and Cancel while embedding; Resume when paused, Retry after an error. */
-function EmbeddingControls({ phase }: { phase: SemanticStatus['phase'] }) {
+function EmbeddingControls({
+  phase,
+  cancelled,
+}: {
+  phase: SemanticStatus['phase'];
+  cancelled: boolean;
+}) {
   if (phase === 'embedding') {
     return (
       <>
@@ -76,7 +84,7 @@ function EmbeddingControls({ phase }: { phase: SemanticStatus['phase'] }) {
           onClick={() => void cancelEmbedding()}
           data-testid="semantic-cancel"
           aria-label="Cancel embedding"
-          title="Stops this run; the rest is embedded when you resume or next start Sift"
+          title="Stops this run; what is embedded stays, the rest waits until you embed it (also after a reload)"
         >
           Cancel
         </button>
@@ -88,9 +96,15 @@ function EmbeddingControls({ phase }: { phase: SemanticStatus['phase'] }) {
       <button
         onClick={() => void pauseEmbedding(false)}
         data-testid="semantic-resume"
-        aria-label={phase === 'error' ? 'Retry embedding' : 'Resume embedding'}
+        aria-label={
+          phase === 'error'
+            ? 'Retry embedding'
+            : cancelled
+              ? 'Embed the rest of the library'
+              : 'Resume embedding'
+        }
       >
-        {phase === 'error' ? 'Retry' : 'Resume'}
+        {phase === 'error' ? 'Retry' : cancelled ? 'Embed the rest' : 'Resume'}
       </button>
     );
   }

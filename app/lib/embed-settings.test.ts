@@ -32,4 +32,17 @@ describe('createEmbedSettings', () => {
     s.setHeld(false);
     expect(s.held()).toBe(false);
   });
+
+  it('keeps a cancel over reloads too, told apart from a pause, until embedding resumes', () => {
+    const store = flags();
+    const s = createEmbedSettings({ hardwareConcurrency: 4, flags: store });
+    s.setCancelled();
+    const reloaded = createEmbedSettings({ hardwareConcurrency: 4, flags: store });
+    expect([reloaded.held(), reloaded.cancelled()]).toEqual([true, true]);
+    s.setHeld(true);
+    expect([s.held(), s.cancelled()]).toEqual([true, false]);
+    s.setCancelled();
+    s.setHeld(false);
+    expect([s.held(), s.cancelled()]).toEqual([false, false]);
+  });
 });

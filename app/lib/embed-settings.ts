@@ -1,6 +1,6 @@
 // The user's embedding choices kept across reloads: how many embed workers the backlog may use
 // (at most hardwareConcurrency - 1, so the UI keeps a core; the user may lower it) and whether
-// embedding is on hold. The flag store (localStorage in the app) is injected; imports only
+// embedding is on hold (paused, or cancelled: neither restarts by itself after a reload). The flag store (localStorage in the app) is injected; imports only
 // workers/shared.
 import { embedWorkerCount } from '../../workers/shared/embed-api';
 import type { FlagStore } from './storage-persistence';
@@ -15,9 +15,14 @@ export interface EmbedSettings {
   workers(): number;
   /** Saves the user's choice (clamped) and returns what will run. */
   setWorkers(n: number): number;
-  /** The user paused embedding and has not resumed it. */
+  /** The user paused or cancelled embedding and has not resumed it. */
   held(): boolean;
+  /** The hold is a cancel: the run was stopped, not paused (the UI says so, with no ETA). */
+  cancelled(): boolean;
+  /** Pause (true) or resume (false). */
   setHeld(held: boolean): void;
+  /** Cancel: held like a pause, kept over reloads, but said as a stopped run. */
+  setCancelled(): void;
 }
 
 export function createEmbedSettings(deps: {
@@ -37,7 +42,9 @@ export function createEmbedSettings(deps: {
       deps.flags.set(WORKERS, String(value));
       return value;
     },
-    held: () => deps.flags.get(HOLD) === '1',
+    held: () => deps.flags.get(HOLD) === '1' || deps.flags.get(HOLD) === 'cancelled',
+    cancelled: () => deps.flags.get(HOLD) === 'cancelled',
     setHeld: (held) => deps.flags.set(HOLD, held ? '1' : ''),
+    setCancelled: () => deps.flags.set(HOLD, 'cancelled'),
   };
 }

@@ -1,9 +1,11 @@
 // LLM settings: the active backend and why, a backend picker, WebLLM models with download sizes
 // and progress, the CPU model (URL or file from disk) with progress and cancel, and the
-// OpenAI-compatible endpoint (base URL, optional key, model). Receives the LLM worker's API as a
-// prop; `proxy` must be Comlink.proxy when `api` is a Comlink remote (callbacks cross the boundary).
+// OpenAI-compatible endpoint (base URL, optional key, model; presets for Ollama, LM Studio and
+// llama.cpp's server, a connection test listing the models, the CORS setting each needs).
+// Receives the LLM worker's API as a prop; `proxy` must be Comlink.proxy when `api` is a Comlink remote (callbacks cross the boundary).
 import { useCallback, useEffect, useState } from 'react';
 import { formatBytes } from '../../workers/shared/format-bytes';
+import { LOCAL_LLM_PRESETS, corsAdvice, presetFor } from '../../workers/shared/llm-presets';
 import type {
   HttpEndpointConfig,
   LlmApi,
@@ -126,6 +128,7 @@ export function LlmSettings({
       />
       <HttpEndpoint
         disabled={busy}
+        listModels={(endpoint) => api.listModels(endpoint)}
         current={status?.endpoint}
         initialEndpoint={initialEndpoint}
         onUse={(config) =>
@@ -146,12 +149,7 @@ function LlmCapabilities({ caps }: { caps: LlmStatus['capabilities'] }) {
         WebGPU: {caps.webgpu ? (caps.shaderF16 ? 'yes (shader-f16)' : 'yes (no shader-f16)') : 'no'}
       </li>
       <li>CPU runtime (WebAssembly JSPI + memory64): {caps.wasmJspiMemory64 ? 'yes' : 'no'}</li>
-      {caps.storage && (
-        <li>
-          Storage: {formatBytes(caps.storage.usageBytes)} used of{' '}
-          {formatBytes(caps.storage.quotaBytes)}
-        </li>
-      )}
+      {/* Storage use is shown once, in Settings > Storage (one figure, not two that differ). */}
       {caps.notes.map((n) => (
         <li key={n}>{n}</li>
       ))}
@@ -249,28 +247,90 @@ function CpuModel({
   );
 }
 
+type ListModels = LlmApi['listModels'];
+
+/** The connection test's outcome: the model list, or the error with the preset's CORS advice. */
+type Probe =
+  | { state: 'idle' }
+  | { state: 'testing' }
+  | { state: 'ok'; models: string[]; ms: number }
+  | { state: 'failed'; message: string; cors: string | null };
+
+function useEndpointProbe(listModels: ListModels) {
+  const [probe, setProbe] = useState<Probe>({ state: 'idle' });
+  async function test(baseUrl: string, apiKey: string): Promise<string[]> {
+    setProbe({ state: 'testing' });
+    try {
+      const r = await listModels({ baseUrl, ...(apiKey ? { apiKey } : {}) });
+      setProbe({ state: 'ok', models: r.models, ms: r.ms });
+      return r.models;
+    } catch (err) {
+      const preset = presetFor(baseUrl);
+      const unreachable = (err as { code?: string }).code === 'NETWORK_ERROR';
+      setProbe({
+        state: 'failed',
+        message: errorText(err),
+        cors: preset && unreachable ? corsAdvice(preset, location.origin) : null,
+      });
+      return [];
+    }
+  }
+  return { probe, test, reset: () => setProbe({ state: 'idle' }) };
+}
+
 function HttpEndpoint({
   disabled,
   current,
   initialEndpoint,
+  listModels,
   onUse,
 }: {
   disabled: boolean;
   current: LlmStatus['endpoint'] | undefined;
   initialEndpoint: HttpEndpointConfig | undefined;
+  listModels: ListModels;
   onUse: (config: HttpEndpointConfig) => void;
 }) {
   const [baseUrl, setBaseUrl] = useState(initialEndpoint?.baseUrl ?? 'http://127.0.0.1:11434/v1');
   const [apiKey, setApiKey] = useState(initialEndpoint?.apiKey ?? '');
   const [model, setModel] = useState(initialEndpoint?.model ?? '');
+  const { probe, test, reset } = useEndpointProbe(listModels);
+  const preset = presetFor(baseUrl);
+  const connect = async (url: string) => {
+    const models = await test(url, apiKey);
+    if (models.length > 0 && !models.includes(model)) setModel(models[0]!);
+  };
   return (
     <fieldset disabled={disabled} data-testid="llm-http">
       <legend>OpenAI-compatible endpoint</legend>
+      <p className="hint">
+        A model you already run on this computer:{' '}
+        {LOCAL_LLM_PRESETS.map((p) => (
+          <button
+            key={p.id}
+            onClick={() => {
+              setBaseUrl(p.baseUrl);
+              void connect(p.baseUrl);
+            }}
+            data-testid={`llm-preset-${p.id}`}
+          >
+            {p.label}
+          </button>
+        ))}
+      </p>
+      {preset && (
+        <p className="hint" data-testid="llm-http-cors">
+          {preset.label} at {preset.baseUrl}. {corsAdvice(preset, location.origin)}
+        </p>
+      )}
       <label>
         Base URL{' '}
         <input
           value={baseUrl}
-          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          onChange={(e) => {
+            setBaseUrl(e.currentTarget.value);
+            reset();
+          }}
           data-testid="llm-http-base"
         />
       </label>{' '}
@@ -278,10 +338,14 @@ function HttpEndpoint({
         Model{' '}
         <input
           value={model}
+          list="llm-http-models"
           onChange={(e) => setModel(e.currentTarget.value)}
           data-testid="llm-http-model"
         />
-      </label>{' '}
+      </label>
+      <datalist id="llm-http-models">
+        {probe.state === 'ok' && probe.models.map((m) => <option key={m} value={m} />)}
+      </datalist>{' '}
       <label>
         API key (optional, sent only to this URL){' '}
         <input
@@ -293,17 +357,51 @@ function HttpEndpoint({
         />
       </label>{' '}
       <button
+        disabled={!baseUrl || probe.state === 'testing'}
+        onClick={() => void connect(baseUrl)}
+        data-testid="llm-http-test"
+      >
+        Test connection
+      </button>{' '}
+      <button
         disabled={!baseUrl || !model}
         onClick={() => onUse({ baseUrl, model, ...(apiKey ? { apiKey } : {}) })}
         data-testid="llm-http-save"
       >
         Use endpoint
       </button>
+      <EndpointProbe probe={probe} />
       {current && (
         <p data-testid="llm-http-current">
           Using {current.baseUrl} ({current.model}){current.hasKey ? ', with key' : ''}
         </p>
       )}
     </fieldset>
+  );
+}
+
+function EndpointProbe({ probe }: { probe: Probe }) {
+  if (probe.state === 'idle') return null;
+  if (probe.state === 'testing') return <p data-testid="llm-http-probe">Connecting…</p>;
+  if (probe.state === 'ok') {
+    return (
+      <p data-testid="llm-http-probe" data-state="ok">
+        Connected in {Math.round(probe.ms)} ms:{' '}
+        {probe.models.length
+          ? `${probe.models.length} model${probe.models.length === 1 ? '' : 's'} (${probe.models.join(', ')})`
+          : 'the server lists no models; load one in it first'}
+      </p>
+    );
+  }
+  return (
+    <p role="alert" className="error" data-testid="llm-http-probe" data-state="failed">
+      {probe.message}
+      {probe.cors && (
+        <>
+          {' '}
+          <strong>CORS:</strong> {probe.cors}
+        </>
+      )}
+    </p>
   );
 }

@@ -1,5 +1,6 @@
 // Projects > exports: the Markdown report, index_metadata.json and retrieval_audit.md (spec
 // files) as downloads, and Print (the browser's print to PDF over the print stylesheet).
+import { downloadReferences } from '../state/biblio-actions';
 import { downloadExport } from '../state/project-checks';
 
 export function ExportPanel() {
@@ -21,6 +22,12 @@ export function ExportPanel() {
           data-testid="export-retrieval-audit"
         >
           retrieval_audit.md
+        </button>
+        <button onClick={() => void downloadReferences('bibtex')} data-testid="export-bibtex">
+          References (BibTeX)
+        </button>
+        <button onClick={() => void downloadReferences('csl-json')} data-testid="export-csl-json">
+          References (CSL-JSON)
         </button>
         <button onClick={() => window.print()} data-testid="export-print">
           Print / save as PDF

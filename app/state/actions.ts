@@ -25,8 +25,11 @@ export async function initLibrary(): Promise<void> {
     void refreshStorageStatus({ warn: true }).catch(() => undefined);
     await refreshDocuments();
     await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
-    // A pause the user chose survives a reload; otherwise the backlog resumes where it stopped.
-    if (embedSettings.held()) await library.pauseEmbedding();
+    // A pause or cancel the user chose survives a reload; otherwise the backlog resumes where
+    // it stopped.
+    store().setEmbeddingCancelled(embedSettings.cancelled());
+    if (embedSettings.cancelled()) await library.cancelEmbedding();
+    else if (embedSettings.held()) await library.pauseEmbedding();
     // The model loads in the background; until then every search answers lexically.
     connectEmbedders(embedSettings.workers()).catch((err: unknown) => store().notifyError(err));
     connectLlm()
@@ -319,6 +322,7 @@ export async function importLibrary(file: File): Promise<void> {
 export async function pauseEmbedding(paused: boolean): Promise<void> {
   try {
     embedSettings.setHeld(paused);
+    store().setEmbeddingCancelled(false);
     if (paused) await libraryClient().pauseEmbedding();
     else await libraryClient().resumeEmbedding();
   } catch (err) {
@@ -326,10 +330,14 @@ export async function pauseEmbedding(paused: boolean): Promise<void> {
   }
 }
 
-/** Stops this embedding run; the rest is embedded on Resume or at the next start of Sift. */
+/**
+ * Stops this embedding run. Unlike a pause it is said as stopped (no progress, no time left), and
+ * like a pause it does not restart by itself, not even after a reload, until "Embed the rest".
+ */
 export async function cancelEmbedding(): Promise<void> {
   try {
-    embedSettings.setHeld(false);
+    embedSettings.setCancelled();
+    store().setEmbeddingCancelled(true);
     await libraryClient().cancelEmbedding();
   } catch (err) {
     store().notifyError(err);

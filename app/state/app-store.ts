@@ -57,6 +57,8 @@ interface AppState {
   open: OpenDocument | null;
   importing: ImportProgress | null;
   semantic: SemanticStatus | null;
+  /** The user cancelled embedding (held until "Embed the rest"), as opposed to pausing it. */
+  embeddingCancelled: boolean;
   /** Query optimisation: run searches through the query planner (on Enter, not as you type). */
   optimise: boolean;
   techniques: TechniqueSwitches;
@@ -84,6 +86,7 @@ interface AppState {
   setImporting(progress: ImportProgress | null): void;
   startImportRun(): void;
   setSemantic(status: SemanticStatus): void;
+  setEmbeddingCancelled(cancelled: boolean): void;
   setOptimise(optimise: boolean): void;
   setTechniques(techniques: TechniqueSwitches): void;
   setPlan(plan: QueryPlan | null): void;
@@ -113,6 +116,7 @@ export const useAppStore = create<AppState>((set) => ({
   open: null,
   importing: null,
   semantic: null,
+  embeddingCancelled: false,
   optimise: false,
   techniques: DEFAULT_TECHNIQUES,
   plan: null,
@@ -143,6 +147,7 @@ export const useAppStore = create<AppState>((set) => ({
   setOpen: (open) => set({ open }),
   setImporting: (importing) => set({ importing }),
   setSemantic: (semantic) => set({ semantic }),
+  setEmbeddingCancelled: (embeddingCancelled) => set({ embeddingCancelled }),
   setOptimise: (optimise) => set({ optimise, plan: null }),
   setTechniques: (techniques) => set({ techniques }),
   setPlan: (plan) => set({ plan }),

@@ -2,9 +2,12 @@
 // (unsupported ones visibly marked), click [n] to open the document at the cited strip, copy or
 // download it as Markdown, see how it was made (CRAG metadata), and the answers kept on this
 // device. Everything is computed in the database worker; text is rendered as text only.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { libraryClient } from '../clients';
+import { citeAuthorYear } from '../../workers/shared/biblio';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
+import { groupReferences } from '../answer/reference-groups';
 import { LABEL_TEXT, referenceLocation, tierName } from '../answer/answer-markdown';
 import { CragMetadataPanel } from '../answer/crag-metadata';
 import { WebReferenceImport } from '../answer/web-reference-import';
@@ -139,7 +142,9 @@ function AnswerModeSelect() {
       data-testid="answer-mode"
     >
       <option value="auto">
-        {llmKind === 'none' ? 'Extractive (no language model)' : `Written by ${llmKind}`}
+        {/* Not "Extractive" here too: with no model, Auto answers extractively, but the menu
+            has one Extractive option. */}
+        {llmKind === 'none' ? 'Auto (no language model active)' : `Auto: written by ${llmKind}`}
       </option>
       <option value="extractive">Extractive: sentences from your documents</option>
       <option value="generated" disabled={llmKind === 'none'}>
@@ -303,19 +308,61 @@ function Citation({ n, reference }: { n: number; reference: AnswerReference | un
   );
 }
 
+/** The author-year citations of the library documents among `references`. */
+function useAuthorYear(references: AnswerReference[]): Map<number, string> {
+  const [cites, setCites] = useState(new Map<number, string>());
+  const key = references.map((r) => r.documentId ?? '').join(',');
+  useEffect(() => {
+    let alive = true;
+    const ids = [
+      ...new Set(references.flatMap((r) => (r.documentId === null ? [] : [r.documentId]))),
+    ];
+    libraryClient()
+      .listBiblio(ids)
+      .then((records) => {
+        if (!alive) return;
+        const m = new Map<number, string>();
+        for (const b of records) {
+          const c = citeAuthorYear(b);
+          if (c) m.set(b.documentId, c);
+        }
+        setCites(m);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the documents cited
+  }, [key]);
+  return cites;
+}
+
+/** Each document once, with every number that cites it (several passages of one document). */
 function References({ references }: { references: AnswerReference[] }) {
+  const cites = useAuthorYear(references);
   return (
     <section className="answer-references">
       <h3>References</h3>
       <ol data-testid="answer-references">
-        {references.map((r) => (
+        {groupReferences(references).map(({ ref: r, numbers }) => (
           <li
             key={r.n}
             value={r.n}
             data-testid="reference"
+            data-numbers={numbers.join(',')}
             data-source={r.source}
             data-missing={r.missing ? 'true' : 'false'}
           >
+            {numbers.length > 1 && (
+              <span className="numbers" data-testid="reference-numbers">
+                [{numbers.join(', ')}]{' '}
+              </span>
+            )}
+            {r.documentId !== null && cites.get(r.documentId) && (
+              <span className="cite" data-testid="reference-cite">
+                {cites.get(r.documentId)}.{' '}
+              </span>
+            )}
             <span className="title">{r.title}</span> ·{' '}
             <span className="path">{referenceLocation(r)}</span> ·{' '}
             {r.source === 'web' ? (

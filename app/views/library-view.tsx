@@ -11,6 +11,7 @@ import {
   refreshDocuments,
 } from '../state/actions';
 import { useAppStore } from '../state/app-store';
+import { ReferenceImports } from '../components/import-panel';
 
 export function LibraryView() {
   const documents = useAppStore((s) => s.documents);
@@ -40,6 +41,7 @@ export function LibraryView() {
           <button onClick={() => libraryInput.current?.click()} data-testid="import-library">
             Import library…
           </button>
+          <ReferenceImports />
           <input
             ref={libraryInput}
             type="file"

@@ -79,7 +79,7 @@ export function NetworkLedgerView({ api, pollMs = 3000 }: NetworkLedgerProps) {
                 </td>
                 <td>{e.purpose}</td>
                 <td>{formatBytes(e.bytesSent)}</td>
-                <td>{formatBytes(e.bytesReceived)}</td>
+                <td data-testid="ledger-received">{formatBytes(e.bytesReceived)}</td>
                 <td>
                   {e.outcome === 'ok'
                     ? (e.status ?? 'ok')

@@ -1,8 +1,8 @@
-// parseBertConfig: which BERT configs the canonical runtime accepts. The int16 dense layers
-// (matmulI16) need input widths that are multiples of 32, so a model that would fail at load
-// is refused when it is imported, with a reason.
+// parseBertConfig: which BERT configs the canonical runtime accepts (the int16 dense layers need
+// input widths that are multiples of 32, so a model that would fail at load is refused when it is
+// imported, with a reason); pickBertFiles: which files of a picked folder are the model's.
 import { describe, expect, it } from 'vitest';
-import { parseBertConfig } from './bert-files';
+import { parseBertConfig, pickBertFiles } from './bert-files';
 
 const MINILM = {
   model_type: 'bert',
@@ -28,5 +28,40 @@ describe('parseBertConfig', () => {
     expect(() => parseBertConfig(JSON.stringify(tiny))).toThrow(/hidden size \(312\)/);
     const inter = { ...MINILM, intermediate_size: 1544 };
     expect(() => parseBertConfig(JSON.stringify(inter))).toThrow(/intermediate size \(1544\)/);
+  });
+});
+
+describe('pickBertFiles', () => {
+  const names = ['config.json', 'tokenizer.json', 'model.safetensors'];
+  const st = [
+    'm/1_Pooling/config.json',
+    'm/config.json',
+    'm/tokenizer.json',
+    'm/model.safetensors',
+    'm/modules.json',
+  ];
+  it('takes the top-level config.json, not 1_Pooling/config.json, in either order', () => {
+    for (const order of [st, [...st].reverse()]) {
+      const r = pickBertFiles(order.map((name) => ({ name, data: name })));
+      expect(r).toEqual({
+        picked: Object.fromEntries(names.map((n) => [n, `m/${n}`])),
+      });
+    }
+  });
+  it('reads an older layout whose model lives in 0_Transformer/', () => {
+    const files = ['m/1_Pooling/config.json', ...names.map((n) => `m/0_Transformer/${n}`)];
+    const r = pickBertFiles(files.map((name) => ({ name, data: name })));
+    expect(r).toEqual({
+      picked: Object.fromEntries(names.map((n) => [n, `m/0_Transformer/${n}`])),
+    });
+  });
+  it('names what the most complete directory lacks', () => {
+    const r = pickBertFiles(
+      ['m\\config.json', 'm\\tokenizer.json', 'm/1_Pooling/config.json'].map((name) => ({
+        name,
+        data: 1,
+      })),
+    );
+    expect(r).toEqual({ missing: ['model.safetensors'] });
   });
 });

@@ -161,3 +161,42 @@ export async function validateBertFiles(
   await checkSafetensorsHeader(files['model.safetensors']!, config);
   return { config, tokenizer };
 }
+
+/**
+ * Picks a model's files from a picked folder whatever order the browser lists them in. A
+ * sentence-transformers folder also holds `1_Pooling/config.json` (and older ones
+ * `0_Transformer/…`): the files come from the shallowest directory holding all of BERT_FILES,
+ * so a pooling config is never read as the model's config. Paths use "/" or "\".
+ * @returns the picked files, or the names missing from every directory
+ */
+export function pickBertFiles<T>(
+  files: ReadonlyArray<{ name: string; data: T }>,
+): { picked: Record<BertFileName, T> } | { missing: BertFileName[] } {
+  const dirs = new Map<string, Map<string, T>>();
+  for (const f of files) {
+    const parts = f.name.split(/[\\/]/);
+    const base = parts.pop() ?? f.name;
+    const dir = parts.join('/');
+    if (!dirs.has(dir)) dirs.set(dir, new Map());
+    const inDir = dirs.get(dir)!;
+    if (!inDir.has(base)) inDir.set(base, f.data);
+  }
+  const depth = (d: string) => (d === '' ? 0 : d.split('/').length);
+  const ordered = [...dirs.entries()].sort(
+    ([a], [b]) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const complete = ordered.find(([, m]) => BERT_FILES.every((n) => m.has(n)));
+  if (complete) {
+    const m = complete[1];
+    return {
+      picked: Object.fromEntries(BERT_FILES.map((n) => [n, m.get(n)!])) as Record<BertFileName, T>,
+    };
+  }
+  // Name what the most complete (then shallowest) directory lacks.
+  let best: BertFileName[] = [...BERT_FILES];
+  for (const [, m] of ordered) {
+    const missing = BERT_FILES.filter((n) => !m.has(n));
+    if (missing.length < best.length) best = missing;
+  }
+  return { missing: best };
+}

@@ -201,6 +201,22 @@ describe('model store: import and validation', () => {
     expect((await s.load(m.id)).weights.byteLength).toBe(folder['model.safetensors'].length);
   });
 
+  // sentence-transformers writes 1_Pooling/config.json beside the model's config.json; a browser
+  // lists a picked folder in no fixed order, so both orders must import the model's config.
+  const pooling = new TextEncoder().encode(
+    JSON.stringify({ word_embedding_dimension: 64, pooling_mode_mean_tokens: true }),
+  );
+  for (const order of ['pooling config first', 'pooling config last'] as const) {
+    it(`imports a sentence-transformers folder (${order})`, async () => {
+      const { s } = store();
+      const pool = { name: 'st-model/1_Pooling/config.json', data: new Blob([pooling]) };
+      const model = blobs(folder, 'st-model');
+      const files = order === 'pooling config first' ? [pool, ...model] : [...model, pool];
+      const m = await s.importFiles('bge-small-en-v1.5', files);
+      expect(m).toMatchObject({ id: 'bge-small-en-v1.5', source: 'import', dim: 64 });
+    });
+  }
+
   it('names the missing files of an incomplete folder', async () => {
     const { s, storage } = store();
     expect(

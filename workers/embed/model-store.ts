@@ -8,7 +8,7 @@ import type { CatalogueEntry, ModelTransferProgress } from '../shared/embed-api'
 import { createError, isAppError } from '../shared/errors';
 import { formatBytes } from '../shared/format-bytes';
 import type { BertConfig } from './bert';
-import { BERT_FILES, validateBertFiles, type BertFileName } from './bert-files';
+import { BERT_FILES, pickBertFiles, validateBertFiles, type BertFileName } from './bert-files';
 import { BERT_CATALOGUE, BERT_PROFILES } from './model-profiles';
 import { profileInfo } from './model-info';
 import type { WordPieceTokenizer } from './wordpiece';
@@ -301,24 +301,24 @@ export function createModelStore(deps: ModelStoreDeps): ModelStore {
       profileOf(profileId);
       const id = profileId;
       await assertNotInstalled(id);
-      // A picked folder lists paths like "all-MiniLM-L6-v2/config.json": match by base name.
-      const byName = new Map(files.map((f) => [f.name.split(/[\\/]/).pop() ?? f.name, f.data]));
-      const missing = BERT_FILES.filter((n) => !byName.has(n));
-      if (missing.length > 0) {
+      // A picked folder lists paths like "all-MiniLM-L6-v2/config.json", in any order, and a
+      // sentence-transformers folder has a 1_Pooling/config.json too: pickBertFiles decides.
+      const found = pickBertFiles(files);
+      if ('missing' in found) {
         throw createError('MODEL_LOAD_FAILED', {
-          reason: `The folder has no ${missing.join(', ')}. Pick the folder that contains ${BERT_FILES.join(', ')}.`,
+          reason: `The folder has no ${found.missing.join(', ')}. Pick the folder that contains ${BERT_FILES.join(', ')}.`,
         });
       }
-      const picked = Object.fromEntries(BERT_FILES.map((n) => [n, byName.get(n)!]));
+      const picked = found.picked;
       // Validate before copying anything.
       await validateBertFiles(picked);
-      await checkQuota(BERT_FILES.reduce((a, n) => a + picked[n]!.size, 0));
+      await checkQuota(BERT_FILES.reduce((a, n) => a + picked[n].size, 0));
       await cleanUp(id);
       try {
         for (const name of BERT_FILES) {
           const w = await storage.create(id, name);
           try {
-            const reader = picked[name]!.stream().getReader();
+            const reader = picked[name].stream().getReader();
             for (;;) {
               const r = await reader.read();
               if (r.done) break;

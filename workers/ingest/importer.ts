@@ -197,6 +197,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       size,
       modified: file.modified,
       text: parsed.text,
+      ...(parsed.biblio ? { biblio: parsed.biblio } : {}),
     });
     return { ...stored, notice: parsed.notice ?? null };
   }

@@ -3,6 +3,7 @@
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
 // builds; see ./pdfjs-loader.ts. Must not import other layers.
 import { createError, isAppError } from '../shared/errors';
+import { biblioFromPdf, hasBiblio } from './bib-extract';
 import { guardPdfStreams } from './inflate-guard';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
@@ -20,7 +21,7 @@ interface PdfDocumentLike {
     getTextContent(): Promise<{ items: Array<{ str?: string; hasEOL?: boolean }> }>;
     cleanup(): boolean | void;
   }>;
-  getMetadata(): Promise<{ info?: unknown }>;
+  getMetadata(): Promise<{ info?: unknown; metadata?: { getAll?(): unknown } | null }>;
 }
 
 export interface PdfParserDeps {
@@ -101,7 +102,13 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
           path: meta.path,
         });
       }
-      return { title: (await metadataTitle(doc)) ?? titleFromName(meta.name), text };
+      const metadata = await readMetadata(doc);
+      const biblio = biblioFromPdf({ ...metadata, firstPage: pages[0] ?? '' });
+      return {
+        title: metadataTitle(metadata.info) ?? titleFromName(meta.name),
+        text,
+        ...(hasBiblio(biblio) ? { biblio } : {}),
+      };
     } catch (err) {
       if (isAppError(err)) throw err;
       throw createError('PARSE_FAILED', {
@@ -115,12 +122,20 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
   };
 }
 
-async function metadataTitle(doc: PdfDocumentLike): Promise<string | null> {
+/** The Info dictionary and XMP properties; a broken one reads as empty. */
+async function readMetadata(
+  doc: PdfDocumentLike,
+): Promise<{ info?: unknown; xmp?: Record<string, unknown> | null }> {
   try {
-    const { info } = await doc.getMetadata();
-    const title = (info as { Title?: unknown } | undefined)?.Title;
-    return typeof title === 'string' && title.trim() ? title.trim() : null;
+    const { info, metadata } = await doc.getMetadata();
+    const all = metadata?.getAll?.();
+    return { info, xmp: all && typeof all === 'object' ? (all as Record<string, unknown>) : null };
   } catch {
-    return null; // a broken Info dictionary must not lose an otherwise readable document
+    return {}; // a broken Info dictionary must not lose an otherwise readable document
   }
+}
+
+function metadataTitle(info: unknown): string | null {
+  const title = (info as { Title?: unknown } | undefined)?.Title;
+  return typeof title === 'string' && title.trim() ? title.trim() : null;
 }

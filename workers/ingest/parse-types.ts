@@ -1,4 +1,5 @@
 // Shapes shared by the per-format parsers. Must not import anything but workers/shared/.
+import type { Biblio } from '../shared/biblio';
 
 /** What a parser knows about the file besides its bytes. */
 export interface ParseMeta {
@@ -12,6 +13,8 @@ export interface ParsedText {
   text: string;
   /** Something the user should know about how the file was read (e.g. its encoding). */
   notice?: string;
+  /** Bibliographic data found in the file (a PDF's metadata and first page). */
+  biblio?: Biblio;
 }
 
 /** The file name without its last extension, as the fallback title. */

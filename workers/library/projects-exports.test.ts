@@ -107,3 +107,28 @@ describe('buildExports', () => {
     expect(files.retrievalAudit.text).toContain('- Average relevance score: 9/10');
   });
 });
+
+describe('buildExports with bibliographic data', () => {
+  it('cites the sources author-year in the report references and the answer', () => {
+    const { url: _url, ...webRef } = answer.references[0]!;
+    const libraryRef = { ...webRef, source: 'library' as const, documentId: doc.id };
+    const withBiblio = buildExports({
+      project: { id: 1, name: 'Lungs', question: '', createdAt: 0, updatedAt: 0 },
+      documents: [doc],
+      claims: [],
+      audit: [],
+      answer: { ...answer, references: [libraryRef] },
+      biblio: [
+        {
+          documentId: doc.id,
+          source: 'zotero',
+          authors: [{ family: 'Doll' }, { family: 'Hill' }],
+          year: 1954,
+          updatedAt: 0,
+        },
+      ],
+    });
+    expect(withBiblio.report.text).toMatch(/## References\n1\. Doll & Hill 1954\. /);
+    expect(withBiblio.report.text).toMatch(/\[1\] Doll & Hill 1954\. Cancer facts/);
+  });
+});

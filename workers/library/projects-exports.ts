@@ -24,6 +24,7 @@ import {
   type RetrievalStats,
 } from '../projects/exports';
 import { provenanceOf, type Provenance, type ProvenanceTier } from '../projects/provenance';
+import { citeAuthorYear, type DocumentBiblio } from '../shared/biblio';
 import {
   objectiveMeasures,
   type JudgedSource,
@@ -127,7 +128,7 @@ function auditRows(rows: AuditRowView[]): AuditRow[] {
   }));
 }
 
-function answerSection(a: StoredAnswer) {
+function answerSection(a: StoredAnswer, citeOf: (documentId: number | null) => string | null) {
   const tierOf = (t: string | undefined): ProvenanceTier | undefined => {
     const n = Number(t);
     return n >= 1 && n <= 5 ? (n as ProvenanceTier) : undefined;
@@ -136,13 +137,19 @@ function answerSection(a: StoredAnswer) {
     text: a.sentences
       .map((s) => `${s.text}${s.citations.map((n) => ` [${n}]`).join('')}`)
       .join(' '),
-    citations: a.references.map((r) => ({
-      n: r.n,
-      provenance: provenanceOf(
-        { location: r.url ?? r.path, title: r.title, date: a.createdAt },
-        tierOf(r.tier),
-      ),
-    })),
+    citations: a.references.map((r) => {
+      const citation = citeOf(r.documentId);
+      return {
+        n: r.n,
+        provenance: {
+          ...provenanceOf(
+            { location: r.url ?? r.path, title: r.title, date: a.createdAt },
+            tierOf(r.tier),
+          ),
+          ...(citation ? { citation } : {}),
+        },
+      };
+    }),
   };
 }
 
@@ -152,12 +159,19 @@ export function buildExports(input: {
   claims: ProjectClaim[];
   audit: AuditRowView[];
   answer: StoredAnswer | null;
+  /** Bibliographic records of the documents: the report cites them author-year. */
+  biblio?: readonly DocumentBiblio[];
 }): ProjectExportFiles {
-  const sources: ExportSource[] = input.documents.map((d) => ({
-    hash: d.contentHash.slice(0, 12),
-    provenance: provenanceOfDocument(d),
-    passageCount: d.chunkCount,
-  }));
+  const records = new Map((input.biblio ?? []).map((b) => [b.documentId, b]));
+  const citeOf = (id: number | null) => (id === null ? null : citeAuthorYear(records.get(id)));
+  const sources: ExportSource[] = input.documents.map((d) => {
+    const citation = citeOf(d.id);
+    return {
+      hash: d.contentHash.slice(0, 12),
+      provenance: { ...provenanceOfDocument(d), ...(citation ? { citation } : {}) },
+      passageCount: d.chunkCount,
+    };
+  });
   const checked = input.claims
     .map((c) => ({ claim: c, view: claimCheckOf(c) }))
     .filter((x): x is { claim: ProjectClaim; view: ClaimCheckView } => x.view !== null);
@@ -167,7 +181,7 @@ export function buildExports(input: {
   let report = projectReport({
     project: input.project.name,
     question: input.project.question || input.answer?.question || '',
-    ...(input.answer ? { answer: answerSection(input.answer) } : {}),
+    ...(input.answer ? { answer: answerSection(input.answer, citeOf) } : {}),
     claims: checked.map((x, i) => ({ text: x.claim.text, triangulation: triangulations[i]! })),
     audit: rows,
     measures: objectiveMeasures(

@@ -28,6 +28,7 @@ import { evidenceGateFor } from '../projects/evidence-gate';
 import { createPassageScores, type PassageScores } from '../projects/passage-scores';
 import { loadFittedModel } from '../answer/fitted';
 import type { LexicalSearch } from '../store/lexical-search';
+import { createBiblioStore } from '../store/biblio-store';
 import { libraryRetrievalDeps } from './answers';
 import type { ProjectStore } from '../projects/project-store';
 import type { Provenance } from '../projects/provenance';
@@ -273,6 +274,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
         claims: await projects.claims(projectId),
         audit: extra.audit ?? [],
         answer,
+        biblio: await createBiblioStore(store.sql).list(documents.map((d) => d.id)),
       });
     },
   };

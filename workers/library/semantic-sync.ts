@@ -62,7 +62,7 @@ export interface SemanticSync {
   /** Holds embedding until `resume` (the index still loads and searches what is embedded). */
   pause(): void;
   resume(): void;
-  /** Stops this run; like a pause, but said as a cancel (the UI does not keep it over a reload). */
+  /** Stops this run; held like a pause until `resume` (the UI says it as stopped, over reloads too). */
   cancel(): void;
   /** Changes the number of embed workers (at least 1). */
   setWorkers(size: number): void;
@@ -306,6 +306,8 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
       }
     },
     cancel() {
+      // Held like a pause, so a later write or model switch does not start a new run by itself.
+      held = true;
       semantic?.pause();
     },
     setWorkers(size) {

@@ -456,8 +456,12 @@ describe('the embedding backlog over the embed pool', () => {
     expect(cancelled.embedded).toBeGreaterThan(0);
     expect(cancelled.embedded).toBeLessThan(MANY.length);
     embed.release();
+    // A write after a cancel does not start a new run by itself.
+    await lib.importText(doc('late/after-cancel.txt', 'Written after the cancel, not embedded.'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await lib.semanticStatus()).phase).toBe('paused');
     await lib.resumeEmbedding();
-    expect((await until(lib, embeddedAll)).embedded).toBe(MANY.length);
+    expect((await until(lib, embeddedAll)).embedded).toBe(MANY.length + 1);
   });
 
   it('reports the embedding rate, the time left and the worker count', async () => {

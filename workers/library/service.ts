@@ -29,6 +29,7 @@ import {
   type SemanticSyncDeps,
 } from './semantic-sync';
 import { createAnswerLink, type WebWorker } from './answers';
+import { createBiblioLink } from './biblio-link';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 export type { EmbedWorker } from './semantic-sync';
@@ -145,6 +146,7 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
     ...answers,
     ...projectMethods(ready),
     ...projectChecks,
+    ...createBiblioLink(ready),
   };
 }
 

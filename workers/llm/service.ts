@@ -16,6 +16,7 @@ import type {
 import { chooseBackend, detectCapabilities, type DetectEnv } from './detect';
 import type { Generator } from './generator';
 import { createHttpGenerator, normaliseBaseUrl } from './http';
+import { listEndpointModels } from './http-models';
 import { createScriptedGenerator } from './scripted';
 import { availableWebLlmModels, loadWebLlm, type CreateMlcEngine } from './webllm';
 import { loadWllama, type WllamaLike } from './wllama';
@@ -88,6 +89,9 @@ export function createLlmService(deps: LlmServiceDeps): LlmApi & { generator(): 
         endpoint: { baseUrl, model: config.model.trim(), hasKey: !!config.apiKey?.trim() },
       });
     },
+
+    listModels: (endpoint: Pick<HttpEndpointConfig, 'baseUrl' | 'apiKey'>) =>
+      listEndpointModels(endpoint, { fetch: deps.fetch }),
 
     async useWllama(
       source: WllamaModelSource,

@@ -137,7 +137,7 @@ export interface ReportInput {
 /** The project report as Markdown (also what the printable view shows). */
 export function projectReport(r: ReportInput): string {
   const ref = (p: Provenance) =>
-    `${cell(p.title || p.location, 120)} — ${p.location} (grade ${p.grade}, tier ${p.tier}, ${new Date(p.date).toISOString().slice(0, 10)})`;
+    `${p.citation ? `${cell(p.citation, 120)}. ` : ''}${cell(p.title || p.location, 120)} — ${p.location} (grade ${p.grade}, tier ${p.tier}, ${new Date(p.date).toISOString().slice(0, 10)})`;
   const lines = [
     `# ${cell(r.project, 200)}`,
     '',

@@ -68,6 +68,8 @@ export interface Provenance {
   domain: string | null;
   author?: string;
   publisher?: string;
+  /** Author-year citation from the document's bibliographic data ("Doll & Hill 1954"). */
+  citation?: string;
 }
 
 /**

@@ -161,10 +161,10 @@ describe('createLedgeredFetch', () => {
     });
     await l.fetch('/models/use-lite/model.bin');
     await l.fetch(`${APP}/assets/app.js`);
-    await l.fetch('https://hub.example/a', { method: 'post', body: 'héllo' });
+    await (await l.fetch('https://hub.example/a', { method: 'post', body: 'héllo' })).text();
     const rows: ExternalLedgerRecord[] = [];
     l.setSink((r) => rows.push(r));
-    await l.fetch(new URL('https://cdn.example/b'));
+    await (await l.fetch(new URL('https://cdn.example/b'))).text();
     expect(rows).toEqual([
       {
         url: 'https://hub.example/a',
@@ -175,9 +175,40 @@ describe('createLedgeredFetch', () => {
         status: 200,
         outcome: 'ok',
         durationMs: 0,
+        bytesReceived: 1,
       },
       expect.objectContaining({ url: 'https://cdn.example/b', method: 'GET', outcome: 'ok' }),
     ]);
+  });
+
+  it('counts the bytes of a streamed reply (no Content-Length) when its body ends or is cancelled', async () => {
+    const sse = 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: [DONE]\n\n';
+    const parts = [sse.slice(0, 20), sse.slice(20)].map((p) => new TextEncoder().encode(p));
+    const inner = (async () => {
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (c) => (i < parts.length ? c.enqueue(parts[i++]) : c.close()),
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    }) as typeof fetch;
+    const l = createLedgeredFetch(inner, { origin: APP, purpose: () => 'llm endpoint' });
+    const rows: ExternalLedgerRecord[] = [];
+    l.setSink((r) => rows.push(r));
+    const res = await l.fetch('http://127.0.0.1:11434/v1/chat/completions', { method: 'POST' });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(rows).toEqual([]); // recorded when the reply has been read
+    expect(await res.text()).toBe(sse);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'ok',
+        bytesReceived: new TextEncoder().encode(sse).length,
+      }),
+    ]);
+    const cancelled = await l.fetch('http://127.0.0.1:11434/v1/chat/completions');
+    const reader = cancelled.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(rows[1]).toMatchObject({ outcome: 'ok', bytesReceived: parts[0]!.length });
   });
 
   it('does not record a request the network gate refused (it never left)', async () => {

@@ -58,14 +58,21 @@ export function createLedgeredFetch(inner: typeof fetch, deps: LedgeredFetchDeps
     try {
       const result = await send();
       const status = statusOf(result);
+      const record = (bytesReceived: number) =>
+        emit({
+          ...base,
+          status,
+          outcome: status === null || (status >= 200 && status < 300) ? 'ok' : `HTTP ${status}`,
+          durationMs: now() - time,
+          ...(bytesReceived > 0 ? { bytesReceived } : {}),
+        });
       const length = result instanceof Response ? Number(result.headers.get('content-length')) : 0;
-      emit({
-        ...base,
-        status,
-        outcome: status === null || (status >= 200 && status < 300) ? 'ok' : `HTTP ${status}`,
-        durationMs: now() - time,
-        ...(Number.isFinite(length) && length > 0 ? { bytesReceived: length } : {}),
-      });
+      if (result instanceof Response && result.body && !(Number.isFinite(length) && length > 0)) {
+        // A streamed reply (an LLM's server-sent events) has no Content-Length: count its bytes
+        // as they are read and record the request when the body ends, fails or is cancelled.
+        return countedResponse(result, record) as T;
+      }
+      record(Number.isFinite(length) ? length : 0);
       return result;
     } catch (err) {
       const e = err as { name?: string; code?: string };
@@ -124,6 +131,47 @@ export function ledgerCacheAdds(scope: CacheScope, ledger: Pick<LedgeredFetch, '
     const sent = addAll.call(this, list);
     return Promise.all(list.map((r) => ledger.observe(r, 'GET', () => sent))).then(() => undefined);
   };
+}
+
+/** `res` with a body that counts its bytes and calls `done(bytes)` once it ends in any way. */
+function countedResponse(res: Response, done: (bytes: number) => void): Response {
+  const reader = res.body!.getReader();
+  let bytes = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(bytes);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          finish();
+          controller.close();
+          return;
+        }
+        bytes += value.byteLength;
+        controller.enqueue(value);
+      } catch (err) {
+        finish();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  const counted = new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+  // Keep what callers may read off the original (the final URL after redirects).
+  Object.defineProperty(counted, 'url', { value: res.url });
+  return counted;
 }
 
 function urlOf(input: RequestInfo | URL, origin: string | null): URL | null {

@@ -1,6 +1,7 @@
 // The API the database worker (workers/db.worker.ts) exposes to the UI over Comlink: the
 // library (store-api.ts) and import (ingest-api.ts) contracts, plus opening the database.
 // Plain types only.
+import type { BiblioApi } from './biblio-api';
 import type { IngestApi } from './ingest-api';
 import type { ProjectsApi } from './projects-api';
 import type { LibraryApi } from './store-api';
@@ -11,7 +12,8 @@ import type { SearchResponse, StorageInfo } from './types';
 import type { AnswerWorkerApi } from './answer-history-api';
 import type { EmbedSpawner } from './embed-api';
 
-export interface LibraryWorkerApi extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi {
+export interface LibraryWorkerApi
+  extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi, BiblioApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW

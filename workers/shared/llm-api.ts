@@ -71,6 +71,14 @@ export interface HttpEndpointConfig {
   model: string;
 }
 
+/** An endpoint's model list; getting it is also the connection test. */
+export interface EndpointModels {
+  baseUrl: string;
+  models: string[];
+  /** How long the request took. */
+  ms: number;
+}
+
 export interface LoadProgress {
   backend: LlmBackendKind;
   /** 0..1, or null when the total is unknown. */
@@ -104,6 +112,11 @@ export interface LlmApi {
   autoSelect(): Promise<BackendChoice>;
   /** Uses an OpenAI-compatible endpoint. @throws INVALID_ARGUMENT for a bad URL. */
   useHttp(config: HttpEndpointConfig): Promise<BackendChoice>;
+  /**
+   * Lists an endpoint's models (GET `${baseUrl}/models`): the connection test.
+   * @throws INVALID_ARGUMENT, NETWORK_ERROR (unreachable or CORS), AUTH_FAILED, PROVIDER_ERROR, MALFORMED_RESPONSE
+   */
+  listModels(endpoint: Pick<HttpEndpointConfig, 'baseUrl' | 'apiKey'>): Promise<EndpointModels>;
   /** Loads a GGUF on the CPU backend. @throws MODEL_LOAD_FAILED, ABORTED */
   useWllama(
     source: WllamaModelSource,

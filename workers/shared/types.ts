@@ -1,6 +1,7 @@
 // The contract between the UI and the workers, and between domain modules: plain DTOs only.
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
 // structured clone (no classes, no functions). Must not import any other layer.
+import type { Biblio } from './biblio';
 import type { Relevance } from './relevance';
 import type { SearchQuery } from './search-contract';
 
@@ -26,6 +27,8 @@ export interface DocumentInput {
   text: string;
   sourceUrl?: string | null;
   qualityGrade?: QualityGrade | null;
+  /** Bibliographic data the parser found (a PDF's metadata and first page). */
+  biblio?: Biblio | null;
 }
 
 /** A chunk of a document's text: `text === documentText.slice(start, end)`. */

@@ -49,6 +49,24 @@ describe('answer history', () => {
     expect(await history.list(1)).toHaveLength(1);
   });
 
+  it('lists a question asked again once, as its newest answer (per mode)', async () => {
+    await history.save(sampleAnswer({ question: 'Does tea help?', createdAt: 1 }));
+    await history.save(sampleAnswer({ question: 'other', createdAt: 2 }));
+    const again = await history.save(sampleAnswer({ question: ' does tea help? ', createdAt: 3 }));
+    await history.save(
+      sampleAnswer({ question: 'Does tea help?', createdAt: 4, mode: 'generated' }),
+    );
+    const list = await history.list();
+    expect(list.map((s) => [s.question.trim().toLowerCase(), s.mode])).toEqual([
+      ['does tea help?', 'generated'],
+      ['does tea help?', 'extractive'],
+      ['other', 'extractive'],
+    ]);
+    expect(list[1]!.id).toBe(again);
+    // The older answer is still kept (a project may hold it).
+    expect((await history.records()).length).toBe(4);
+  });
+
   it('marks references to deleted documents as missing, never failing', async () => {
     const a = await put(lib.store, doc('a.md', 'alpha'));
     const b = await put(lib.store, doc('b.md', 'beta'));

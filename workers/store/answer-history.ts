@@ -25,7 +25,7 @@ export interface AnswerRecord {
 export interface AnswerHistory {
   /** Keeps an answer; returns its id. */
   save(answer: Answer): Promise<number>;
-  /** Newest first. */
+  /** Newest first; a question asked again (same mode) once, as its newest answer. */
   list(limit?: number): Promise<AnswerSummary[]>;
   /** @throws AppError NOT_FOUND */
   get(id: number): Promise<StoredAnswer>;
@@ -90,6 +90,11 @@ function parse(row: FullRow): StoredAnswer {
   return { ...rest, crag: JSON.parse(row.crag) as CragMetadata, id: row.id };
 }
 
+/** SQL: two questions are the same asked again (case and surrounding spaces aside). */
+function sameQuestion(a: string, b: string): string {
+  return `lower(trim(${a})) = lower(trim(${b}))`;
+}
+
 export function createAnswerHistory(sql: Sql): AnswerHistory {
   async function full(where: string, params: number[]): Promise<StoredAnswer[]> {
     const rows = await sql.all<FullRow>(
@@ -146,8 +151,14 @@ export function createAnswerHistory(sql: Sql): AnswerHistory {
     },
 
     async list(limit = 200) {
+      // Asking the same question again (same mode) shows once, as its newest answer: the older
+      // ones stay kept (a project may hold one) but do not repeat in the history.
       const rows = await sql.all<SummaryRow>(
-        `SELECT ${SUMMARY} FROM answers ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT ${SUMMARY} FROM answers a
+         WHERE a.id = (SELECT b.id FROM answers b
+                       WHERE b.mode = a.mode AND ${sameQuestion('b.question', 'a.question')}
+                       ORDER BY b.created_at DESC, b.id DESC LIMIT 1)
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
         [limit],
       );
       return rows.map(toSummary);

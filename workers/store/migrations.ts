@@ -271,6 +271,31 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  // Bibliographic data (issue 28 item 4). Kept as its own migration: the merge may renumber it.
+  {
+    version: 11,
+    description: 'bibliographic data per document: title, authors, year, DOI, arXiv id, source',
+    async up(sql) {
+      // One record per document, gone with it. `source` says who wrote it (pdf guess, an
+      // imported reference file, Zotero, the user) so an import never overwrites a user's edit.
+      await sql.exec(`
+        CREATE TABLE document_biblio (
+          document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+          title TEXT,
+          authors TEXT NOT NULL DEFAULT '[]',
+          year INTEGER,
+          doi TEXT,
+          arxiv TEXT,
+          container TEXT,
+          type TEXT,
+          url TEXT,
+          source TEXT NOT NULL CHECK (source IN ('pdf','bibtex','ris','csl-json','zotero','user')),
+          updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX document_biblio_doi ON document_biblio(doi);
+      `);
+    },
+  },
 ];
 
 /**

@@ -20,6 +20,7 @@ import {
   type Migration,
   MIGRATIONS,
 } from './migrations';
+import { writeBiblio } from './biblio-store';
 import type { OpenedDatabase } from './open-database';
 import { SCRATCH_VFS } from './open-database';
 import type { Row, Sql } from './sql';
@@ -281,6 +282,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           documentId = inserted.lastInsertId;
         }
         await insertChunks(documentId, chunks);
+        if (input.biblio) await writeBiblio(sql, documentId, input.biblio, clock());
         return { outcome: existing ? 'replaced' : 'added', documentId, chunkCount: chunks.length };
       });
       if (result.outcome === 'added' || result.outcome === 'replaced') changed();
