@@ -50,7 +50,11 @@ describe('importer + real store', () => {
   });
 
   it('stores a file whose name starts with NUL or holds newlines under a sane, non-empty path', async () => {
-    const importer = createImporter({ sink: lib.store });
+    const importer = createImporter({
+      sink: lib.store,
+      cleanHtml: createHtmlCleaner(dom.window as unknown as CleanerWindow),
+      loadPdfjs: loadNodePdfjs,
+    });
     const file = (name: string, text: string): ImportFile => {
       const data = new Blob([text]);
       return { path: name, name, size: data.size, modified: 0, type: '', data };
@@ -63,6 +67,7 @@ describe('importer + real store', () => {
     const paths = (await lib.store.listDocuments()).map((d) => d.path);
     expect(paths).toContain('\uFFFDevil.txt');
     expect(paths).toContain('a\uFFFD\uFFFD<img src=x onerror=alert(1)>\uFFFD\uFFFD.txt');
+    // eslint-disable-next-line no-control-regex
     for (const p of paths) expect(p).toMatch(/^[^\u0000-\u001f]+$/);
     const { hits } = await lib.search.search({ query: 'xenoquokka' });
     expect(hits[0]?.path).toBe('\uFFFDevil.txt');
