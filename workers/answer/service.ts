@@ -120,6 +120,9 @@ interface Draft {
   generated?: boolean;
 }
 
+/** The most sentences of a generated answer that are kept and checked (a normal one has < 20). */
+export const MAX_GENERATED_SENTENCES = 60;
+
 /** Said when the model's reply passed MAX_REPLY_CHARS (200 KB) and was cut. */
 export const REPLY_CUT_NOTICE = `The reply was cut at ${MAX_REPLY_CHARS / 1024} KB: the language model sent more than one answer may hold.`;
 
@@ -141,6 +144,15 @@ async function draftAnswer(
       );
       if (g.cut) run.notices.push(REPLY_CUT_NOTICE);
       const parsed = parseGenerated(g.text, context);
+      if (parsed.sentences.length > MAX_GENERATED_SENTENCES) {
+        // Each sentence is checked by the model: a runaway reply must not mean hours of checks.
+        parsed.sentences = parsed.sentences.slice(0, MAX_GENERATED_SENTENCES);
+        const cited = new Set(parsed.sentences.flatMap((x) => x.citations));
+        parsed.references = parsed.references.filter((r) => cited.has(r.n));
+        run.notices.push(
+          `Only the first ${MAX_GENERATED_SENTENCES} sentences of the reply are shown and checked.`,
+        );
+      }
       if (!(g.cut && parsed.sentences.length === 0)) {
         return { ...parsed, mode: 'generated', partial: g.partial, generated: true };
       }

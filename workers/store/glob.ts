@@ -1,6 +1,7 @@
 // Path globs for the search filter: `*` any run except '/', `**` any run (also across '/'),
 // `?` one character except '/'; everything else literal. Compiled to a token automaton matched
-// by simulating every live state at once (no backtracking): time is O(glob x path) at worst,
+// by simulating every live state at once (no backtracking), made deterministic lazily and cached
+// per glob: time is O(glob x path) at worst, one look-up per character once warm,
 // so no glob can hang a search. Pure: imports nothing.
 
 /** What a glob matches against: `test(path)` like a RegExp, so callers need not care. */
@@ -36,11 +37,26 @@ function tokenize(glob: string): Token[] {
     } else if (ch === '*') token = { kind: Kind.Star, char: '' };
     else if (ch === '?') token = { kind: Kind.One, char: '' };
     else token = { kind: Kind.Literal, char: ch };
-    // `**/**/` matches what `**/` matches: one state, not two.
-    if (token.kind === Kind.DirStar && out[out.length - 1]?.kind === Kind.DirStar) continue;
+    const prev = out[out.length - 1];
+    const merged = prev ? mergeStars(prev.kind, token.kind) : null;
+    if (prev && merged !== null) {
+      prev.kind = merged; // e.g. `**/**` matches what `**` matches: one state, not two
+      continue;
+    }
     out.push(token);
   }
   return out;
+}
+
+/**
+ * The one token two adjacent star-like tokens match exactly, or null: `*`+`**`, `**`+`*`,
+ * `**`+`**\/` and `**\/`+`**` are `**`; `**\/`+`**\/` is `**\/`; `*` next to `**\/` stays two.
+ */
+function mergeStars(a: Kind, b: Kind): Kind | null {
+  if (!isStar(a) || !isStar(b)) return null;
+  if (a === Kind.DirStar && b === Kind.DirStar) return Kind.DirStar;
+  if (a === Kind.GlobStar || b === Kind.GlobStar) return Kind.GlobStar;
+  return a === Kind.Star && b === Kind.Star ? Kind.Star : null;
 }
 
 const isStar = (k: Kind) => k === Kind.Star || k === Kind.GlobStar || k === Kind.DirStar;
@@ -52,7 +68,14 @@ export function compileGlob(glob: string): GlobMatcher {
     const literal = tokens.map((t) => t.char).join('');
     return { test: (path) => path === literal };
   }
-  return { test: (path) => simulate(tokens, path) };
+  return createDfa(createNfa(tokens));
+}
+
+/** The token automaton: a start set and a step from a set of states on one character. */
+interface Nfa {
+  accept: number;
+  start(): number[];
+  step(states: number[], ch: string): number[];
 }
 
 /**
@@ -60,13 +83,11 @@ export function compileGlob(glob: string): GlobMatcher {
  * themselves and may be skipped; `**\/` advances on '/'. Each step keeps each state once
  * (generation stamps), so a step costs at most twice the number of tokens.
  */
-function simulate(tokens: Token[], path: string): boolean {
+function createNfa(tokens: Token[]): Nfa {
   const n = tokens.length;
-  const listed = new Uint32Array(n + 1); // state is in `next` this generation
+  const listed = new Uint32Array(n + 1); // state is in the list being built this generation
   const closed = new Uint32Array(n + 1); // state's epsilon closure was added this generation
-  let generation = 1;
-  let current: number[] = [];
-  let next: number[] = [];
+  let generation = 0;
   const put = (list: number[], s: number) => {
     if (listed[s] === generation) return;
     listed[s] = generation;
@@ -81,34 +102,92 @@ function simulate(tokens: Token[], path: string): boolean {
       else break;
     }
   };
-  add(current, 0);
-  for (const ch of path) {
-    generation++;
-    next.length = 0;
-    for (const s of current) {
-      if (s === n) continue;
-      const t = tokens[s]!;
-      switch (t.kind) {
-        case Kind.Literal:
-          if (ch === t.char) add(next, s + 1);
-          break;
-        case Kind.One:
-          if (ch !== '/') add(next, s + 1);
-          break;
-        case Kind.Star:
-          if (ch !== '/') add(next, s);
-          break;
-        case Kind.GlobStar:
-          add(next, s);
-          break;
-        case Kind.DirStar:
-          put(next, s); // inside the run: only a '/' may end it, so no skip from here
-          if (ch === '/') add(next, s + 1);
-          break;
+  // A live `**` state matches everything a live state before it can (`.*` absorbs what those
+  // tokens would read first), so those are dropped: sets stay small and few.
+  const prune = (list: number[]): number[] => {
+    let floor = -1;
+    for (const s of list) if (s < n && tokens[s]!.kind === Kind.GlobStar && s > floor) floor = s;
+    return (floor < 0 ? list : list.filter((s) => s >= floor)).sort((a, b) => a - b);
+  };
+  return {
+    accept: n,
+    start() {
+      generation++;
+      const list: number[] = [];
+      add(list, 0);
+      return prune(list);
+    },
+    step(states, ch) {
+      generation++;
+      const next: number[] = [];
+      for (const s of states) {
+        if (s === n) continue;
+        const t = tokens[s]!;
+        switch (t.kind) {
+          case Kind.Literal:
+            if (ch === t.char) add(next, s + 1);
+            break;
+          case Kind.One:
+            if (ch !== '/') add(next, s + 1);
+            break;
+          case Kind.Star:
+            if (ch !== '/') add(next, s);
+            break;
+          case Kind.GlobStar:
+            add(next, s);
+            break;
+          case Kind.DirStar:
+            put(next, s); // inside the run: only a '/' may end it, so no skip from here
+            if (ch === '/') add(next, s + 1);
+            break;
+        }
       }
+      return prune(next);
+    },
+  };
+}
+
+/** Sets of states remembered per glob; past this the matcher steps the automaton uncached. */
+const MAX_CACHED_SETS = 4096;
+
+interface StateSet {
+  states: number[];
+  accepts: boolean;
+  next: Map<number, StateSet>;
+}
+
+/**
+ * The automaton made deterministic lazily (subset construction on demand): each set of states
+ * met and each of its transitions is computed once per glob, so matching many paths costs one
+ * map look-up per character; a bounded cache keeps a hostile glob from growing it without end.
+ */
+function createDfa(nfa: Nfa): GlobMatcher {
+  const byKey = new Map<string, StateSet>();
+  const intern = (states: number[]): StateSet => {
+    const key = states.join(',');
+    let set = byKey.get(key);
+    if (!set) {
+      set = { states, accepts: states.includes(nfa.accept), next: new Map() };
+      if (byKey.size < MAX_CACHED_SETS) byKey.set(key, set);
     }
-    if (next.length === 0) return false;
-    [current, next] = [next, current];
-  }
-  return current.includes(n);
+    return set;
+  };
+  const start = intern(nfa.start());
+  return {
+    test(path) {
+      let set = start;
+      for (let i = 0; i < path.length; i++) {
+        const code = path.codePointAt(i)!;
+        if (code > 0xffff) i++; // a surrogate pair is one character, as `?` reads it
+        let next = set.next.get(code);
+        if (!next) {
+          next = intern(nfa.step(set.states, String.fromCodePoint(code)));
+          if (byKey.size < MAX_CACHED_SETS) set.next.set(code, next);
+        }
+        if (next.states.length === 0) return false;
+        set = next;
+      }
+      return set.accepts;
+    },
+  };
 }
