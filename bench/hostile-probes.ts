@@ -21,13 +21,18 @@ import { referenceFor } from '../workers/answer/extractive';
 import { parseDraftReferences } from '../workers/projects/draft-references';
 import { projectReport, retrievalAudit } from '../workers/projects/exports';
 import { provenanceOf } from '../workers/projects/provenance';
+import { objectiveMeasures } from '../workers/projects/triangulation';
 import { compileGlob } from '../workers/store/glob';
 import { openTestLibrary } from '../workers/store/test-fixtures';
 import { realClock } from '../workers/web/clock';
 import { createHttp } from '../workers/web/http';
 import { createNetworkLedger } from '../workers/web/ledger';
 import { createRedactor } from '../workers/web/redact';
+import type { CleanHtml } from '../workers/shared/ingest-api';
 import type { ImportFile } from '../workers/shared/types';
+
+/** The probes import text files only: HTML cleaning is never reached. */
+const noHtml: CleanHtml = () => Promise.reject(new Error('no HTML in these probes'));
 
 export interface ProbeResult {
   held: boolean;
@@ -110,7 +115,7 @@ const exportsProbe: Probe = {
           },
           claims: [],
           audit: [row],
-          measures: { triangulationCoverage: 0, tier1Ratio: 0, averageLatencyMs: null },
+          measures: objectiveMeasures([], []),
           references: [p],
         });
         const a = sampleAnswer();
@@ -340,7 +345,7 @@ const smallProbes: Probe[] = [
           type: '',
           data,
         };
-        await createImporter({ sink: lib.store, cleanHtml: async () => '' }).importFiles([file]);
+        await createImporter({ sink: lib.store, cleanHtml: noHtml }).importFiles([file]);
         const paths = (await lib.store.listDocuments()).map((d) => d.path);
         return {
           held: paths.length === 1 && paths[0] !== '',
@@ -416,7 +421,7 @@ const fuzzedQueriesProbe: Probe = {
         'narwhal pods winter under ice',
         'vitamin D and fractures',
       ];
-      await createImporter({ sink: lib.store, cleanHtml: async () => '' }).importFiles(
+      await createImporter({ sink: lib.store, cleanHtml: noHtml }).importFiles(
         data.map((t, i) => {
           const b = new Blob([t]);
           return {
@@ -533,7 +538,7 @@ const tinyFilesProbe: Probe = {
         };
       });
       const r = await measured(() =>
-        createImporter({ sink: lib.store, cleanHtml: async () => '' }).importFiles(files),
+        createImporter({ sink: lib.store, cleanHtml: noHtml }).importFiles(files),
       );
       const ok = r.value.added === n && r.value.failures.length === 0;
       return {
