@@ -1,5 +1,5 @@
 // Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
-//   shared <- store, ingest, embed, vector, llm, web <- search <- research <- answer <- library
+//   shared <- store, ingest, embed, vector, llm, web <- search <- query-plan <- answer <- library
 //   <- *.worker.ts
 // and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
 import js from '@eslint/js';
@@ -27,6 +27,10 @@ function restrict(...patterns) {
 }
 
 const NO_APP = ['(^|/)app/', 'workers never import the UI (app/).'];
+const NO_LAB = [
+  '(^|/)(eval|ml|bench|experiments|lab|tools)/',
+  'product code never imports the lab (eval, ml, bench, experiments, lab, tools).',
+];
 const NO_WORKER_ENTRY = [
   '\\.worker(\\.ts)?$',
   'only app/clients.ts starts workers; never import a *.worker.ts.',
@@ -86,10 +90,13 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict([
-        '(^|/)workers/(?!shared/)',
-        'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
-      ]),
+      ...restrict(
+        [
+          '(^|/)workers/(?!shared/)',
+          'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
+        ],
+        NO_LAB,
+      ),
       // Imported and web content is untrusted: never inject raw HTML.
       'no-restricted-syntax': [
         'error',
@@ -118,6 +125,7 @@ export default tseslint.config(
         `workers/${layer} may import only workers/shared/ (inject other layers as dependencies).`,
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   })),
@@ -126,6 +134,7 @@ export default tseslint.config(
     rules: restrict(
       ['^\\.\\./(?!shared/|\\.\\./wasm/)', 'kernel.ts may import only workers/shared/ and wasm/.'],
       NO_APP,
+      NO_LAB,
     ),
   },
   {
@@ -133,19 +142,21 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
-        '^\\.\\./(research|library|ingest|llm|web)/',
-        'search sits below research and library; it must not import them.',
+        '^\\.\\./(query-plan|library|ingest|llm|web)/',
+        'search sits below query-plan and library; it must not import them.',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
   {
-    files: ['workers/research/**/*.ts'],
+    files: ['workers/query-plan/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
-      ['^\\.\\./library/', 'research sits below the library service; it must not import it.'],
+      ['^\\.\\./library/', 'query-plan sits below the library service; it must not import it.'],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -155,20 +166,22 @@ export default tseslint.config(
     rules: restrict(
       [
         '^\\.\\./(embed|llm|web)/',
-        'library composes store, ingest, search and research; embed and llm workers come in through ports (their APIs are in workers/shared).',
+        'library composes store, ingest, search and query-plan; embed and llm workers come in through ports (their APIs are in workers/shared).',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
   {
-    // The answer pipeline (issue 16) may use search, research, llm and web; not ingest/store
+    // The answer pipeline (issue 16) may use search, query-plan, llm and web; not ingest/store
     // internals beyond their types, never the UI or a worker entry.
     files: ['workers/answer/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
       ['^\\.\\./library/', 'answer sits below the library service; it must not import it.'],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
@@ -179,23 +192,60 @@ export default tseslint.config(
     rules: restrict(
       [
         '^\\.\\./(ingest|vector|embed|llm|library)/',
-        'workers/projects may import shared, store, search, research, answer and web; inject the rest.',
+        'workers/projects may import shared, store, search, query-plan, answer and web; inject the rest.',
       ],
       NO_APP,
+      NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
   {
     files: ['workers/*.worker.ts'],
-    rules: restrict(NO_APP),
+    rules: restrict(NO_APP, NO_LAB),
+  },
+  // The lab, bottom up: lab/ (flags, Node encoders, vector cache) <- eval/ (modes, tasks) <- ml/
+  // (fits) <- experiments/; bench/, tools/ and wasm/ measure or build on eval/ and lab/. Only the
+  // eval CLI (eval/run.ts) imports ml/, to hand the fits it offers to the tasks.
+  {
+    files: ['lab/**/*.ts'],
+    rules: restrict([
+      '(^|/)(eval|ml|bench|experiments|tools)/',
+      'lab/ is the bottom of the lab: eval, ml, bench and tools build on it.',
+    ]),
+  },
+  {
+    files: ['eval/**/*.ts'],
+    ignores: ['eval/run.ts'],
+    rules: restrict([
+      '(^|/)(ml|bench|experiments|tools)/',
+      'eval/ measures; fits (ml/), benchmarks and experiments build on it (the fits reach the tasks through eval/run.ts).',
+    ]),
+  },
+  {
+    files: ['ml/**/*.ts'],
+    rules: restrict([
+      '(^|/)(bench|experiments|tools)/',
+      'ml/ fits on eval/ and lab/; experiments build on ml/, not the reverse.',
+    ]),
+  },
+  {
+    files: ['bench/**/*.ts', 'tools/**/*.ts', 'wasm/*.ts'],
+    rules: restrict([
+      '(^|/)(ml|experiments)/',
+      'benchmarks and tools measure the app through eval/ and lab/; they never import fits or experiments.',
+    ]),
   },
   {
     files: [
       'bench/**/*.ts',
+      'eval/**/*.ts',
+      'ml/**/*.ts',
+      'lab/**/*.ts',
+      'tools/**/*.{ts,js,mjs}',
+      'experiments/**/*.ts',
       'e2e/**/*.ts',
       '*.config.{ts,js}',
       '**/*.test.ts',
-      'scripts/**/*.{ts,js,mjs}',
     ],
     languageOptions: { globals: NODE_GLOBALS },
     rules: { 'no-console': 'off' },

@@ -36,11 +36,11 @@ import { createStanceModel, type FittedStanceModel } from '../workers/projects/s
 import { createLexicalSearch } from '../workers/store/lexical-search';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
-import { loadCorpus } from './eval/beir';
-import { loadClaims, type ClaimRecord } from './eval/claims-data';
-import { storeBeirDoc } from './eval/store-beir-doc';
+import { loadCorpus } from '../eval/beir';
+import { loadClaims, type ClaimRecord } from '../eval/claims-data';
+import { storeBeirDoc } from '../eval/store-beir-doc';
 import { percentile } from './lexical.bench';
-import { parseArgs } from './args';
+import { parseArgs } from '../lab/args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
@@ -101,7 +101,7 @@ export default {
           }
         : {}),
     };
-    const out = args.out ?? join(HERE, 'reports', 'claims.json');
+    const out = args.out ?? join(HERE, '..', 'reports', 'claims.json');
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(JSON.stringify(report, null, 2));

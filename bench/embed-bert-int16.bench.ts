@@ -1,7 +1,7 @@
 // `npm run bench -- embed-bert-int16 [--queries N] [--texts N] [--out FILE]`: all-MiniLM-L6-v2's
 // int16 dense layers (BERT_CANON_REVISION canon.3, the canonical path: weights |q| <= 2047 per
 // output column, activations |q| <= 32767 per row, exact int32 sums over 32-k blocks) against the
-// f32 dense layers of canon.2 they replaced (rebuilt by test-canon2.ts): cosine of each to the
+// f32 dense layers of canon.2 they replaced (rebuilt by canon2.testkit.ts): cosine of each to the
 // PyTorch reference (wasm/golden/minilm-reference, the self-test's bar is >= 0.9999 per sentence)
 // and to each other, and CPU time per SciFact test claim and per chunk, interleaved in one
 // process. The report keeps the keys `f32` (canon.2) and `int16` (canon.3). Never gates.
@@ -15,10 +15,10 @@ import {
   MINILM_DIR,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { canon2Kernel } from '../workers/embed/test-canon2';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
 import { chunkText } from '../workers/ingest/chunk';
-import { parseArgs } from './args';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { parseArgs } from '../lab/args';
+import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
 import { percentile } from './library-gen';
 
 const DATASET = join(REPO_ROOT, '../shared/datasets/scifact');
@@ -101,7 +101,7 @@ async function run(argv: string[]): Promise<void> {
   for (const q of claims.slice(0, 5)) for (const m of Object.values(models)) m.embedInt16(q);
   const report = {
     model: models.f32.id,
-    versions: { f32: 'canon.2 (rebuilt by test-canon2.ts)', int16: models.int16.version },
+    versions: { f32: 'canon.2 (rebuilt by canon2.testkit.ts)', int16: models.int16.version },
     golden_texts: ref.texts.length,
     min_cosine: Object.fromEntries(Object.entries(minCos).map(([k, v]) => [k, round(v, 12)])),
     worst_int16_text: worst,

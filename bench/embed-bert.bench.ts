@@ -10,7 +10,7 @@
 // `--queries` single claims. `--queries N` (default 300,
 // 0 skips) times single short queries (SciFact test claims, tokenizer included) on both sides;
 // `--worker-memory N` (default 200, 0 skips) embeds N chunks in an embedding worker thread (the
-// eval pool's bench/embed-thread.ts) first and reports its memory. Never gates.
+// eval pool's lab/embed-thread.ts) first and reports its memory. Never gates.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,31 +21,17 @@ import { bertToOnnx } from '../workers/embed/bert-onnx';
 import type { Kernel } from '../workers/embed/kernel';
 import { createNodeKernel, loadBertFolder } from '../workers/embed/node-kernel';
 import { parseSafetensors } from '../workers/embed/safetensors';
-import { ortEmbedIds } from '../workers/embed/test-ort-reference';
+import { ortEmbedIds } from '../workers/embed/ort-reference.testkit';
 import type { Worker } from 'node:worker_threads';
-import { chunkText } from '../workers/ingest/chunk';
-import { parseArgs } from './args';
-import { embedThread } from './embed-cache';
-import { modelFolder } from './embed-models';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
+import { parseArgs } from '../lab/args';
+import { embedThread } from '../lab/embed-cache';
+import { modelFolder } from '../lab/embed-models';
+import { loadQrels, loadQueries } from '../eval/beir';
+import { scifactChunks } from '../eval/chunk-sample';
 import { percentile } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
-
-/** `count` chunk inputs spread evenly over the corpus (every k-th chunk), as the eval builds them. */
-export async function scifactChunks(dataset: string, count: number): Promise<string[]> {
-  const corpus = await loadCorpus(dataset);
-  const all: string[] = [];
-  for (const doc of corpus) {
-    const body = doc.text.trim().length > 0 ? doc.text : doc.title;
-    for (const c of chunkText(body)) all.push(doc.title ? `${doc.title}\n${c.text}` : c.text);
-  }
-  const step = Math.max(1, Math.floor(all.length / count));
-  const out: string[] = [];
-  for (let i = 0; i < all.length && out.length < count; i += step) out.push(all[i]!);
-  return out;
-}
 
 /** A Kernel whose every call adds its wall time to `times[op]` (the profile mode). */
 function timedKernel(kernel: Kernel, times: Map<string, number>): Kernel {
@@ -85,7 +71,7 @@ function readFolder(dir: string): {
 } {
   if (!existsSync(join(dir, 'model.safetensors'))) {
     throw new Error(
-      `${dir} has no model.safetensors: run \`node scripts/copy-model.mjs --fetch-minilm\``,
+      `${dir} has no model.safetensors: run \`node tools/copy-model.mjs --fetch-minilm\``,
     );
   }
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as BertConfig;
@@ -216,7 +202,7 @@ interface ThreadMemory {
 }
 
 /**
- * Memory of one embedding worker thread (bench/embed-thread.ts, as the eval's pool) embedding
+ * Memory of one embedding worker thread (lab/embed-thread.ts, as the eval's pool) embedding
  * `texts` in batches of 16: its own isolate's heap + external (the kernel's WASM memory and the
  * buffers) sampled after each batch, and the process RSS it adds (peak sampled every 10 ms
  * minus the RSS before it started).
@@ -346,7 +332,7 @@ async function run(argv: string[]): Promise<void> {
     ...(worker ? { embed_worker_memory: worker } : {}),
   };
   console.log(JSON.stringify(report, null, 2));
-  const out = args.out ?? join(HERE, 'reports', 'embed-bert.local.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'embed-bert.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 }

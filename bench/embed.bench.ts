@@ -12,8 +12,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
 import { loadUseLite } from '../workers/embed/use-lite';
-import { loadCorpus, loadQueries } from './eval/beir';
-import { parseArgs } from './args';
+import { loadCorpus, loadQueries } from '../eval/beir';
+import { parseArgs } from '../lab/args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
@@ -138,7 +138,7 @@ async function run(argv: string[]): Promise<void> {
   };
   process.stderr.write('\n');
   console.log(JSON.stringify(report, null, 2));
-  const out = args.out ?? join(HERE, 'reports', 'embed.local.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'embed.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 }

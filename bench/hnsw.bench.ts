@@ -18,8 +18,8 @@ import {
 } from '../workers/vector/index';
 import type { DotKernel, VectorIndex } from '../workers/vector/index';
 import { dequantize } from '../workers/shared/quant';
-import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/test-vectors';
-import { parseArgs } from './args';
+import { clusteredUnits, createRandom, randomUnit } from '../workers/vector/vectors.testkit';
+import { parseArgs } from '../lab/args';
 
 interface NativeIndex {
   initIndex(maxElements: number, m?: number, efConstruction?: number, randomSeed?: number): void;

@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeKernel, REPO_ROOT } from '../workers/embed/node-kernel';
-import { mulberry32 } from '../workers/shared/test-rng';
+import { mulberry32 } from '../workers/shared/rng.testkit';
 import { QUANT_SCALE, quantize } from '../workers/shared/quant';
 import { chunkText } from '../workers/ingest/chunk';
 import { createHybridSearch, type HybridDeps } from '../workers/search/hybrid';
@@ -40,11 +40,11 @@ import {
   deserializeHnsw,
   type VectorIndex,
 } from '../workers/vector/index';
-import { embedAllCached, openEmbedCache } from './embed-cache';
-import { loadNodeEncoder } from './embed-models';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
-import { fusionFromOptions } from './eval/hybrid-mode';
-import { parseArgs } from './args';
+import { embedAllCached, openEmbedCache } from '../lab/embed-cache';
+import { loadNodeEncoder } from '../lab/embed-models';
+import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
+import { fusionFromOptions } from '../eval/hybrid-mode';
+import { parseArgs } from '../lab/args';
 import { percentile, perturb, seedOf } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -310,7 +310,7 @@ async function main(argv: string[]): Promise<void> {
     memory,
     dbBytes,
   });
-  const out = args.out ?? join(HERE, 'reports', 'hybrid.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'hybrid.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
@@ -539,7 +539,7 @@ async function timeParts(
   }
 }
 
-/** The JSON report (bench/reports/hybrid*.json; bench/README.md quotes its keys). */
+/** The JSON report (reports/hybrid*.json; bench/README.md quotes its keys). */
 function hybridReport(r: {
   lib: Library;
   fusion: FusionMethod;

@@ -13,9 +13,9 @@ import { createLexicalSearch } from '../workers/store/lexical-search';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
 import type { ChunkInput } from '../workers/shared/types';
-import { loadCorpus, loadQrels, loadQueries, type BeirDoc } from './eval/beir';
-import { evaluate, type Run } from './eval/metrics';
-import { parseArgs } from './args';
+import { loadCorpus, loadQrels, loadQueries, type BeirDoc } from '../eval/beir';
+import { evaluate, type Run } from '../eval/metrics';
+import { parseArgs } from '../lab/args';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_DATASET = join(HERE, '..', '..', 'shared', 'datasets', 'scifact');
@@ -108,7 +108,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       'query p95 (sift / minisearch)': ratio(sift.query.p95Ms, minisearch.query.p95Ms),
     },
   };
-  const out = args.out ?? join(HERE, 'reports', 'lexical.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'lexical.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

@@ -2,7 +2,7 @@
 // word drop (copy 0 is the original), so large libraries have realistic vocabulary and lengths.
 // Shared by the hybrid and long-query benchmarks; never imported by product code.
 import { createHash } from 'node:crypto';
-import { mulberry32 } from '../workers/embed/test-rng';
+import { mulberry32 } from '../workers/embed/rng.testkit';
 
 /** A 32-bit seed from a string (SHA-256's first 4 bytes). */
 export function seedOf(s: string): number {

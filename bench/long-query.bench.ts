@@ -14,8 +14,8 @@ import { chunkText } from '../workers/ingest/chunk';
 import { createLexicalSearch, type LexicalSearch } from '../workers/store/lexical-search';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
-import { loadCorpus, loadQrels, loadQueries } from './eval/beir';
-import { parseArgs } from './args';
+import { loadCorpus, loadQrels, loadQueries } from '../eval/beir';
+import { parseArgs } from '../lab/args';
 import { percentile, perturb } from './library-gen';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<void> {
       identicalRankingAndScores: `${agreement.sameWithoutCache}/${nq}`,
     },
   };
-  const out = args.out ?? join(HERE, 'reports', 'long-query.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'long-query.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

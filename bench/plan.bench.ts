@@ -29,15 +29,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedGenerator } from '../workers/llm/scripted';
 import { planSearchDeps } from '../workers/library/search-paths';
-import { createQueryPlanner } from '../workers/research/planner';
-import type { LlmDep, RankedHit } from '../workers/research/types';
+import { createQueryPlanner } from '../workers/query-plan/planner';
+import type { LlmDep, RankedHit } from '../workers/query-plan/types';
 import type { PlanOptions } from '../workers/shared/research-api';
 import { createEmbedPool } from '../workers/embed/pool';
 import { embedQueriesOnLane, type QueryLanePools } from '../workers/library/query-lane';
-import { parseArgs } from './args';
-import { spawnEmbedThread } from './embed-cache';
-import { loadCorpus, loadQueries } from './eval/beir';
-import { createHybridCore, hybridSettings } from './eval/hybrid-mode';
+import { parseArgs } from '../lab/args';
+import { spawnEmbedThread } from '../lab/embed-cache';
+import { loadCorpus, loadQueries } from '../eval/beir';
+import { createHybridCore, hybridSettings } from '../eval/hybrid-mode';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 

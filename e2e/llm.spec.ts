@@ -61,10 +61,14 @@ test('the CPU backend loads a GGUF from disk and HyDE runs through it', async ({
 
 test('streaming, stop and cancel through the real LLM worker', () => {
   // Bundles llm.worker.ts, serves it with the GGUF on 127.0.0.1, drives it in headless Chromium.
-  const run = spawnSync('npx', ['tsx', join('workers/research/browser-smoke/run.ts'), '--worker'], {
-    encoding: 'utf8',
-    timeout: 110_000,
-  });
+  const run = spawnSync(
+    'npx',
+    ['tsx', join('workers/query-plan/browser-smoke/run.ts'), '--worker'],
+    {
+      encoding: 'utf8',
+      timeout: 110_000,
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
   const report = JSON.parse(run.stdout) as {
     worker: {

@@ -6,7 +6,7 @@
 // tokenizer and config family with seeded random weights of a reduced encoder (2 layers, hidden
 // 64; real vocabulary and positions): the real shapes (90 MB) would only slow the test down.
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +14,13 @@ import { readFileSync } from 'node:fs';
 import { createEmbedder } from '../workers/embed/embedder';
 import { createMemoryStorage, createModelStore } from '../workers/embed/model-store';
 import { createNodeKernel, MINILM_DIR, readUseLiteFile } from '../workers/embed/node-kernel';
+import { FETCH_MINILM, haveRealWeights } from '../workers/embed/real-weights.testkit';
 import type { GoldenFile } from '../workers/embed/self-test';
 import {
   bertFolder,
   MINILM_TOKENIZER_DIR,
   type BertFolder,
-} from '../workers/embed/test-bert-weights';
+} from '../workers/embed/bert-weights.testkit';
 import { FIXTURES, openApp, waitForImport } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -321,7 +322,7 @@ test('imports the same files from a folder', async () => {
 const REAL_WEIGHTS = join(MINILM_DIR, 'model.safetensors');
 
 test('real all-MiniLM-L6-v2 weights (90 MB): download, self-test hashes equal Node', async () => {
-  test.skip(!existsSync(REAL_WEIGHTS), 'run node scripts/copy-model.mjs --fetch-minilm first');
+  test.skip(!haveRealWeights(REAL_WEIGHTS), `run ${FETCH_MINILM} first`);
   test.setTimeout(300_000);
   served = {
     'config.json': readFileSync(join(MINILM_DIR, 'config.json')),

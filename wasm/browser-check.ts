@@ -1,7 +1,7 @@
 // Cross-engine determinism check: bundles the embedder (esbuild), serves it with the runtime and
 // the USE-lite files from 127.0.0.1, runs its self-test in headless Chromium (playwright-core,
 // /usr/bin/chromium) and compares the SHA-256 hashes with the golden file that Node reproduces;
-// with all-MiniLM-L6-v2's files present (`node scripts/copy-model.mjs --fetch-minilm`) it does the
+// with all-MiniLM-L6-v2's files present (`node tools/copy-model.mjs --fetch-minilm`) it does the
 // same for the canonical BERT path (wasm/golden/minilm-int16-sha256.json, int16 and float32 bytes).
 // Usage: npx tsx wasm/browser-check.ts   (prints JSON; exit code 1 on any mismatch)
 import { build } from 'esbuild';

@@ -1,6 +1,6 @@
 // Prints how far BERT_CANON_REVISION canon.3's all-MiniLM-L6-v2 vectors are from canon.2's on the
 // golden texts (canon.2 rebuilt from the remaining kernels, checked against its golden file):
-// `npx tsx wasm/compare-bert-revisions.ts` (needs `node scripts/copy-model.mjs --fetch-minilm`).
+// `npx tsx wasm/compare-bert-revisions.ts` (needs `node tools/copy-model.mjs --fetch-minilm`).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -9,8 +9,8 @@ import {
   MINILM_DIR,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { compareRevisions } from '../workers/embed/test-canon1';
-import { canon2Kernel } from '../workers/embed/test-canon2';
+import { compareRevisions } from '../workers/embed/canon1.testkit';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
 
 const old = JSON.parse(
   readFileSync(join(REPO_ROOT, 'wasm/golden/minilm-int16-sha256.canon.2.json'), 'utf8'),

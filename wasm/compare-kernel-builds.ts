@@ -8,9 +8,9 @@
 // Keep a copy of the old build before editing wasm/assembly (`cp wasm/build/sift-kernels.wasm ...`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from '../bench/args';
-import { scifactChunks } from '../bench/embed-bert.bench';
-import { loadQueries } from '../bench/eval/beir';
+import { parseArgs } from '../lab/args';
+import { scifactChunks } from '../eval/chunk-sample';
+import { loadQueries } from '../eval/beir';
 import { createKernel, type Kernel } from '../workers/embed/kernel';
 import {
   loadBertFolder,
@@ -18,8 +18,8 @@ import {
   readKernelBytes,
   REPO_ROOT,
 } from '../workers/embed/node-kernel';
-import { canon2Kernel } from '../workers/embed/test-canon2';
-import { fuzzSeed, mulberry32 } from '../workers/embed/test-rng';
+import { canon2Kernel } from '../workers/embed/canon2.testkit';
+import { fuzzSeed, mulberry32 } from '../workers/embed/rng.testkit';
 
 const args = parseArgs(process.argv.slice(2));
 if (!args.old) throw new Error('--old <wasm> is required');

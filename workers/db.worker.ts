@@ -15,7 +15,7 @@ import { openBrowserDatabase } from './store/open-database';
 import { createKernel } from './embed/kernel';
 import { createEmbedPool } from './embed/pool';
 import { createWasmDotKernel, jsDotKernel } from './vector';
-import { synonymIndexFromJson } from './research/wordnet';
+import { synonymIndexFromJson } from './query-plan/wordnet';
 import { createLibraryService } from './library/service';
 
 installErrorTransfer();

@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { scriptedVariants } from '../../workers/llm/scripted';
-import { hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../../eval/hybrid-mode';
 import { med, partTimer, profileLibrary, profilePool } from './setup';
 
 const MODEL = process.env.MODEL ?? 'use-lite';

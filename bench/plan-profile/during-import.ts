@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import { createEmbedPool } from '../../workers/embed/pool';
 import type { QueryLanePools } from '../../workers/library/query-lane';
-import { spawnEmbedThread } from '../embed-cache';
+import { spawnEmbedThread } from '../../lab/embed-cache';
 import { laneSearch, med, profileLibrary } from './setup';
 
 const N = Number(process.env.N ?? 30);

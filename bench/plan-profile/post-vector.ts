@@ -2,7 +2,7 @@
 // HNSW, chunk keys, fusion with the lexical list already read), one retrieval against four.
 // `npx tsx bench/plan-profile/post-vector.ts`
 import { scriptedVariants } from '../../workers/llm/scripted';
-import { hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../../eval/hybrid-mode';
 import { med, partTimer, profileLibrary } from './setup';
 
 const { queries, core } = await profileLibrary('use-lite');

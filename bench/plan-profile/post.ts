@@ -1,4 +1,4 @@
-import { hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../../eval/hybrid-mode';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { med, profileLibrary } from './setup';
 const { queries, core } = await profileLibrary('use-lite');

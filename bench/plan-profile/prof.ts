@@ -1,7 +1,7 @@
 // Ad-hoc profile of the plan bench's parts (issue 15, RAGF-006): where a RAG-Fusion plan's time goes.
 // `T=1 npx tsx bench/plan-profile/prof.ts` (T = embed threads, 0 = main thread); emb.ts: query
 // embedding cost by length; post.ts: the parts after the embedding. Reports; never gates.
-import { hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../../eval/hybrid-mode';
 import { FUSION_ONLY, med, profileLibrary, profilePool, scriptedPlanner } from './setup';
 const threads = Number(process.env.T ?? 1);
 const pool = threads > 0 ? await profilePool('use-lite', threads) : null;

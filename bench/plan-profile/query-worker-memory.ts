@@ -1,9 +1,9 @@
 // Ad-hoc (issue 15, RAGF-006): what one more embed worker costs, the query worker of the plan's
-// layout: a bench/embed-thread.ts thread with the model loaded, after embedding a few queries,
+// layout: a lab/embed-thread.ts thread with the model loaded, after embedding a few queries,
 // its own heap + external (the kernel's WASM memory holding the weights) after a collection, and
 // the process RSS it added. `node --expose-gc` via `NODE_OPTIONS=--expose-gc npx tsx bench/plan-profile/query-worker-memory.ts`.
 import type { Worker } from 'node:worker_threads';
-import { embedThread } from '../embed-cache';
+import { embedThread } from '../../lab/embed-cache';
 
 const mb = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 const next = <T>(w: Worker, msg: unknown) =>

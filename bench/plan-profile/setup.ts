@@ -7,12 +7,12 @@ import { REPO_ROOT } from '../../workers/embed/node-kernel';
 import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
 import { planSearchDeps } from '../../workers/library/search-paths';
 import { createScriptedGenerator } from '../../workers/llm/scripted';
-import { createQueryPlanner } from '../../workers/research/planner';
+import { createQueryPlanner } from '../../workers/query-plan/planner';
 import type { HybridSearch } from '../../workers/search/hybrid';
 import type { ChunkLookup } from '../../workers/store/chunk-lookup';
-import { spawnEmbedThread } from '../embed-cache';
-import { loadCorpus, loadQueries } from '../eval/beir';
-import { createHybridCore, hybridSettings, type HybridCore } from '../eval/hybrid-mode';
+import { spawnEmbedThread } from '../../lab/embed-cache';
+import { loadCorpus, loadQueries } from '../../eval/beir';
+import { createHybridCore, hybridSettings, type HybridCore } from '../../eval/hybrid-mode';
 
 /** The median, rounded to 0.01 (ms). */
 export const med = (a: number[]): number => {

@@ -1,5 +1,5 @@
 // Ad-hoc: each step's start and duration in a RAG-Fusion plan (T embed threads).
-import { hybridSettings } from '../eval/hybrid-mode';
+import { hybridSettings } from '../../eval/hybrid-mode';
 import { FUSION_ONLY, med, profileLibrary, profilePool, scriptedPlanner } from './setup';
 const threads = Number(process.env.T ?? 1);
 const pool = await profilePool('use-lite', threads);

@@ -1,5 +1,5 @@
 // The sentence checker's own fitted model per embedding model (fitted/checker-<model>.json,
-// written by `npm run eval -- --task checker-fit --split train`, bench/eval/checker-fit.ts, on
+// written by `npm run eval -- --task checker-fit --split train`, ml/checker-fit.ts, on
 // SciFact claims_train pairs only). Kept apart from the evaluator's fitted/<model>.json (another
 // fit, another owner); a model with no checker file falls back to that file's `checker` entry.
 // Imports only ./fitted (types) and the JSON data.

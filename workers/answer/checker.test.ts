@@ -6,11 +6,10 @@
 // strips' document context (title and window: credited near the strip, not beyond); and, on the
 // real MiniLM weights (skipped without them), support, topic and off-topic citations, and a
 // sentence supported only once its strip comes with its abstract's context.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
-import { bowVector } from '../research/test-helpers';
+import { haveRealWeights } from '../embed/real-weights.testkit';
+import { bowVector } from '../query-plan/doubles.testkit';
 import { CHECKER_FEATURES, CONTEXT_FEATURES, createSentenceChecker } from './checker';
 import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
@@ -198,7 +197,7 @@ describe('document context of the cited strips', async () => {
 });
 
 describe('fitted checker on the real MiniLM vectors', () => {
-  const hasModel = existsSync(join(MINILM_DIR, 'model.safetensors'));
+  const hasModel = haveRealWeights();
   const realChecker = async () => {
     const bert = loadBertFolder(await createNodeKernel(), MINILM_DIR);
     return createSentenceChecker(

@@ -5,10 +5,10 @@
 // around each strip, for the sentences that lean on their abstract); the strip stays what is cited.
 // A sentence with no (valid) citation is unsupported. An LLM entailment score, when
 // given, is blended in (h16b's tier). Lexical: it cannot see contradiction. The model and its
-// thresholds come from checker-model.ts (fitted on train claim pairs, bench/eval/checker-fit.ts);
+// thresholds come from checker-model.ts (fitted on train claim pairs, ml/checker-fit.ts);
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
-import { cosine } from '../research/vectors';
+import { cosine } from '../query-plan/vectors';
 import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
 import { checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';

@@ -3,7 +3,7 @@
 // exact offsets, splits long sentences and keeps source order; the extractive answer cites every
 // sentence and is deterministic; the checker labels uncited, copied and unrelated sentences.
 import { describe, expect, it } from 'vitest';
-import { bowVector } from '../research/test-helpers';
+import { bowVector } from '../query-plan/doubles.testkit';
 import { createSentenceChecker } from './checker';
 import { createRetrievalEvaluator, variantFor } from './evaluator';
 import { extractiveAnswer } from './extractive';

@@ -3,9 +3,9 @@
 // gain for; fitted.corrective), and the web hook for INCORRECT / AMBIGUOUS queries when a
 // provider is enabled. Each action is a recorded value.
 import type { CorrectiveAction, Strip } from '../shared/answer-api';
-import { createRm3 } from '../research/rm3';
-import type { LexicalTopKFn } from '../research/types';
-import { expandWithSynonyms, type SynonymIndex } from '../research/wordnet';
+import { createRm3 } from '../query-plan/rm3';
+import type { LexicalTopKFn } from '../query-plan/types';
+import { expandWithSynonyms, type SynonymIndex } from '../query-plan/wordnet';
 import type { CorrectiveTechnique, FittedModel } from './fitted';
 import type { EvaluatedRetrieval } from './pipeline';
 import type { ExpandFn, WebSearchFn } from './types';

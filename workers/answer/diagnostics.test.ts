@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorrectiveAction } from '../shared/answer-api';
 import { createAnswerHistory } from '../store/answer-history';
-import { openTestLibrary } from '../store/test-fixtures';
+import { openTestLibrary } from '../store/store.testkit';
 import { sampleAnswer } from '../shared/answer.testkit';
 import { answerDiagnostics, answerPath, percentile } from './diagnostics';
 

@@ -2,7 +2,7 @@
 // by document rank then source order, each sentence citing its strip as [n]. Deterministic: the
 // same library and question give the same answer (ties broken by strip id).
 import type { AnswerReference, Strip } from '../shared/answer-api';
-import { jaccard } from '../research/text';
+import { jaccard } from '../query-plan/text';
 import type { FittedModel } from './fitted';
 import { rankRationale, rationaleModelFor, type RationaleModel } from './rationale-rank';
 import type { ScoredStrip } from './refine';

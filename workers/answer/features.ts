@@ -3,7 +3,7 @@
 // the rarest term), semantic coherence (canonical cosine, its gap to the best and the next
 // passage, its z-score in the list), length adequacy, diversity (hit chunks of the document) and
 // the retrieval signals (fused, BM25 and cosine ranks and scores).
-import { cosine } from '../research/vectors';
+import { cosine } from '../query-plan/vectors';
 import type { Passage } from './passages';
 import { windowText } from './passages';
 import {
@@ -51,7 +51,7 @@ export async function queryContext(
  * Local specificity: the question's terms weighted by how few of the top passages hold them.
  * On-topic passages share the topic's terms; the one that answers also holds the claim's
  * specific entities, which the others lack. Out-of-fold SciFact train (MiniLM): F1 at balanced
- * accuracy >= 0.87 0.696 -> 0.705 (bench/eval/crag-explore-signals.ts); on SciFact test the
+ * accuracy >= 0.87 0.696 -> 0.705 (experiments/crag-explore-signals.ts); on SciFact test the
  * refit with them raised CORRECT coverage 0.450 -> 0.473 but not F1 (0.669 -> 0.652).
  */
 export const LOCAL_FEATURES = [

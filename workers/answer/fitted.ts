@@ -1,7 +1,7 @@
 // The fitted numbers of the LLM-free tier: logistic weights (the passage model also boosted
 // trees) and thresholds per embedding model, fitted on SciFact train only by
-// `npm run eval -- --task crag-fit` (bench/eval/crag-fit.ts; its vector-free variant alone by
-// bench/eval/crag-fit-novectors.ts) and committed as data (fitted/<model>.json, with the command
+// `npm run eval -- --task crag-fit` (ml/crag-fit.ts; its vector-free variant alone by
+// ml/crag-fit-novectors.ts) and committed as data (fitted/<model>.json, with the command
 // lines and date inside). Each file (about 0.9 MB of trees, half of them the vector-free
 // variant's) is loaded on first use by a dynamic import, so only the active model's file is fetched
 // and none sits in the chunk that loads the worker.

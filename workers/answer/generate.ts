@@ -5,7 +5,7 @@
 import type { ChatMessage } from '../shared/llm-api';
 import type { Strip } from '../shared/answer-api';
 import { isAppError } from '../shared/errors';
-import type { LlmDep } from '../research/types';
+import type { LlmDep } from '../query-plan/types';
 import type { GenerateAnswerFn } from './types';
 
 /** The instruction the prompt opens with (the scripted backend recognises it). */

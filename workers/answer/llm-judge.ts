@@ -5,7 +5,7 @@
 import type { Answer, SupportLabel } from '../shared/answer-api';
 import { isAppError } from '../shared/errors';
 import type { GenerateRequest } from '../shared/llm-api';
-import type { LlmDep } from '../research/types';
+import type { LlmDep } from '../query-plan/types';
 import type { LlmEntailFn, LlmGradeFn } from './types';
 
 /** Characters of a passage or of the evidence given to the judge. */

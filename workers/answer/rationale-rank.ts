@@ -3,7 +3,7 @@
 // sees only the query's words; the ranker re-scores the kept strips with where each sits in its
 // document (findings and conclusions come late in an abstract, background first) and whether it
 // reports figures. Fitted on SciFact claims_train rationale labels by
-// `npm run eval -- --task rationale-fit --split train` (bench/eval/rationale-fit.ts) and shipped
+// `npm run eval -- --task rationale-fit --split train` (ml/rationale-fit.ts) and shipped
 // per embedding model as fitted/rationale-<model>.json; a model without a file keeps the strip
 // score. Imports only answer-room types and the JSON data.
 import { logisticScore, type FittedModel, type LogisticModel } from './fitted';

@@ -3,7 +3,7 @@
 // model, keep those above the fitted threshold, recompose in source order (documents by rank,
 // strips by offset) with document, chunk, exact offsets and score.
 import type { Strip } from '../shared/answer-api';
-import { approxTokenCount } from '../research/text';
+import { approxTokenCount } from '../query-plan/text';
 import type { QueryContext } from './features';
 import { logisticScore, type FittedModel } from './fitted';
 import type { Passage } from './passages';

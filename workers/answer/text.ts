@@ -2,7 +2,7 @@
 // independent of any corpus vocabulary), sentences with exact offsets (Intl.Segmenter), long
 // sentences split at clause boundaries (CRAG-004), term weights from library statistics.
 // Pure; imports only research's tokenizer and stop words.
-import { STOPWORDS, tokenize } from '../research/text';
+import { STOPWORDS, tokenize } from '../query-plan/text';
 
 /** A light English stem: plural, -ing, -ed, -ly (enough to match "inhibits" with "inhibited"). */
 export function stem(word: string): string {

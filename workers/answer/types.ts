@@ -119,7 +119,7 @@ export interface AnswerHooks {
   llmBackend?: string;
 }
 
-/** Query expansion for the INCORRECT path (workers/research: RM3 / WordNet). */
+/** Query expansion for the INCORRECT path (workers/query-plan: RM3 / WordNet). */
 export type ExpandFn = (
   query: string,
 ) => Promise<{ lexicalQuery: string; technique: string } | null>;

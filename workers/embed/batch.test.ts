@@ -2,7 +2,7 @@
 // together, attention per sequence) must give every text the bytes it gets alone: checked against
 // the golden files themselves (wasm/golden), for USE-lite and for all-MiniLM-L6-v2 (skipped
 // without its weights), in one batch of every golden text and in small mixed groups.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +12,7 @@ import {
   readUseLiteFile,
   REPO_ROOT,
 } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 import { hashVectors, sha256Hex, type GoldenFile } from './self-test';
 import { loadUseLite } from './use-lite';
 
@@ -57,7 +58,7 @@ describe('embedIdsBatch gives each sequence the bytes it gets alone', () => {
     expect(model.embedIdsBatch([])).toEqual([]);
   });
 
-  it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
+  it.skipIf(!haveRealWeights())(
     'all-MiniLM-L6-v2: every golden text (int16 and float32 bytes), in one batch and in groups of 1-5',
     async () => {
       const golden = read('minilm-int16-sha256.json');

@@ -1,16 +1,17 @@
 // BERT_CANON_REVISION canon.3 against canon.2 (all-MiniLM-L6-v2, every golden text): canon.2 is
-// rebuilt from the kernels that remain (test-canon2.ts: f32 dense layers on matmulPacked) and must
+// rebuilt from the kernels that remain (canon2.testkit.ts: f32 dense layers on matmulPacked) and must
 // still reproduce its golden file byte for byte (wasm/golden/minilm-int16-sha256.canon.2.json), so
 // the comparison is with the real previous vectors; canon.3 must stay within cosine 0.9999 of them
-// on every text. canon.1 (test-canon1.ts under test-canon2.ts) must likewise still reproduce its
-// own golden file. Skipped without the weights (`node scripts/copy-model.mjs --fetch-minilm`).
-import { existsSync, readFileSync } from 'node:fs';
+// on every text. canon.1 (canon1.testkit.ts under canon2.testkit.ts) must likewise still reproduce its
+// own golden file. Skipped without the weights (`node tools/copy-model.mjs --fetch-minilm`).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
-import { canon1Kernel, compareRevisions } from './test-canon1';
+import { haveRealWeights } from './real-weights.testkit';
+import { canon1Kernel, compareRevisions } from './canon1.testkit';
 import { hashVectors, sha256Hex } from './self-test';
-import { canon2Kernel } from './test-canon2';
+import { canon2Kernel } from './canon2.testkit';
 
 interface BertGolden {
   modelVersion: string;
@@ -19,7 +20,7 @@ interface BertGolden {
 
 const read = (name: string) =>
   JSON.parse(readFileSync(join(REPO_ROOT, 'wasm/golden', name), 'utf8')) as BertGolden;
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+const haveWeights = haveRealWeights();
 
 describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 canon.3 against the previous revisions', () => {
   it('canon.2 is reproduced exactly and canon.3 stays within cosine 0.9999 of it', async () => {

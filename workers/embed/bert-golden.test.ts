@@ -1,11 +1,12 @@
 // Byte-level golden file of the canonical BERT path: SHA-256 of all-MiniLM-L6-v2's int16 vectors
 // and of the pooled float32 vectors for the edge-case texts (wasm/golden/minilm-int16-sha256.json,
-// written by wasm/gen-minilm-golden.ts with the kernels of BERT_CANON_REVISION). Faster kernels
+// written by tools/gen-minilm-golden.ts with the kernels of BERT_CANON_REVISION). Faster kernels
 // must reproduce it byte for byte, or bump the revision on purpose. Skipped without the weights.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 import { hashVectors, sha256Hex } from './self-test';
 
 interface BertGolden {
@@ -18,7 +19,7 @@ interface BertGolden {
 const golden = JSON.parse(
   readFileSync(join(REPO_ROOT, 'wasm/golden/minilm-int16-sha256.json'), 'utf8'),
 ) as BertGolden;
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+const haveWeights = haveRealWeights();
 
 describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 golden hashes (canonical bytes)', () => {
   it('reproduces every int16 and float32 vector byte for byte', async () => {

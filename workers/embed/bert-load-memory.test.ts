@@ -10,7 +10,7 @@ import { parseBertConfig, parseWordPieceTokenizer } from './bert-files';
 import { BERT_PROFILES } from './model-profiles';
 import { createNodeKernel } from './node-kernel';
 import { parseSafetensors } from './safetensors';
-import { bertFolder } from './test-bert-weights';
+import { bertFolder } from './bert-weights.testkit';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

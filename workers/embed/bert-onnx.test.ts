@@ -2,16 +2,17 @@
 // Node, the runtime transformers.js uses in the browser): it must agree with the canonical
 // runtime on seeded weights, and on the real all-MiniLM-L6-v2 weights with the PyTorch golden
 // vectors (skipped without the weights). Padding in a batch must not change a text's vector.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBert, type BertConfig } from './bert';
 import { bertToOnnx } from './bert-onnx';
 import { createNodeKernel, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 import { cosine } from './reference-check';
 import { parseSafetensors, type Tensor } from './safetensors';
-import { bertFolder } from './test-bert-weights';
+import { bertFolder } from './bert-weights.testkit';
 import { createWordPieceTokenizer } from './wordpiece';
 
 ort.env.wasm.numThreads = 1;
@@ -109,11 +110,11 @@ describe('bertToOnnx on seeded weights', () => {
   });
 });
 
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+const haveWeights = haveRealWeights();
 if (!haveWeights) {
   console.warn(
     `bert-onnx.test.ts real-weights suite skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to provide it.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to provide it.',
   );
 }
 

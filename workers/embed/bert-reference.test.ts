@@ -1,12 +1,13 @@
 // The canonical BERT path on the real all-MiniLM-L6-v2 weights against golden float32 vectors of
 // PyTorch + transformers (mean pooling + L2 normalisation as sentence-transformers), written once
-// by wasm/gen-minilm-reference.py into wasm/golden/minilm-reference.{json,f32}. Compares the float
+// by tools/gen-minilm-reference.py into wasm/golden/minilm-reference.{json,f32}. Compares the float
 // vector before int16 quantisation (BertModel.embedIds(...).float). Skipped without the weights.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 
 interface Reference {
   source: string;
@@ -21,11 +22,11 @@ const GOLDEN = join(REPO_ROOT, 'wasm/golden');
 const ref = JSON.parse(readFileSync(join(GOLDEN, 'minilm-reference.json'), 'utf8')) as Reference;
 const f32 = readFileSync(join(GOLDEN, 'minilm-reference.f32'));
 const refVecs = new Float32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.byteLength));
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+const haveWeights = haveRealWeights();
 if (!haveWeights) {
   console.warn(
     `bert-reference.test.ts skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to compare with the PyTorch reference.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to compare with the PyTorch reference.',
   );
 }
 

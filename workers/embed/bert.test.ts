@@ -1,13 +1,14 @@
 // BERT path with seeded random weights of the real all-MiniLM-L6-v2 shapes (no real weights are
 // available offline): the canonical forward pass against an independent float64 JS reference,
 // the real tokenizer, safetensors round trip, and determinism.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBert, type BertConfig, type BertModel } from './bert';
 import { createNodeKernel, loadBertFolder, MINILM_DIR, REPO_ROOT } from './node-kernel';
+import { haveRealWeights } from './real-weights.testkit';
 import { parseSafetensors, type Tensor } from './safetensors';
-import { mulberry32 } from './test-rng';
+import { mulberry32 } from './rng.testkit';
 import { createWordPieceTokenizer } from './wordpiece';
 
 const DIR = join(REPO_ROOT, '../shared/models/all-MiniLM-L6-v2-tokenizer');
@@ -233,12 +234,12 @@ describe('BERT path (random weights, real all-MiniLM-L6-v2 shapes and tokenizer)
   });
 });
 
-// Real weights: present after `node scripts/copy-model.mjs --fetch-minilm` (CI setup step).
-const haveWeights = existsSync(join(MINILM_DIR, 'model.safetensors'));
+// Real weights: present after `node tools/copy-model.mjs --fetch-minilm` (CI setup step).
+const haveWeights = haveRealWeights();
 if (!haveWeights) {
   console.warn(
     `bert.test.ts real-weights suite skipped: no ${MINILM_DIR}/model.safetensors. ` +
-      'Run `node scripts/copy-model.mjs --fetch-minilm` to provide it.',
+      'Run `node tools/copy-model.mjs --fetch-minilm` to provide it.',
   );
 }
 describe.skipIf(!haveWeights)('all-MiniLM-L6-v2 with its real weights', () => {

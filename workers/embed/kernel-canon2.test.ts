@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors';
 import type { AttentionArgs, Kernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { mulberry32, randomF32 } from './test-rng';
+import { mulberry32, randomF32 } from './rng.testkit';
 
 let K: Kernel;
 beforeAll(async () => {

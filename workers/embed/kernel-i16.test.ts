@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
-import { fuzzSeed, mulberry32, randomF32 } from './test-rng';
+import { fuzzSeed, mulberry32, randomF32 } from './rng.testkit';
 import { roundHalfToEven } from '../shared/quant';
 
 let K: Kernel;

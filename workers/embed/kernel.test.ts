@@ -5,7 +5,7 @@ import { createKernel } from './kernel';
 import { createNodeKernel } from './node-kernel';
 import { dequantize, dotToCosine, quantize, roundHalfToEven } from '../shared/quant';
 import { jsDotKernel } from '../vector';
-import { fuzzSeed, mulberry32, randomF32 } from './test-rng';
+import { fuzzSeed, mulberry32, randomF32 } from './rng.testkit';
 
 let K: Kernel;
 beforeAll(async () => {

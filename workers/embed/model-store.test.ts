@@ -13,7 +13,12 @@ import {
   sha256HexOf,
   type ModelStoreDeps,
 } from './model-store';
-import { bertFolder, minilmConfig, seededSafetensors, type BertFolder } from './test-bert-weights';
+import {
+  bertFolder,
+  minilmConfig,
+  seededSafetensors,
+  type BertFolder,
+} from './bert-weights.testkit';
 
 const folder = bertFolder(7);
 /** Some of a model folder's files; a file set to undefined is missing. */

@@ -18,7 +18,7 @@ import { createMemoryStorage, createModelStore, sha256HexOf } from './model-stor
 import { createNodeKernel, readUseLiteFile, REPO_ROOT } from './node-kernel';
 import { parseSafetensors } from './safetensors';
 import type { GoldenFile } from './self-test';
-import { bertFolder, type BertFolder } from './test-bert-weights';
+import { bertFolder, type BertFolder } from './bert-weights.testkit';
 import { createEmbedWorkerApi } from './worker-api';
 
 const golden = JSON.parse(

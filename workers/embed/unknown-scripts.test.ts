@@ -8,7 +8,7 @@ import { parseBertConfig, parseWordPieceTokenizer } from './bert-files';
 import { BERT_PROFILES } from './model-profiles';
 import { createNodeKernel, readUseLiteFile } from './node-kernel';
 import { parseSafetensors } from './safetensors';
-import { bertFolder } from './test-bert-weights';
+import { bertFolder } from './bert-weights.testkit';
 import { loadUseLite, type UseLiteModel } from './use-lite';
 
 const UNKNOWN = [

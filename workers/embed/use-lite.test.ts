@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile, REPO_ROOT } from './node-kernel';
 import { cosine } from './reference-check';
-import { fuzzSeed, mulberry32 } from './test-rng';
+import { fuzzSeed, mulberry32 } from './rng.testkit';
 import { loadUseLite, type UseLiteModel } from './use-lite';
 
 interface Fixture {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from './chunk';
 import type { ChunkInput } from '../shared/types';
-import { mulberry32 } from '../shared/test-rng';
+import { mulberry32 } from '../shared/rng.testkit';
 
 const WS = /\s/;
 

@@ -3,7 +3,7 @@
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlCleaner, type CleanerWindow } from '../../app/import/clean-html';
-import { openTestLibrary, type TestLibrary } from '../store/test-fixtures';
+import { openTestLibrary, type TestLibrary } from '../store/store.testkit';
 import type { ImportFile } from '../shared/types';
 import { FIXTURE_WORDS, GOOD_FIXTURES, readFixture } from './fixtures.testkit';
 import { createImporter } from './importer';

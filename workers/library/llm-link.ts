@@ -2,8 +2,8 @@
 // which generator to use, following the backend the user picked in Settings ('none', or no LLM
 // worker connected, means the LLM-free fallbacks). The LlmApi is injected (a Comlink remote).
 import type { LlmApi, LlmBackendKind } from '../shared/llm-api';
-import { llmDepFromApi } from '../research/llm-adapter';
-import type { LlmDep } from '../research/types';
+import { llmDepFromApi } from '../query-plan/llm-adapter';
+import type { LlmDep } from '../query-plan/types';
 
 /** What the library needs of the LLM worker. */
 export type LlmWorker = Pick<LlmApi, 'status' | 'generate' | 'cancel'>;

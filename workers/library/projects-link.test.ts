@@ -1,7 +1,6 @@
 // Claim checks, citation audits and exports through the library's projects link, on a real
 // in-memory library with the shipped stance model on real USE-lite and the e2e claim fixtures.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createNodeKernel,
@@ -9,18 +8,19 @@ import {
   MINILM_DIR,
   readUseLiteFile,
 } from '../embed/node-kernel';
+import { haveRealWeights } from '../embed/real-weights.testkit';
 import { loadUseLite } from '../embed/use-lite';
 import { createHybridSearch } from '../search/hybrid';
 import { startingStatus } from '../search/semantic-index';
 import { createChunkLookup } from '../store/chunk-lookup';
-import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from '../store/store.testkit';
 import { replaceCitation } from '../projects/draft-references';
 import { createProjectStore, type ProjectStore } from '../projects/project-store';
 import type { HybridSearch } from '../search/hybrid';
 import type { ClaimCheckView } from '../shared/projects-api';
 import type { SemanticStatus } from '../shared/semantic-api';
 import { createScriptedGenerator } from '../llm/scripted';
-import type { LlmDep } from '../research/types';
+import type { LlmDep } from '../query-plan/types';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
 
 const fixture = (name: string) =>
@@ -103,7 +103,7 @@ describe('projects link: claim checks', () => {
     expect((await projects.claims(p.id)).every((c) => c.checkedAt !== null)).toBe(true);
   });
 
-  it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
+  it.skipIf(!haveRealWeights())(
     'checks claims with the stance model fitted for MiniLM when the library runs MiniLM',
     async () => {
       const bert = loadBertFolder(await createNodeKernel(), MINILM_DIR);

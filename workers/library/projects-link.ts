@@ -17,7 +17,7 @@ import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
 import { extractClaims } from '../projects/claims';
 import { extractClaimsWithLlm } from '../projects/llm-claims';
-import type { LlmDep } from '../research/types';
+import type { LlmDep } from '../query-plan/types';
 import {
   matchReference,
   parseDraftReferences,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedPoolWorker } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
-import { createHold } from '../shared/hold.testkit';
+import { createHold } from './hold.testkit';
 import { embedQueriesOnLane } from './query-lane';
 
 const vec = (t: string) => Int16Array.from([t.length, t.charCodeAt(0)]);

@@ -9,13 +9,13 @@ import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
 import { createScriptedGenerator } from '../llm/scripted';
-import { createResearchService } from '../research/service';
+import { createResearchService } from '../query-plan/service';
 import type { SearchScope } from '../shared/search-contract';
 import type { SearchFilters, SearchHit, SearchMode } from '../shared/types';
 import { compileGlob } from '../store/glob';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
-import { openTestLibrary } from './test-library.testkit';
+import { openTestLibrary } from './node-library.testkit';
 import { planSearchDeps, relatedSearch } from './search-paths';
 
 const embedder = createEmbedder({

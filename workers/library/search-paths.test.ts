@@ -7,7 +7,7 @@ import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
 import { createScriptedGenerator } from '../llm/scripted';
-import { createResearchService, type ResearchService } from '../research/service';
+import { createResearchService, type ResearchService } from '../query-plan/service';
 import { documentResults, MORE_PASSAGES } from '../shared/document-results';
 import type { SearchMode } from '../shared/types';
 import type { HybridSearch } from '../search/hybrid';
@@ -15,7 +15,7 @@ import { HARBOUR_REPORTS, PELICAN_SURVEY } from '../search/pelican-page.testkit'
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore } from '../store/store';
 import { planSearchDeps } from './search-paths';
-import { openTestLibrary } from './test-library.testkit';
+import { openTestLibrary } from './node-library.testkit';
 
 const embedder = createEmbedder({
   loadKernel: createNodeKernel,

@@ -9,8 +9,8 @@ import type { LexicalSearch } from '../store/lexical-search';
 import type { Store } from '../store/store';
 import type { HybridSearch } from '../search/hybrid';
 import { createRelatedSearch } from '../search/related';
-import type { ResearchHit, ResearchServiceDeps } from '../research/service';
-import type { RankedHit } from '../research/types';
+import type { ResearchHit, ResearchServiceDeps } from '../query-plan/service';
+import type { RankedHit } from '../query-plan/types';
 
 /** A plan's retrieval result: ranked, no snippet yet. */
 export type PlanHit = RankedHit & { chunkId: number; ranks: SearchHit['ranks'] };

@@ -195,7 +195,7 @@ export function createSemanticSync(deps: SemanticSyncDeps): SemanticSync {
    * once); queries use the backlog's workers until it is up, and keep doing so if it fails. Queries
    * then never wait behind the backlog, and a plan's original query and variants embed side by
    * side (./query-lane.ts). It holds one more copy of the model (about 100 MB of RSS,
-   * bench/reports/query-worker-memory.txt).
+   * reports/query-worker-memory.txt).
    */
   function startQueryWorker(spawner: EmbedSpawner): void {
     if (!deps.createEmbedPool) return;

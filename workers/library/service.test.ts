@@ -5,7 +5,7 @@
 // real LLM service with its scripted backend.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createError } from '../shared/errors';
-import { createHold } from '../shared/hold.testkit';
+import { createHold } from './hold.testkit';
 import type { EmbedModelInfo, EmbedSpawner, EmbedWorkerApi } from '../shared/embed-api';
 import { createEmbedPool } from '../embed/pool';
 import type { LibraryWorkerApi } from '../shared/library-api';
@@ -15,7 +15,7 @@ import { openNodeDatabase } from '../store/open-database-node';
 import type { OpenedDatabase } from '../store/open-database';
 import { jsDotKernel } from '../vector';
 import { createLlmService } from '../llm/service';
-import { bowVector, DIM } from '../research/test-helpers';
+import { bowVector, DIM } from '../query-plan/doubles.testkit';
 import { createLibraryService, type EmbedWorker, type LibraryServiceDeps } from './service';
 
 const DOCS: Array<[string, string]> = [

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeKernel, readUseLiteFile } from '../embed/node-kernel';
 import { loadUseLite } from '../embed/use-lite';
-import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from '../store/store.testkit';
 import type { SearchHit } from '../shared/types';
 import { checkClaim, retrievalContexts, shareBudget, type ClaimCheckDeps } from './claim-check';
 import type { EvidenceGate } from './evidence-gate';

@@ -6,7 +6,7 @@
 // evidence, the claim's words and cosine in the best sentence, how clear the SUPPORT/CONTRADICT
 // margin is) plus, when the caller knows it, where the source sat in the search (rank, and the
 // next hit's score relative to its own): below its fitted threshold the source is NEUTRAL.
-// Fitted on SciFact claims_train only by bench/eval/evidence-gate-fit.ts (fitted/
+// Fitted on SciFact claims_train only by ml/evidence-gate-fit.ts (fitted/
 // evidence-gate-<model>.json); a model without a file has no gate. Imports only its JSON data.
 import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
 import useLite from './fitted/evidence-gate-use-lite.json';
@@ -46,7 +46,7 @@ export type EvidenceGate = GateModel & {
   passageModel?: string;
   /**
    * How the train passage scores the gate was fitted on were made: 'out-of-fold' (each train
-   * claim scored by an evaluator fitted without it, as new claims are; bench/eval/passage-folds.ts)
+   * claim scored by an evaluator fitted without it, as new claims are; ml/passage-folds.ts)
    * or 'in-sample' (the shipped evaluator, which saw the train claims and scores them too well).
    */
   passageFit?: string;

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OWN_DOCUMENT_GRADE } from '../shared/types';
 import { createChunkLookup } from '../store/chunk-lookup';
-import { doc, openTestLibrary, put, type TestLibrary } from '../store/test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from '../store/store.testkit';
 import { GRADE_TABLE } from './provenance';
 import { createProjectStore, type ProjectStore } from './project-store';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bm25Sentences, topSentences } from './sentence-rank';
-import { tokenize } from '../research/text';
+import { tokenize } from '../query-plan/text';
 import {
   antonymKey,
   antonymsOf,

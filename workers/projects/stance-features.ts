@@ -3,7 +3,7 @@
 // the shared words, how the sentence reads: finding or background) followed by the dense
 // interaction of the two canonical embeddings (u*v and |u-v|). Version `FEATURES_VERSION` is stored in every fitted
 // model, so a model fitted on other features is refused. Pure; imports projects only.
-import { STOPWORDS, tokenize } from '../research/text';
+import { STOPWORDS, tokenize } from '../query-plan/text';
 import {
   antonymKey,
   antonymsOf,

@@ -1,11 +1,11 @@
 // The stance model fitted on all-MiniLM-L6-v2 vectors (fitted/stance-all-MiniLM-L6-v2.json, from
-// bench/eval/stance-fit.ts on SciFact claims_train only) on the real MiniLM weights (skipped
+// ml/stance-fit.ts on SciFact claims_train only) on the real MiniLM weights (skipped
 // without them): the file matches the runtime, its weights are int16, and a clear supporting,
 // contradicting and off-topic sentence get the expected ordering of probabilities.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
+import { haveRealWeights } from '../embed/real-weights.testkit';
 import { auditScore } from './audit';
 import { textView } from './stance-features';
 import { combineStances, createStanceModel, type FittedStanceModel } from './stance-model';
@@ -41,7 +41,7 @@ describe('MiniLM stance model file', () => {
       expect(auditScore(fitted.audit!, x)).toBeCloseTo(p, 12);
   });
 
-  it.skipIf(!existsSync(join(MINILM_DIR, 'model.safetensors')))(
+  it.skipIf(!haveRealWeights())(
     'orders support, contradiction and off-topic text on the real model, deterministically',
     async () => {
       const bert = loadBertFolder(await createNodeKernel(), MINILM_DIR);

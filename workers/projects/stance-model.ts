@@ -1,5 +1,5 @@
 // The LLM-free stance model at inference: a fitted model shipped as JSON (`fitted/stance-<model>.json`,
-// written by bench/eval/stance-fit.ts from SciFact claims_train only) turns a (claim, sentence)
+// written by ml/stance-fit.ts from SciFact claims_train only) turns a (claim, sentence)
 // feature vector into P(SUPPORT), P(CONTRADICT), P(NEUTRAL). Weights are int16 with one scale per
 // layer, math is float64 in a fixed order, so a prediction is the same on every device.
 // Pure; imports projects only.
@@ -37,7 +37,7 @@ export interface FittedStanceModel {
    * Citation-audit calibration: P(the cited source addresses the claim) =
    * sigmoid(intercept + notNeutral * max(1 - P(NEUTRAL)) + cosine * max cosine + overlap * max
    * share of claim words in a sentence), fitted on train citations (right vs random wrong) by
-   * scripts/fit-audit.py. Absent: the score is max(1 - P(NEUTRAL)).
+   * ml/fit-audit.py. Absent: the score is max(1 - P(NEUTRAL)).
    */
   audit?: { intercept: number; notNeutral: number; cosine: number; overlap: number };
   /** Rows with the fitting script's own probabilities, to check the TypeScript formula. */
@@ -57,7 +57,7 @@ export interface StanceModel {
 export function createStanceModel(fitted: FittedStanceModel, dim: number): StanceModel {
   if (fitted.format !== 'sift-stance/1' || fitted.features !== FEATURES_VERSION) {
     throw new Error(
-      `Stance model ${fitted.format}/${fitted.features} does not match ${FEATURES_VERSION}: refit it with bench/eval/stance-fit.ts`,
+      `Stance model ${fitted.format}/${fitted.features} does not match ${FEATURES_VERSION}: refit it with ml/stance-fit.ts`,
     );
   }
   if (fitted.dim !== dim || fitted.mean.length !== featureCount(dim, fitted.dense)) {

@@ -8,11 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
-import { openTestLibrary } from '../library/test-library.testkit';
+import { openTestLibrary } from '../library/node-library.testkit';
 import { rebuildTermStats } from '../store/migrations';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
-import { mulberry32, zipfWords } from '../store/test-fixtures';
+import { mulberry32, zipfWords } from '../store/store.testkit';
 import type { HybridSearch } from './hybrid';
 import type { SemanticIndex } from './semantic-index';
 import type { SearchMode } from '../shared/types';

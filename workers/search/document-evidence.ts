@@ -25,7 +25,7 @@ export function evidenceFrom(
 export const BEST_CHUNK_ONLY: DocumentEvidence = { decay: 0, depth: 1 };
 
 /**
- * Lexical: fitted on SciFact TRAIN (bench/eval/doc-evidence-tune.ts, bench/README.md "Document-
+ * Lexical: fitted on SciFact TRAIN (ml/doc-evidence-tune.ts, ml/README.md "Document-
  * level evidence"): best chunk only scored 0.6889 nDCG@10; every damped sum scored lower (decay
  * 0.05: 0.6887, 0.2: 0.6875, 0.5 over 3 chunks: 0.6802). SciFact abstracts are 4 chunks at most
  * on average; the grouping still shows one entry per document with its passages beneath.
@@ -33,7 +33,7 @@ export const BEST_CHUNK_ONLY: DocumentEvidence = { decay: 0, depth: 1 };
 export const DEFAULT_DOCUMENT_EVIDENCE: DocumentEvidence = BEST_CHUNK_ONLY;
 /**
  * Hybrid (fused RRF chunk scores), fitted on SciFact TRAIN with all-MiniLM-L6-v2: best chunk only
- * 0.7268 nDCG@10; decay 0.05: 0.7243, 0.1: 0.7218, 0.2: 0.7157 (bench/README.md).
+ * 0.7268 nDCG@10; decay 0.05: 0.7243, 0.1: 0.7218, 0.2: 0.7157 (ml/README.md).
  */
 export const DEFAULT_HYBRID_DOCUMENT_EVIDENCE: DocumentEvidence = BEST_CHUNK_ONLY;
 

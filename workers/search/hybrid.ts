@@ -190,7 +190,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
   // Without an explicit choice the fusion follows the model (model-fusion.ts): adaptive for the
   // shipped USE-lite (plain RRF lost 0.118 nDCG@10 on SciFact test, adaptive 0.007), plain RRF
   // for BERT-family models (all-MiniLM-L6-v2 test: RRF 0.7163, adaptive 0.7005); both chosen on
-  // the train split only (bench/README.md).
+  // the train split only (eval/README.md).
   const fusionFor = () => options.fusion ?? fusionForModel(deps.semantic?.modelId);
   const now = deps.now ?? (() => performance.now());
   const cache = deps.cache ?? createQueryCache<SearchResponse>();

@@ -1,5 +1,5 @@
 // Which fusion the hybrid search uses for the library's embedding model. Chosen on SciFact TRAIN
-// queries only (bench/eval/hybrid-tune.ts, bench/README.md "Fusion per model"):
+// queries only (ml/hybrid-tune.ts, eval/README.md "Fusion per model"):
 // - USE-lite (shipped, weak at retrieval): adaptive fusion, which trusts the dense list only as far
 //   as the lexical list corroborates it (train: adaptive 0.6870 vs plain RRF 0.5914 nDCG@10).
 // - BERT-family retrieval models: plain RRF (k = 60). With all-MiniLM-L6-v2, RRF scored best in

@@ -174,7 +174,7 @@ export interface AdaptiveParams {
 }
 
 /**
- * Chosen on SciFact TRAIN queries only (bench/eval/hybrid-tune.ts; bench/README.md "Hybrid
+ * Chosen on SciFact TRAIN queries only (ml/hybrid-tune.ts; eval/README.md "Hybrid
  * retrieval"): equal priors (no per-dataset constant) and the dense weight gated by
  * agreement^2, agreement = share of the dense top 5 that the lexical top 10 also found. A dense
  * list whose best hits the lexical list does not corroborate barely moves it (USE-lite on

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpGenerator } from '../llm/http';
 import { createMemoryStorage, createModelStore } from '../embed/model-store';
-import { bertFolder } from '../embed/test-bert-weights';
+import { bertFolder } from '../embed/bert-weights.testkit';
 import { createScaledClock } from '../web/fake-clock.testkit';
 import { startMockServer, type MockServer } from '../web/mock-server.testkit';
 import { PROVIDERS } from '../web/providers';

@@ -1,7 +1,7 @@
 // Relevance bands (issue 15 item 6): what a hit's score means, in words a user can trust. A band
 // comes from the retrievers' raw scores (BM25 as a share of the query's best attainable score;
 // the embedding model's cosine), with thresholds fitted on SciFact TRAIN by
-// bench/eval/relevance-fit.ts (relevance-bands.json holds them, with the command and the
+// ml/relevance-fit.ts (relevance-bands.json holds them, with the command and the
 // measured precision of each band). Never from a rank: the first hit of a poor query is Low.
 // Pure: imports only its fitted data.
 import fitted from './relevance-bands.json' with { type: 'json' };

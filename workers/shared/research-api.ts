@@ -123,7 +123,7 @@ export interface PlannedSearch {
   hits: Array<SearchHit & { id: string }>;
 }
 
-/** The research API exposed to the UI (workers/research/service.ts, composed in a worker). */
+/** The research API exposed to the UI (workers/query-plan/service.ts, composed in a worker). */
 export interface ResearchApi {
   /**
    * Plans and runs the query in the request's mode and filters (every retrieval honours them).

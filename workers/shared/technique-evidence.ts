@@ -40,7 +40,7 @@ const LIST_SCORES = 'scored before the eval used fused scores; to be re-run';
 
 const TRAIN = (mode: string) =>
   `npm run eval -- --dataset ../shared/datasets/scifact --split train --mode ${mode}`;
-const README = 'workers/research/README.md (SmolLM2 section)';
+const README = 'workers/query-plan/README.md (SmolLM2 section)';
 
 export const TECHNIQUE_EVIDENCE: readonly TechniqueMeasurement[] = [
   // LLM-free, SciFact train (809 claims), lexical base: measured for issue 15.

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleAnswer } from '../shared/answer.testkit';
 import { ANSWER_EXPORT_FORMAT } from '../shared/answer-history-api';
 import { createAnswerHistory, type AnswerHistory } from './answer-history';
-import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 let history: AnswerHistory;

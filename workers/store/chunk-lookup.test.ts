@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChunkLookup } from './chunk-lookup';
 import type { Sql } from './sql';
-import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 beforeAll(async () => {

@@ -24,7 +24,7 @@ export interface Bm25Params {
 }
 
 /**
- * Defaults chosen on SciFact (see bench/README.md): k1/b from Anserini's tuned BEIR baseline;
+ * Defaults chosen on SciFact (see eval/README.md): k1/b from Anserini's tuned BEIR baseline;
  * title and body weighted equally, which makes the score exactly "flat" BM25 over title + text
  * (the Anserini configuration); a doubled title weight scored 0.6826 vs 0.6847 nDCG@10. IDF
  * counts documents (see `idfUnit`): +0.009 nDCG@10 over chunk counts.

@@ -10,7 +10,7 @@ import {
   put,
   zipfWords,
   type TestLibrary,
-} from './test-fixtures';
+} from './store.testkit';
 
 let lib: TestLibrary;
 let exhaustive: LexicalSearch;

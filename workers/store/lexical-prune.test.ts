@@ -1,7 +1,7 @@
 // The selection the lexical ranking cuts its top chunks with must equal a full sort's.
 import { describe, expect, it } from 'vitest';
 import { kthLargest } from './lexical-prune';
-import { mulberry32 } from './test-fixtures';
+import { mulberry32 } from './store.testkit';
 
 describe('kthLargest', () => {
   it('equals the k-th of a descending sort, ties and repeated values included', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_LENGTH, parseQuery, STOP_WORDS } from './lexical-query';
-import { doc, mulberry32, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, mulberry32, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 describe('parseQuery', () => {
   it('drops stop words and OR-joins quoted words', () => {

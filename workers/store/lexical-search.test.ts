@@ -7,7 +7,7 @@ import {
   readVarints,
 } from './lexical-search';
 import { compareRanked } from '../shared/ranking';
-import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 beforeEach(async () => {

@@ -207,7 +207,7 @@ export const MIGRATIONS: Migration[] = [
       // A WITHOUT ROWID row lives in an index b-tree, whose cells keep at most about 1,000 bytes
       // on a 4 KB page: every vector row (1 KB blob + keys) spilled its tail into an overflow page
       // of its own, 4.7 KB per 512-dim vector instead of 1.4 KB (100k chunks: 468 MB vs 141 MB,
-      // bench/reports/hybrid-memory-100k.json). Same columns, key, foreign key and index; every
+      // reports/hybrid-memory-100k.json). Same columns, key, foreign key and index; every
       // query orders by chunk_id explicitly, so results are unchanged. A vector whose chunk is gone
       // (foreign keys were off when it was left) is dropped instead of failing the upgrade.
       await sql.exec(`

@@ -3,7 +3,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 import { createStore } from './store';
 import { openNodeDatabase } from './open-database-node';
 import { createVectorStore } from './vectors';
-import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { chunksOf, doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 beforeEach(async () => {

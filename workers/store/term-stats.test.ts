@@ -1,7 +1,7 @@
 // Term statistics on a real library: chunk counts per word through the index's own stemmer.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTermStats } from './term-stats';
-import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 beforeEach(async () => {

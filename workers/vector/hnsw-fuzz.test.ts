@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHnswIndex } from './hnsw';
 import { deserializeVectorIndex } from './persistence';
-import { createRandom, fuzzSeed, randomUnit, referenceDot, referenceTopK } from './test-vectors';
+import { createRandom, fuzzSeed, randomUnit, referenceDot, referenceTopK } from './vectors.testkit';
 import type { VectorIndex } from './types';
 
 const REGRESSION_SEEDS: number[] = [1, 2, 3];

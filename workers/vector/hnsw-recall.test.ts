@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExactIndex } from './exact';
 import { createHnswIndex } from './hnsw';
-import { clusteredUnits, createRandom, randomUnit } from './test-vectors';
+import { clusteredUnits, createRandom, randomUnit } from './vectors.testkit';
 import type { VectorIndex } from './types';
 
 const N = 1500;

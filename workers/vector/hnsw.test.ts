@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashId, levelForHash } from './codec';
 import { jsDotKernel } from './dot-kernel';
 import { createHnswIndex } from './hnsw';
-import { clusteredUnits, createRandom, referenceTopK } from './test-vectors';
+import { clusteredUnits, createRandom, referenceTopK } from './vectors.testkit';
 import type { DotKernel, VectorIndex } from './types';
 import { vectorIndexContract } from './index-contract.testkit';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../shared/errors';
 import { deserializeVectorIndex } from './persistence';
-import { createRandom, randomUnit, referenceTopK } from './test-vectors';
+import { createRandom, randomUnit, referenceTopK } from './vectors.testkit';
 import type { VectorIndex } from './types';
 
 export type IndexFactory = (dim: number, initialCapacity?: number) => VectorIndex;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHnswIndex, deserializeHnsw } from './hnsw';
 import { loadOrRebuildVectorIndex, rebuildVectorIndex, type VectorSourceRow } from './persistence';
-import { clusteredUnits, createRandom } from './test-vectors';
+import { clusteredUnits, createRandom } from './vectors.testkit';
 import type { RebuildProgress } from './types';
 
 const dim = 24;

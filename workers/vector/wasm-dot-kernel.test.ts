@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeKernel } from '../embed/node-kernel';
 import { jsDotKernel } from './dot-kernel';
 import { createHnswIndex } from './hnsw';
-import { clusteredUnits, createRandom, randomUnit } from './test-vectors';
+import { clusteredUnits, createRandom, randomUnit } from './vectors.testkit';
 import { createWasmDotKernel } from './wasm-dot-kernel';
 
 describe('WASM dot kernel adapter', () => {
