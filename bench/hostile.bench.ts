@@ -8,7 +8,7 @@
 // any probe failed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from './args';
+import { parseArgs } from '../lab/args';
 import { BROWSER_PROBES } from './hostile-browser';
 import { NODE_PROBES, type Probe } from './hostile-probes';
 

@@ -11,7 +11,8 @@ import { askGenerated, mockLlmEndpoint, sseDelta, withHttpEndpoint } from './hel
 const MB = 1024 * 1024;
 const SENTENCE = 'Smoking significantly increases the risk of lung cancer [1]. ';
 let endpoint: Awaited<ReturnType<typeof mockLlmEndpoint>>;
-let shape: 'deltas' | 'one-delta' | 'small' = 'deltas';
+type Shape = 'deltas' | 'one-delta' | 'small';
+let shape: Shape = 'deltas';
 const served: Array<{ bytes: number; ms: number; start: number; end: number }> = [];
 
 /** Writes `total` bytes made by `piece(i)`, honouring backpressure, until done or the client leaves. */
@@ -70,9 +71,8 @@ async function roundTrips(page: Page, done: Promise<unknown>): Promise<Array<[nu
   return trips;
 }
 
-for (const s of (process.env.HOSTILE_BASELINE ? ['small'] : ['deltas', 'one-delta']) as Array<
-  typeof shape
->) {
+const SHAPES: Shape[] = process.env.HOSTILE_BASELINE ? ['small'] : ['deltas', 'one-delta'];
+for (const s of SHAPES) {
   test(`${s === 'small' ? 'baseline: a one-sentence reply' : `a 64 MB reply as ${s === 'deltas' ? 'many deltas' : 'one delta'} is cut in under 2 s`}, with the tab responsive`, async ({
     page,
   }) => {

@@ -10,7 +10,7 @@ import { hostileString, liveMarkup } from '../shared/markdown-safety.testkit';
 import type { ClaimCheckView, ProjectClaim } from '../shared/projects-api';
 import type { DocumentSummary } from '../shared/types';
 import { createAnswerHistory } from '../store/answer-history';
-import { openTestLibrary, type TestLibrary } from '../store/test-fixtures';
+import { openTestLibrary, type TestLibrary } from '../store/store.testkit';
 import { buildExports, provenanceOfDocument } from './projects-exports';
 
 const EVIL = 'x <img src=x onerror=alert(1)> <script>alert(1)</script> [c](javascript:alert(1))';

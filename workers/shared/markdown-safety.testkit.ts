@@ -3,7 +3,7 @@
 // strings for fuzzing the escaping module (workers/shared/safe-markdown.ts).
 import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
-import { mulberry32 } from './test-rng';
+import { mulberry32 } from './rng.testkit';
 
 /** The only elements an export may render to. */
 export const ALLOWED_ELEMENTS = new Set([

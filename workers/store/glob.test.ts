@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../shared/test-rng';
+import { mulberry32 } from '../shared/rng.testkit';
 import { compileGlob } from './glob';
 
 /** The old compiler, kept as the reference for what a glob means (it backtracks: small inputs only). */
