@@ -73,7 +73,7 @@ describe('answerToMarkdown', () => {
 
   it('escapes Markdown and HTML in untrusted text', () => {
     expect(escapeMarkdown('![x](javascript:alert(1)) <img src=x>')).toBe(
-      '\\!\\[x\\]\\(javascript:alert\\(1\\)\\) \\<img src=x\\>',
+      '\\!\\[x\\]\\(javascript\\:alert\\(1\\)\\) \\<img src=x\\>',
     );
     const a = sampleAnswer({ question: '# <script>alert(1)</script>' });
     expect(answerToMarkdown(a)).not.toContain('<script>');

@@ -1,9 +1,11 @@
 // An answer as Markdown for copy / export: the sentences with their [n] citations and support
 // labels (unsupported ones marked), the reference list (title, path or URL, tier) and the CRAG
-// metadata. Imported and web text is untrusted: Markdown syntax in it is escaped, so an exported
-// answer cannot carry links, images or HTML it did not show. Imports only workers/shared.
+// metadata. Imported, web and model-written text is untrusted: it goes through the one escaping
+// module (workers/shared/safe-markdown.ts), so an exported answer cannot carry links, images or
+// HTML it did not show. Imports only workers/shared.
 import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared/answer-api';
 import { groupReferences } from './reference-groups';
+import { mdCode, mdText, mdUrl } from '../../workers/shared/safe-markdown';
 
 const TIER_NAMES: Record<string, string> = {
   '1': 'tier 1, authoritative',
@@ -14,16 +16,11 @@ const TIER_NAMES: Record<string, string> = {
 };
 
 export function tierName(tier: string | undefined): string {
-  return tier ? (TIER_NAMES[tier] ?? `tier ${tier}`) : '';
+  return tier ? (TIER_NAMES[tier] ?? `tier ${mdText(tier)}`) : '';
 }
 
 /** Escapes Markdown and HTML syntax in untrusted text (one line). */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/([\\`*_[\]{}()<>#!|~])/g, '\\$1')
-    .trim();
-}
+export const escapeMarkdown = mdText;
 
 export const LABEL_TEXT: Record<SupportLabel, string> = {
   supported: 'supported',
@@ -37,10 +34,8 @@ export function referenceLocation(ref: AnswerReference): string {
 }
 
 function referenceLine(ref: AnswerReference, numbers: readonly number[] = [ref.n]): string {
-  const where =
-    ref.source === 'web'
-      ? `<${encodeURI(referenceLocation(ref)).replace(/>/g, '%3E')}>`
-      : `\`${referenceLocation(ref).replace(/`/g, "'")}\``;
+  const location = referenceLocation(ref);
+  const where = (ref.source === 'web' ? mdUrl(location) : null) ?? mdCode(location);
   const kind = ref.source === 'web' ? `web${ref.tier ? `, ${tierName(ref.tier)}` : ''}` : 'library';
   const missing = ref.missing ? ' — document deleted since' : '';
   const also = numbers.length > 1 ? `[${numbers.join(', ')}] ` : '';
@@ -59,10 +54,10 @@ function metadataLines(answer: Answer): string[] {
   ];
   for (const a of c.actions) {
     const extra = [
-      a.technique ? `technique ${a.technique}` : '',
+      a.technique ? `technique ${escapeMarkdown(a.technique)}` : '',
       a.query ? `query “${escapeMarkdown(a.query)}”` : '',
       a.results !== undefined ? `${a.results} results` : '',
-      a.errorCode ? `error ${a.errorCode}` : '',
+      a.errorCode ? `error ${escapeMarkdown(a.errorCode)}` : '',
     ].filter(Boolean);
     lines.push(
       `- Action ${a.kind}: ${a.status}${a.applied ? ', applied' : ''} (${ms(a.ms)}) — ${escapeMarkdown(a.note)}${extra.length ? `; ${extra.join('; ')}` : ''}`,

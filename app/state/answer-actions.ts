@@ -2,6 +2,7 @@
 // cancel, open a citation at its exact offsets, copy / download Markdown, the history and its
 // export, the diagnostics. All work runs in the workers; these only call them and update state.
 import { downloadText as download } from '../lib/download';
+import { frameBatched } from '../lib/frame-batched';
 import { answerToMarkdown } from '../answer/answer-markdown';
 import { Comlink, connectWeb, libraryClient, llmClient } from '../clients';
 import { MAX_QUESTION_CHARS, type AnswerReference } from '../../workers/shared/answer-api';
@@ -47,12 +48,13 @@ export async function askQuestion(): Promise<void> {
     modeChoice === 'auto' ? (llmKind !== 'none' ? 'generated' : 'extractive') : modeChoice;
   try {
     await ensureWeb();
+    const show = frameBatched((text) => {
+      if (answers().asking === id) answers().setStreamed(text);
+    });
     const answer = await libraryClient().ask(
       { question, mode, allowWeb, allowLlm: llmKind !== 'none', ...(maxHops ? { maxHops } : {}) },
       id,
-      Comlink.proxy((text: string) => {
-        if (answers().asking === id) answers().setStreamed(text);
-      }),
+      Comlink.proxy(show),
     );
     if (answers().asking === id) {
       answers().setAnswer(answer);

@@ -185,13 +185,18 @@ function AnswerOptions() {
   );
 }
 
+/** The streamed preview shows the reply's tail only: a runaway reply cannot grow the page. */
+const STREAM_PREVIEW_CHARS = 2000;
+
 function Streaming() {
   const asking = useAnswerStore((s) => s.asking);
   const streamed = useAnswerStore((s) => s.streamed);
   if (!asking) return null;
+  const shown =
+    streamed.length > STREAM_PREVIEW_CHARS ? `…${streamed.slice(-STREAM_PREVIEW_CHARS)}` : streamed;
   return (
     <div className="answer-streaming" aria-live="polite" data-testid="answer-streaming">
-      {streamed ? streamed : 'Finding and checking passages…'}
+      {shown ? shown : 'Finding and checking passages…'}
     </div>
   );
 }

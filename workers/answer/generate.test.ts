@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Strip } from '../shared/answer-api';
 import { createScriptedGenerator } from '../llm/scripted';
-import { answerPrompt, createGenerateAnswer } from './generate';
+import { answerPrompt, createGenerateAnswer, STREAM_UPDATE_MS } from './generate';
 import { applyEntailment, createLlmEntail, createLlmGrade, readYesNo } from './llm-judge';
 import { sampleAnswer } from '../shared/answer.testkit';
 import { parseCitations } from './parse-citations';
@@ -35,6 +35,8 @@ const STRIPS = [
 ];
 let t = 0;
 const now = () => (t += 5);
+/** A clock past STREAM_UPDATE_MS at every call: every token reaches onToken. */
+const slowNow = () => (t += STREAM_UPDATE_MS);
 
 describe('answerPrompt', () => {
   it('numbers every strip, labels library and web sources, and asks for a citation per sentence', () => {
@@ -49,7 +51,7 @@ describe('answerPrompt', () => {
 describe('createGenerateAnswer', () => {
   it('streams the answer and returns the full text with its citations', async () => {
     const llm = createScriptedGenerator();
-    const generate = createGenerateAnswer({ llm, now });
+    const generate = createGenerateAnswer({ llm, now: slowNow });
     const seen: string[] = [];
     const out = await generate('Where do pelicans nest?', STRIPS, (text) => seen.push(text));
     expect(out.partial).toBe(false);
@@ -70,7 +72,7 @@ describe('createGenerateAnswer', () => {
     const llm = createScriptedGenerator({
       rules: [{ match: 'Question:', reply: 'One [1]. Two [1]. Three [1]. Four [1]. Five [1].' }],
     });
-    const generate = createGenerateAnswer({ llm, now });
+    const generate = createGenerateAnswer({ llm, now: slowNow });
     const ctrl = new AbortController();
     const out = await generate(
       'q',
@@ -113,6 +115,39 @@ describe('createGenerateAnswer', () => {
     const llm = createScriptedGenerator({ rules: [{ match: 'Question:', fail: 'NETWORK_ERROR' }] });
     const out = await createGenerateAnswer({ llm, now })('q', STRIPS, () => undefined);
     expect(out).toMatchObject({ text: '', partial: true, backend: 'scripted' });
+  });
+});
+
+describe('createGenerateAnswer: bounded updates', () => {
+  it('sends the text so far at most every STREAM_UPDATE_MS, and the whole text at the end', async () => {
+    const pieces = Array.from({ length: 2000 }, (_, i) => `w${i} `);
+    const llm = createScriptedGenerator({
+      rules: [{ match: 'Question:', reply: pieces.join('') }],
+    });
+    let clock = 0;
+    const seen: string[] = [];
+    const out = await createGenerateAnswer({ llm, now: () => (clock += 1), maxTokens: 5000 })(
+      'q',
+      STRIPS,
+      (text) => seen.push(text),
+    );
+    // ~2 clock reads per token, one update per 50 ticks: ~1/25 of the tokens, not one each.
+    expect(seen.length).toBeLessThan(pieces.length / 10);
+    expect(seen.at(-1)).toBe(out.text);
+  });
+
+  it('marks a reply cut at its size budget', async () => {
+    const llm = {
+      kind: 'http' as const,
+      generate: async () => ({
+        text: 'x',
+        finishReason: 'cut' as const,
+        tokens: 1,
+        backend: 'http' as const,
+      }),
+    };
+    const out = await createGenerateAnswer({ llm, now })('q', STRIPS, () => undefined);
+    expect(out).toMatchObject({ text: 'x', partial: false, cut: true });
   });
 });
 

@@ -41,6 +41,9 @@ export function answerPrompt(question: string, strips: Strip[]): ChatMessage[] {
   ];
 }
 
+/** The streamed text goes to the UI at most this often (plus once at the end). */
+export const STREAM_UPDATE_MS = 50;
+
 export interface GenerateDeps {
   llm: LlmDep;
   /** Monotonic ms. */
@@ -51,12 +54,22 @@ export interface GenerateDeps {
 
 /**
  * Creates the `generate` hook of the answer service.
- * A failure or cancellation returns what was streamed so far with `partial: true`.
+ * A failure or cancellation returns what was streamed so far with `partial: true`; a reply cut
+ * at its size budget returns `cut: true`. The text so far reaches `onToken` at most every
+ * STREAM_UPDATE_MS (each call copies it across a worker port: per token it would be quadratic).
  */
 export function createGenerateAnswer(deps: GenerateDeps): GenerateAnswerFn {
   return async (question, strips, onToken, signal) => {
     const start = deps.now();
     let streamed = '';
+    let sentAt = -Infinity;
+    let sent = 0;
+    const flush = () => {
+      if (streamed.length === sent) return;
+      sent = streamed.length;
+      sentAt = deps.now();
+      onToken(streamed);
+    };
     const request = {
       messages: answerPrompt(question, strips),
       temperature: deps.temperature ?? 0.2,
@@ -66,19 +79,22 @@ export function createGenerateAnswer(deps: GenerateDeps): GenerateAnswerFn {
       ...(signal ? { signal } : {}),
       onToken: (piece: string) => {
         streamed += piece;
-        onToken(streamed);
+        if (deps.now() - sentAt >= STREAM_UPDATE_MS) flush();
       },
     };
     try {
       const result = await deps.llm.generate(request, options);
+      flush();
       // The final text is authoritative (streamed pieces may still be in flight across a port).
       return {
         text: result.text,
         partial: false,
+        ...(result.finishReason === 'cut' ? { cut: true } : {}),
         backend: result.backend,
         ms: deps.now() - start,
       };
     } catch (err) {
+      flush();
       const partialText = isAppError(err) ? err.details.partialText : undefined;
       const kept = typeof partialText === 'string' ? longer(partialText, streamed) : streamed;
       return { text: kept, partial: true, backend: deps.llm.kind, ms: deps.now() - start };

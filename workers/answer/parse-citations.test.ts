@@ -5,8 +5,9 @@ import { citedDraft, parseCitations } from './parse-citations';
 function strip(id: string, text: string): Strip {
   return {
     id,
-    source: 'library',
-    documentId: 1,
+    source: id.startsWith('w') ? 'web' : 'library',
+    documentId: id.startsWith('d') ? Number(id.slice(1).split(':')[0]) : null,
+    ...(id.startsWith('w') ? { url: `https://example.org/${id}` } : {}),
     chunkId: 1,
     path: 'a.txt',
     title: 'A',
@@ -94,6 +95,31 @@ describe('citedDraft', () => {
       { text: 'B holds.', citations: [1], stripIds: ['w1'], dropped: [] },
       { text: 'A and B hold.', citations: [2, 1], stripIds: ['d1:0-5', 'w1'], dropped: [] },
       { text: 'Z holds.', citations: [], stripIds: [], dropped: [9] },
+    ]);
+  });
+
+  it('lists each document once, however many of its strips are cited', () => {
+    const strips = [
+      strip('d7:0-5', 'one'),
+      strip('d7:6-10', 'two'),
+      strip('d8:0-5', 'three'),
+      strip('d7:11-20', 'four'),
+      strip('d7:21-30', 'five'),
+    ];
+    const parsed = parseCitations('A [1]. B [2]. C [3][4]. D [5][1].', strips.length);
+    const draft = citedDraft(parsed, strips, ref);
+    expect(draft.references.map((r) => [r.n, r.stripId, r.documentId])).toEqual([
+      [1, 'd7:0-5', 7],
+      [2, 'd8:0-5', 8],
+    ]);
+    expect(draft.sentences.map((s) => [s.citations, s.stripIds])).toEqual([
+      [[1], ['d7:0-5']],
+      [[1], ['d7:6-10']],
+      [
+        [2, 1],
+        ['d8:0-5', 'd7:11-20'],
+      ],
+      [[1], ['d7:21-30', 'd7:0-5']],
     ]);
   });
 });

@@ -120,8 +120,10 @@ export interface CitedDraft {
 }
 
 /**
- * Turns parsed sentences into references: each cited strip gets one reference number, in order of
- * first citation, so [n] in the answer counts 1, 2, 3... whatever numbers the prompt used.
+ * Turns parsed sentences into references: each cited document (a library document, or a web
+ * page by URL) gets one reference number, in order of first citation, so [n] in the answer counts
+ * 1, 2, 3... whatever numbers the prompt used, and the list never names one document twice
+ * (the reference points at the first strip cited from it; each sentence keeps its own strips).
  * @param toReference builds a reference for a strip (the extractive answer's own builder)
  */
 export function citedDraft(
@@ -129,7 +131,7 @@ export function citedDraft(
   strips: Strip[],
   toReference: (strip: Strip, n: number) => AnswerReference,
 ): CitedDraft {
-  const refOf = new Map<number, number>(); // context number -> reference number
+  const refOf = new Map<string, number>(); // document key -> reference number
   const references: AnswerReference[] = [];
   const sentences = parsed.map((p) => {
     const citations: number[] = [];
@@ -137,16 +139,23 @@ export function citedDraft(
     for (const k of p.numbers) {
       const strip = strips[k - 1];
       if (!strip) continue;
-      let n = refOf.get(k);
+      const key = documentKey(strip);
+      let n = refOf.get(key);
       if (n === undefined) {
         n = references.length + 1;
-        refOf.set(k, n);
+        refOf.set(key, n);
         references.push(toReference(strip, n));
       }
-      citations.push(n);
+      if (!citations.includes(n)) citations.push(n);
       stripIds.push(strip.id);
     }
     return { text: p.text, citations, stripIds, dropped: p.dropped };
   });
   return { sentences, references };
+}
+
+/** What makes two strips one source in the reference list. */
+function documentKey(strip: Strip): string {
+  if (strip.source === 'web') return `w:${strip.url ?? strip.id}`;
+  return strip.documentId === null ? `s:${strip.id}` : `d:${strip.documentId}`;
 }

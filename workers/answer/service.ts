@@ -18,6 +18,7 @@ import { refine, type Refinement } from './refine';
 import { parseGenerated } from './generated';
 import { stripContext, type StripContext } from './strip-context';
 import type { AnswerDeps } from './types';
+import { MAX_REPLY_CHARS } from '../shared/llm-api';
 
 export { LLM_WEIGHT } from './ask-evidence';
 export { RETRIEVE_CHUNKS } from './ask-run';
@@ -119,6 +120,12 @@ interface Draft {
   generated?: boolean;
 }
 
+/** The most sentences of a generated answer that are kept and checked (a normal one has < 20). */
+export const MAX_GENERATED_SENTENCES = 60;
+
+/** Said when the model's reply passed MAX_REPLY_CHARS (200 KB) and was cut. */
+export const REPLY_CUT_NOTICE = `The reply was cut at ${MAX_REPLY_CHARS / 1024} KB: the language model sent more than one answer may hold.`;
+
 /**
  * The answer's sentences: generated when asked for and an LLM can (falling back to extractive
  * with a notice when it fails), otherwise extractive from the kept strips.
@@ -135,8 +142,21 @@ async function draftAnswer(
       const g = await run.timed('generate', () =>
         generate(run.question, context, onToken ?? (() => {}), run.signal),
       );
+      if (g.cut) run.notices.push(REPLY_CUT_NOTICE);
       const parsed = parseGenerated(g.text, context);
-      return { ...parsed, mode: 'generated', partial: g.partial, generated: true };
+      if (parsed.sentences.length > MAX_GENERATED_SENTENCES) {
+        // Each sentence is checked by the model: a runaway reply must not mean hours of checks.
+        parsed.sentences = parsed.sentences.slice(0, MAX_GENERATED_SENTENCES);
+        const cited = new Set(parsed.sentences.flatMap((x) => x.citations));
+        parsed.references = parsed.references.filter((r) => cited.has(r.n));
+        run.notices.push(
+          `Only the first ${MAX_GENERATED_SENTENCES} sentences of the reply are shown and checked.`,
+        );
+      }
+      if (!(g.cut && parsed.sentences.length === 0)) {
+        return { ...parsed, mode: 'generated', partial: g.partial, generated: true };
+      }
+      // Cut before one readable sentence (one huge streamed event): the extractive answer.
     } catch (err) {
       if (run.signal?.aborted) throw err;
       run.notices.push('The LLM failed; the extractive answer is shown.');

@@ -100,7 +100,14 @@ export type GenerateAnswerFn = (
   strips: Strip[],
   onToken: (text: string) => void,
   signal?: AbortSignal,
-) => Promise<{ text: string; partial: boolean; backend: string; ms: number }>;
+) => Promise<{
+  text: string;
+  partial: boolean;
+  /** The reply passed its size budget (MAX_REPLY_CHARS) and was cut there. */
+  cut?: boolean;
+  backend: string;
+  ms: number;
+}>;
 
 /** Optional hooks filled when an LLM backend / web provider is active. */
 export interface AnswerHooks {

@@ -48,4 +48,28 @@ describe('importer + real store', () => {
     expect(again).toMatchObject({ unchanged: 6, added: 0, chunksDone: 0 });
     expect((await lib.store.listDocuments()).length).toBe(6);
   });
+
+  it('stores a file whose name starts with NUL or holds newlines under a sane, non-empty path', async () => {
+    const importer = createImporter({
+      sink: lib.store,
+      cleanHtml: createHtmlCleaner(dom.window as unknown as CleanerWindow),
+      loadPdfjs: loadNodePdfjs,
+    });
+    const file = (name: string, text: string): ImportFile => {
+      const data = new Blob([text]);
+      return { path: name, name, size: data.size, modified: 0, type: '', data };
+    };
+    const result = await importer.importFiles([
+      file('\u0000evil.txt', 'xenoquokka marsupial notes'),
+      file('a\n\n<img src=x onerror=alert(1)>\n\n.txt', 'wombat burrow notes'),
+    ]);
+    expect(result).toMatchObject({ added: 2, failures: [] });
+    const paths = (await lib.store.listDocuments()).map((d) => d.path);
+    expect(paths).toContain('\uFFFDevil.txt');
+    expect(paths).toContain('a\uFFFD\uFFFD<img src=x onerror=alert(1)>\uFFFD\uFFFD.txt');
+    // eslint-disable-next-line no-control-regex
+    for (const p of paths) expect(p).toMatch(/^[^\u0000-\u001f]+$/);
+    const { hits } = await lib.search.search({ query: 'xenoquokka' });
+    expect(hits[0]?.path).toBe('\uFFFDevil.txt');
+  });
 });

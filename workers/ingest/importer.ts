@@ -119,6 +119,17 @@ export function detectKind(name: string, mime: string): DocumentKind | null {
  * Creates the importer.
  * @throws never at creation; see the methods.
  */
+/**
+ * A file's path and name as stored: control characters (NUL, newlines, ESC...; legal in Linux
+ * file names) become U+FFFD, so SQLite never cuts the path at a NUL and no view or export shows
+ * a broken line; a name of nothing but those is never stored empty.
+ */
+export function storedName(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
+  return clean.trim() ? clean : 'unnamed';
+}
+
 export function createImporter(deps: ImporterDeps): Importer {
   const maxFileBytes = deps.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxHtmlBytes = deps.limits?.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES;
@@ -165,12 +176,13 @@ export function createImporter(deps: ImporterDeps): Importer {
   async function importOne(
     file: ImportFile,
   ): Promise<{ result: PutResult; chunks: number; notice: string | null }> {
-    const path = file.path || file.name;
-    const kind = detectKind(file.name || path, file.type);
+    const path = storedName(file.path || file.name);
+    const name = file.name ? storedName(file.name) : path;
+    const kind = detectKind(name, file.type);
     if (!kind) {
-      const dot = file.name.lastIndexOf('.');
+      const dot = name.lastIndexOf('.');
       throw createError('UNSUPPORTED_TYPE', {
-        reason: `"${path}" (${dot > 0 ? file.name.slice(dot) : file.type || 'no extension'}) is not a supported type.`,
+        reason: `"${path}" (${dot > 0 ? name.slice(dot) : file.type || 'no extension'}) is not a supported type.`,
         path,
       });
     }
@@ -189,7 +201,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       });
     }
     const bytes = new Uint8Array(await file.data.arrayBuffer());
-    const parsed = await parse(kind, bytes, { path, name: file.name || path });
+    const parsed = await parse(kind, bytes, { path, name });
     const stored = await store({
       path,
       title: parsed.title,
@@ -243,7 +255,7 @@ export function createImporter(deps: ImporterDeps): Importer {
           progress.cancelled = true;
           break;
         }
-        const path = file.path || file.name;
+        const path = storedName(file.path || file.name);
         progress.current = path;
         emit(false); // tells the UI which file is being read, unless we reported a moment ago
         try {

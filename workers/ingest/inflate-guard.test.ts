@@ -60,6 +60,12 @@ function docxWith(documentXml: Omit<ZipEntry, 'name'>): Buffer {
   );
 }
 
+/** A raw-deflate stream's opening: `text` flushed as its own non-final block(s). */
+function deflatePrefix(text: string): Buffer {
+  // Z_SYNC_FLUSH without Z_FINISH leaves the stream open, so the next raw stream may follow.
+  return deflateRawSync(Buffer.from(text), { finishFlush: constants.Z_SYNC_FLUSH });
+}
+
 const PARAGRAPH = '<w:p><w:r><w:t>wombat census</w:t></w:r></w:p>';
 
 async function codeAndMessage(p: Promise<unknown>): Promise<[string, string]> {
@@ -115,6 +121,37 @@ describe('zip guard (DOCX)', () => {
     await expect(guardZip(docx, meta('ok.docx'))).resolves.toBeUndefined();
     const parsed = await parseDocx(docx, meta('ok.docx'));
     expect(parsed.text).toContain(LETTER_PARAGRAPHS[0]);
+  });
+
+  it('refuses an element-dense document.xml (50 KB file, 16 MB of empty paragraphs) before mammoth reads it', async () => {
+    // Under the 64 MB inflate cap, but ~2.8 million elements: mammoth took 2.6 GB and 24 s.
+    const head =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
+    const emptyParagraphs = await deflateRepeated('<w:p/>', 16, true);
+    const data = Buffer.concat([deflatePrefix(head), emptyParagraphs]);
+    const size = Buffer.byteLength(head) + 16 * MB;
+    const dense = docxWith({ data, method: 8, declaredSize: size });
+    expect(dense.length).toBeLessThan(60 * 1024);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const [code, message] = await codeAndMessage(parseDocx(dense, meta('dense.docx')));
+    expect(code).toBe('FILE_TOO_LARGE');
+    expect(message).toMatch(
+      /docs\/dense\.docx" holds more than 150,000 XML elements \(in word\/document\.xml\).*Split it/,
+    );
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(300 * MB);
+    expect(performance.now() - t0).toBeLessThan(5000);
+  }, 30_000);
+
+  it('counts elements in stored (uncompressed) parts too, and lets an ordinary document through', async () => {
+    const xml = `<w:document><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(60_000)}</w:body></w:document>`;
+    const stored = docxWith({ data: Buffer.from(xml), method: 0 });
+    const [code] = await codeAndMessage(guardZip(stored, meta('stored.docx')));
+    expect(code).toBe('FILE_TOO_LARGE');
+    const fewer = xml.replace(/(<w:p><w:r><w:t>a<\/w:t><\/w:r><\/w:p>){30000}/, '');
+    await expect(
+      guardZip(docxWith({ data: Buffer.from(fewer), method: 0 }), meta('ok.docx')),
+    ).resolves.toBeUndefined();
   });
 
   it('leaves a file that is not a zip to the parser (PARSE_FAILED as before)', async () => {

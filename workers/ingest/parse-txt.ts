@@ -83,6 +83,8 @@ function looksBinary(sample: Uint8Array | string): boolean {
 export function decodeText(bytes: Uint8Array, meta: ParseMeta): DecodedText {
   const sample = bytes.subarray(0, SAMPLE_BYTES);
   const bom = bomEncoding(bytes);
+  // A UTF-8 BOM says what a valid-UTF-8 guess would: damaged bytes become U+FFFD as without it.
+  if (bom === 'UTF-8') return lenientUtf8(bytes.subarray(3), meta);
   if (bom) return strict(bytes, bom, meta);
   const utf16 = utf16Guess(sample);
   if (utf16) return strict(bytes, utf16, meta);
@@ -100,6 +102,21 @@ export function decodeText(bytes: Uint8Array, meta: ParseMeta): DecodedText {
     ? 'Windows-1252'
     : 'ISO-8859-1';
   return withNotice(decodeSingleByte(bytes, single), single, meta);
+}
+
+/** UTF-8 known from its BOM: decoded with damaged bytes as U+FFFD and a notice counting them. */
+function lenientUtf8(bytes: Uint8Array, meta: ParseMeta): DecodedText {
+  if (isUtf8(bytes)) return strict(bytes, 'UTF-8', meta);
+  const text = decode(bytes, 'UTF-8', false);
+  if (looksBinary(text.slice(0, SAMPLE_BYTES))) {
+    throw notText(meta, 'it looks like binary data, not text');
+  }
+  const { invalid } = utf8Census(bytes);
+  return {
+    text,
+    encoding: 'UTF-8',
+    notice: `"${meta.path}" is UTF-8 with ${invalid} damaged byte(s), shown as \uFFFD; the rest was read as written.`,
+  };
 }
 
 /** Decodes in an encoding chosen from a BOM or the UTF-16 pattern; invalid data is not text. */

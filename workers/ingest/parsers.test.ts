@@ -45,6 +45,19 @@ describe('txt', () => {
     expect(parseTxt(fixture('sample.txt'), meta('sample.txt')).notice).toBeUndefined();
   });
 
+  it('reads a UTF-8 file with a BOM and one bad byte like one without the BOM (U+FFFD)', () => {
+    const body = [
+      ...new TextEncoder().encode('caf\u00e9 na\u00efve r\u00e9sum\u00e9 '),
+      0xff,
+      0x21,
+    ];
+    const withBom = decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...body]), meta('bom-bad.txt'));
+    const without = decodeText(new Uint8Array(body), meta('bom-bad.txt'));
+    expect(withBom.text).toBe('caf\u00e9 na\u00efve r\u00e9sum\u00e9 \uFFFD!');
+    expect(withBom).toEqual(without);
+    expect(withBom.notice).toMatch(/1 damaged byte/);
+  });
+
   it('reads Windows-1252 (curly quotes 0x93/0x94) and says so', () => {
     const parsed = parseTxt(fixture('cafe-1252.txt'), meta('cafe-1252.txt'));
     expect(parsed.text).toBe('Menu of the café: the \u201ccassoulet\u201d special\n');

@@ -79,7 +79,7 @@ describe('buildExports', () => {
     expect(files.report.text).toContain('## Question\nDoes smoking cause cancer?');
     expect(files.report.text).toContain('## Answer\nSmoking causes cancer. [1]');
     expect(files.report.text).toMatch(
-      /\[1\] Cancer facts — https:\/\/www\.who\.int\/cancer \(grade A, tier 1/,
+      /\[1\] Cancer facts — <https:\/\/www\.who\.int\/cancer> \(grade A, tier 1/,
     );
   });
 

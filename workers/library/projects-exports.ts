@@ -12,6 +12,7 @@ import {
   type ProjectClaim,
   type ProjectExportFiles,
 } from '../shared/projects-api';
+import { safeJson } from '../shared/safe-markdown';
 import type { DocumentSummary, QualityGrade } from '../shared/types';
 import type { JudgedSentence } from '../projects/evidence';
 import type { ClaimCheck } from '../projects/claim-check';
@@ -134,9 +135,7 @@ function answerSection(a: StoredAnswer, citeOf: (documentId: number | null) => s
     return n >= 1 && n <= 5 ? (n as ProvenanceTier) : undefined;
   };
   return {
-    text: a.sentences
-      .map((s) => `${s.text}${s.citations.map((n) => ` [${n}]`).join('')}`)
-      .join(' '),
+    sentences: a.sentences.map((s) => ({ text: s.text, citations: s.citations })),
     citations: a.references.map((r) => {
       const citation = citeOf(r.documentId);
       return {
@@ -197,7 +196,7 @@ export function buildExports(input: {
     report: { name: `${slug(input.project.name)}-report.md`, text: report },
     indexMetadata: {
       name: 'index_metadata.json',
-      text: `${JSON.stringify(indexMetadata(sources, stats), null, 2)}\n`,
+      text: `${safeJson(indexMetadata(sources, stats), 2)}\n`,
     },
     retrievalAudit: { name: 'retrieval_audit.md', text: retrievalAudit(sources, stats, rows) },
   };

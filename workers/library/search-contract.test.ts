@@ -12,7 +12,7 @@ import { createScriptedGenerator } from '../llm/scripted';
 import { createResearchService } from '../query-plan/service';
 import type { SearchScope } from '../shared/search-contract';
 import type { SearchFilters, SearchHit, SearchMode } from '../shared/types';
-import { globToRegExp } from '../store/glob';
+import { compileGlob } from '../store/glob';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
 import { openTestLibrary } from './node-library.testkit';
@@ -71,7 +71,7 @@ async function library() {
 /** The filter rule every hit must pass, written independently of the SQL that applies it. */
 function passes(hit: SearchHit, f: SearchFilters): boolean {
   const doc = DOCS.find((d) => d.path === hit.path)!;
-  if (f.pathGlob && !globToRegExp(f.pathGlob).test(hit.path)) return false;
+  if (f.pathGlob && !compileGlob(f.pathGlob).test(hit.path)) return false;
   if (f.mime && !f.mime.includes(doc.mime)) return false;
   if (f.modifiedAfter !== undefined && doc.modified < f.modifiedAfter) return false;
   if (f.modifiedBefore !== undefined && doc.modified >= f.modifiedBefore) return false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../shared/errors';
+import { createError, isAppError } from '../shared/errors';
+import { MAX_REPLY_CHARS } from '../shared/llm-api';
 import { createGenerator, withTimeout, type StreamingBackend } from './generator';
 import { createScriptedGenerator } from './scripted';
 
@@ -26,6 +27,44 @@ describe('generator wrapper', () => {
     expect(r.text).toBe('Hello world');
     expect(r.finishReason).toBe('stop');
     expect(streamed.join('')).toBe('Hello world');
+  });
+
+  it('cuts a reply at its character budget and says so (finishReason cut)', async () => {
+    const g = createGenerator(fromPieces(['abcd', 'efgh', 'ijkl', 'mnop']), 10);
+    const streamed: string[] = [];
+    const r = await g.generate({ prompt: 'x' }, { onToken: (p) => streamed.push(p) });
+    expect(r).toMatchObject({ text: 'abcdefghij', finishReason: 'cut', tokens: 3 });
+    expect(streamed.join('')).toBe('abcdefghij');
+  });
+
+  it('cuts at the default 200 KB however large the pieces', async () => {
+    const g = createGenerator(fromPieces(['x'.repeat(150_000), 'y'.repeat(16 << 20), 'z']));
+    const r = await g.generate({ prompt: 'x', stop: ['STOP'] });
+    expect(r.finishReason).toBe('cut');
+    expect(r.text.length).toBe(MAX_REPLY_CHARS);
+  });
+
+  it("ends a reply as cut, keeping what came before, when the backend's event is too large", async () => {
+    const g = createGenerator({
+      kind: 'http',
+      async *stream() {
+        yield 'kept';
+        throw createError('REPLY_TOO_LARGE', { reason: 'one event of more than 2048 KB' });
+      },
+    });
+    const r = await g.generate({ prompt: 'x' });
+    expect(r).toMatchObject({ text: 'kept', finishReason: 'cut' });
+  });
+
+  it('finds a stop string split across 40,000 one-character pieces in linear time', async () => {
+    const body = 'ab'.repeat(20_000);
+    const g = createGenerator(fromPieces([...body, '\n', '\n', 'E', 'N', 'D', 'tail']));
+    const t0 = performance.now();
+    const r = await g.generate({ prompt: 'x', stop: ['\n\nEND', 'abba'], maxTokens: 300_000 });
+    expect(r).toMatchObject({ text: body, finishReason: 'stop' });
+    // Searching the whole reply per piece is ~1e9 character steps here (seconds); the tail
+    // search is ~1e6. The bound is loose on purpose.
+    expect(performance.now() - t0).toBeLessThan(2000);
   });
 
   it('stops at maxTokens with finishReason length', async () => {

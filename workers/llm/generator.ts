@@ -2,11 +2,12 @@
 // the same semantics: stop strings, maxTokens, streamed pieces, AbortSignal, errors as AppError.
 // Backends only provide `stream()`. Must not import other layers than workers/shared.
 import { createError, isAppError, toAppError } from '../shared/errors';
-import type {
-  GenerateRequest,
-  GenerateResult,
-  LlmBackendKind,
-  ChatMessage,
+import {
+  MAX_REPLY_CHARS,
+  type GenerateRequest,
+  type GenerateResult,
+  type LlmBackendKind,
+  type ChatMessage,
 } from '../shared/llm-api';
 
 export interface GenerateOptions {
@@ -101,8 +102,15 @@ function abortError(partialText: string, reason?: unknown): Error {
   return createError('ABORTED', { partialText });
 }
 
-/** Wraps a streaming backend into a Generator with uniform semantics. */
-export function createGenerator(backend: StreamingBackend): Generator {
+/**
+ * Wraps a streaming backend into a Generator with uniform semantics. A reply is cut at
+ * `maxReplyChars` (finishReason 'cut'), and a backend's REPLY_TOO_LARGE (one streamed event past
+ * its budget) ends it the same way, with what came before kept.
+ */
+export function createGenerator(
+  backend: StreamingBackend,
+  maxReplyChars = MAX_REPLY_CHARS,
+): Generator {
   async function generate(
     request: GenerateRequest,
     options: GenerateOptions = {},
@@ -114,45 +122,68 @@ export function createGenerator(backend: StreamingBackend): Generator {
     const inner = new AbortController();
     const onOuterAbort = () => inner.abort(outer?.reason);
     outer?.addEventListener('abort', onOuterAbort, { once: true });
-    let text = ''; // everything received
-    let emitted = 0; // how much of `text` has been passed to onToken
+    // The reply is kept as emitted parts plus `held`, the tail that may begin a stop string;
+    // each piece is searched with that tail only, so the work is linear in the reply.
+    const parts: string[] = [];
+    let held = '';
+    let received = 0; // characters taken into the reply (parts + held)
+    const textSoFar = () => parts.join('') + held;
+    const emit = (piece: string) => {
+      if (!piece) return;
+      parts.push(piece);
+      options.onToken?.(piece);
+    };
     let pieces = 0;
     let finishReason: GenerateResult['finishReason'] = 'length';
     try {
-      let stopped = false;
-      for await (const piece of backend.stream(req, inner.signal)) {
-        if (outer?.aborted) break;
-        if (piece === '') continue;
-        pieces++;
-        text += piece;
-        const hit = firstStop(text, req.stop);
-        if (hit >= 0) {
-          text = text.slice(0, hit);
-          stopped = true;
+      let ended = false; // by a stop string or the cut
+      try {
+        for await (const piece of backend.stream(req, inner.signal)) {
+          if (outer?.aborted) break;
+          if (piece === '') continue;
+          pieces++;
+          const room = maxReplyChars - received;
+          const add = piece.length > room ? piece.slice(0, room) : piece;
+          received += add.length;
+          const window = held + add;
+          const hit = firstStop(window, req.stop);
+          if (hit >= 0) {
+            emit(window.slice(0, hit));
+            held = '';
+            finishReason = 'stop';
+          } else if (piece.length > room) {
+            emit(window);
+            held = '';
+            finishReason = 'cut';
+          } else {
+            const keep = heldBack(window, req.stop);
+            emit(window.slice(0, window.length - keep));
+            held = window.slice(window.length - keep);
+          }
+          if (hit >= 0 || piece.length > room) {
+            ended = true;
+            inner.abort();
+            break;
+          }
+          if (pieces >= req.maxTokens) {
+            finishReason = 'length';
+            inner.abort();
+            break;
+          }
         }
-        const safeEnd = stopped ? text.length : text.length - heldBack(text, req.stop);
-        if (safeEnd > emitted) {
-          options.onToken?.(text.slice(emitted, safeEnd));
-          emitted = safeEnd;
-        }
-        if (stopped) {
-          finishReason = 'stop';
-          inner.abort();
-          break;
-        }
-        if (pieces >= req.maxTokens) {
-          finishReason = 'length';
-          inner.abort();
-          break;
-        }
+      } catch (err) {
+        if (!(isAppError(err) && err.code === 'REPLY_TOO_LARGE') || outer?.aborted) throw err;
+        ended = true;
+        finishReason = 'cut';
       }
-      if (outer?.aborted) throw abortError(text, outer.reason);
-      if (!stopped && pieces < req.maxTokens) finishReason = 'stop'; // the model ended by itself
-      if (emitted < text.length) options.onToken?.(text.slice(emitted));
-      return { text, finishReason, tokens: pieces, backend: backend.kind };
+      if (outer?.aborted) throw abortError(textSoFar(), outer.reason);
+      if (!ended && pieces < req.maxTokens) finishReason = 'stop'; // the model ended by itself
+      emit(held);
+      held = '';
+      return { text: parts.join(''), finishReason, tokens: pieces, backend: backend.kind };
     } catch (err) {
-      if (outer?.aborted) throw abortError(text, outer.reason);
-      if (err instanceof DOMException && err.name === 'AbortError') throw abortError(text);
+      if (outer?.aborted) throw abortError(textSoFar(), outer.reason);
+      if (err instanceof DOMException && err.name === 'AbortError') throw abortError(textSoFar());
       throw toAppError(err, 'INTERNAL');
     } finally {
       outer?.removeEventListener('abort', onOuterAbort);

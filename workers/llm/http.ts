@@ -1,10 +1,11 @@
 // OpenAI-compatible HTTP backend (Ollama, llama.cpp server, LM Studio, vLLM, hosted APIs):
 // POST `${baseUrl}/chat/completions` with `stream: true`, parsed as server-sent events.
 // The API key goes only to that one URL (redirects refused), and is never logged or put in
-// errors. Owns: SSE parsing, status-to-error mapping, Retry-After. Imports only workers/shared.
+// errors. Owns: status-to-error mapping, Retry-After (SSE framing: ./sse-parser.ts). Imports only workers/shared.
 import { createError, isAppError, type AppError } from '../shared/errors';
 import type { HttpEndpointConfig } from '../shared/llm-api';
 import { createGenerator, type Generator, type NormalisedRequest } from './generator';
+import { createSseParser } from './sse-parser';
 
 export interface HttpBackendDeps {
   fetch: typeof fetch;
@@ -77,32 +78,25 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** Reads an SSE body and yields each event's `data` payload. */
+/**
+ * Reads an SSE body and yields each event's `data` payload (./sse-parser.ts: linear in the input,
+ * REPLY_TOO_LARGE for one event past its budget, after which the body is cancelled).
+ */
 async function* sseData(body: ReadableStream<Uint8Array>): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
+  const parser = createSseParser();
   try {
     while (true) {
       const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let nl: number;
-      while ((nl = buffer.search(/\r?\n/)) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(buffer[nl] === '\r' ? nl + 2 : nl + 1);
-        if (line === '') {
-          if (data.length > 0) yield data.join('\n');
-          data = [];
-        } else if (line.startsWith('data:')) {
-          data.push(line.slice(5).replace(/^ /, ''));
-        } // comments (":") and other fields (event:, id:, retry:) are ignored
-      }
+      const events = done
+        ? [...parser.push(decoder.decode()), ...parser.end()]
+        : parser.push(decoder.decode(value, { stream: true }));
+      yield* events;
       if (done) break;
     }
-    if (buffer.startsWith('data:')) data.push(buffer.slice(5).replace(/^ /, ''));
-    if (data.length > 0) yield data.join('\n');
   } finally {
+    await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }

@@ -31,6 +31,19 @@ describe('parseDraftReferences', () => {
       references: new Map(),
     });
   });
+
+  it('reads a reference line with 100,000 inner spaces in linear time (the old pattern took ~8 s)', () => {
+    const gap = ' '.repeat(100_000);
+    const draft = `Prose [1].\n\n[1] a${gap}b\n[2] c${gap}\u0000\n3. d${' e'.repeat(50_000)}${gap}f`;
+    const t0 = performance.now();
+    const r = parseDraftReferences(draft);
+    const ms = performance.now() - t0;
+    expect(r.references.get('1')).toBe(`a${gap}b`);
+    expect(r.references.get('2')).toBe(`c${gap}\u0000`);
+    expect(r.references.get('3')?.endsWith(`${gap}f`)).toBe(true);
+    // A quadratic pattern spends seconds here; linear work is a few ms, so the bound is loose.
+    expect(ms).toBeLessThan(500);
+  });
 });
 
 describe('matchReference', () => {

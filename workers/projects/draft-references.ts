@@ -11,7 +11,17 @@ export interface DraftReferences {
   references: Map<string, string>;
 }
 
-const REF_LINE = /^\s*(?:\[(\d+)\]:?|(\d+)[.)])\s+(\S.*?)\s*$/;
+/** The marker of a reference line; the label is the trimmed rest (no lazy `.*?` then `\s*$`:
+ * that pair backtracks quadratically over a long run of inner spaces). */
+const REF_MARKER = /^\s*(?:\[(\d+)\]:?|(\d+)[.)])\s/;
+
+/** A reference line's number and label, or null. */
+function refLine(line: string): { n: string; label: string } | null {
+  const m = REF_MARKER.exec(line);
+  if (!m) return null;
+  const label = line.slice(m[0].length).trim();
+  return label ? { n: m[1] ?? m[2]!, label } : null;
+}
 const HEADING = /^\s*(?:#{1,6}\s*)?(references|sources|bibliography|works cited)\s*:?\s*$/i;
 
 export function parseDraftReferences(draft: string): DraftReferences {
@@ -22,12 +32,12 @@ export function parseDraftReferences(draft: string): DraftReferences {
   let start = lines.length;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (line.trim() === '' || REF_LINE.test(line) || HEADING.test(line)) start = i;
+    if (line.trim() === '' || refLine(line) || HEADING.test(line)) start = i;
     else break;
   }
   for (const line of lines.slice(start)) {
-    const m = REF_LINE.exec(line);
-    if (m) references.set(m[1] ?? m[2]!, m[3]!);
+    const ref = refLine(line);
+    if (ref) references.set(ref.n, ref.label);
   }
   if (references.size === 0) return { body: draft, references };
   return { body: lines.slice(0, start).join('\n'), references };

@@ -65,7 +65,7 @@ describe('exports', () => {
     expect(md).toContain('- Documents indexed: 2');
     expect(md).toContain('- Total passages: 15');
     expect(md).toContain('- Zero-result queries: 1 (25%)');
-    expect(md).toContain('| X \\| y | https://nature.com/a |  | 0.85 | PASS |');
+    expect(md).toContain('| X \\| y | https\\://nature.com/a |  | 0.85 | PASS |');
     expect(md).toContain('Re-fetch or import gone.md');
     expect(cell('a\nb'.repeat(200), 10)).toHaveLength(10);
   });
@@ -77,7 +77,10 @@ describe('exports', () => {
     const md = projectReport({
       project: 'Bones',
       question: 'Does vitamin D prevent fractures?',
-      answer: { text: 'Probably [1].', citations: [{ n: 1, provenance: sources[0]!.provenance }] },
+      answer: {
+        sentences: [{ text: 'Probably.', citations: [1] }],
+        citations: [{ n: 1, provenance: sources[0]!.provenance }],
+      },
       claims: [{ text: 'Vitamin D lowers fracture risk.', triangulation: t }],
       audit: [],
       measures: objectiveMeasures([t]),
@@ -85,7 +88,7 @@ describe('exports', () => {
     });
     expect(md).toContain('| 1 | Vitamin D lowers fracture risk. | LIKELY | 1 | A \\| paper |  |');
     expect(md).toContain('Triangulation coverage: 0% (target >= 90%)');
-    expect(md).toContain('[1] A \\| paper — https://nature.com/a (grade A, tier 1, 1970-01-01)');
-    expect(md).toContain('2. Own — notes/own.md (grade C, tier own, 1970-01-02)');
+    expect(md).toContain('[1] A \\| paper — <https://nature.com/a> (grade A, tier 1, 1970-01-01)');
+    expect(md).toContain('2. Own — `notes/own.md` (grade C, tier own, 1970-01-02)');
   });
 });

@@ -2,7 +2,9 @@
 // index_metadata.json, retrieval_audit.md, and a Markdown report of a project (question, answer
 // with citations and tiers, claims table with triangulation, audit table, references). Pure
 // functions over plain data; nothing here reads settings, so no API key can reach an export.
-// Imports projects only.
+// Every title, path, passage and claim goes through ../shared/safe-markdown.ts, so none can
+// become markup. Imports projects and shared only.
+import { mdCell, mdCode, mdText, mdUrl } from '../shared/safe-markdown';
 import type { CitationAudit } from './audit';
 import type { Provenance } from './provenance';
 import type { ObjectiveMeasures, Triangulation } from './triangulation';
@@ -65,10 +67,12 @@ export interface AuditRow {
   audit: CitationAudit;
 }
 
-/** Markdown table cell: one line, pipes escaped, long text cut. */
-export function cell(text: string, max = 160): string {
-  const one = text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+/** Markdown table cell: one line, every Markdown and HTML character escaped, long text cut. */
+export const cell = mdCell;
+
+/** A source's location: a link when it is an http(s) URL, else a code span (a library path). */
+function location(where: string): string {
+  return mdUrl(where) ?? mdCode(where);
 }
 
 export function retrievalAudit(
@@ -127,7 +131,10 @@ function recommendations(rows: AuditRow[]): string[] {
 export interface ReportInput {
   project: string;
   question: string;
-  answer?: { text: string; citations: Array<{ n: number; provenance: Provenance }> };
+  answer?: {
+    sentences: Array<{ text: string; citations: number[] }>;
+    citations: Array<{ n: number; provenance: Provenance }>;
+  };
   claims: Array<{ text: string; triangulation: Triangulation }>;
   audit: AuditRow[];
   measures: ObjectiveMeasures;
@@ -137,16 +144,19 @@ export interface ReportInput {
 /** The project report as Markdown (also what the printable view shows). */
 export function projectReport(r: ReportInput): string {
   const ref = (p: Provenance) =>
-    `${p.citation ? `${cell(p.citation, 120)}. ` : ''}${cell(p.title || p.location, 120)} — ${p.location} (grade ${p.grade}, tier ${p.tier}, ${new Date(p.date).toISOString().slice(0, 10)})`;
+    `${p.citation ? `${cell(p.citation, 120)}. ` : ''}${cell(p.title || p.location, 120)} — ${location(p.location)} (grade ${mdText(p.grade)}, tier ${p.tier}, ${new Date(p.date).toISOString().slice(0, 10)})`;
   const lines = [
     `# ${cell(r.project, 200)}`,
     '',
     '## Question',
-    r.question || '_No question set._',
+    r.question.trim() ? mdText(r.question) : '_No question set._',
     '',
   ];
   if (r.answer) {
-    lines.push('## Answer', r.answer.text, '');
+    const text = r.answer.sentences
+      .map((x) => `${mdText(x.text)}${x.citations.map((n) => ` [${Math.trunc(n)}]`).join('')}`)
+      .join(' ');
+    lines.push('## Answer', text, '');
     for (const c of r.answer.citations) lines.push(`[${c.n}] ${ref(c.provenance)}`);
     lines.push('');
   }

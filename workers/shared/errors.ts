@@ -116,6 +116,11 @@ export const ERROR_CODES = {
     message: 'The service sent a response Sift could not read.',
     retryable: true,
   },
+  REPLY_TOO_LARGE: {
+    message:
+      'The language model sent more than one answer may hold (200 KB); the reply was cut there. Lower the maximum length on the endpoint, or check that it streams a normal answer.',
+    retryable: false,
+  },
   MODEL_LOAD_FAILED: {
     message: 'The model could not be loaded. Re-download or re-import it.',
     retryable: true,

@@ -21,8 +21,14 @@ export interface GenerateRequest {
   seed?: number;
 }
 
-/** A cancelled generation throws ABORTED (details.partialText holds what was streamed). */
-export type FinishReason = 'stop' | 'length';
+/**
+ * A cancelled generation throws ABORTED (details.partialText holds what was streamed). `cut`: the
+ * reply passed MAX_REPLY_CHARS (or one streamed event its byte budget) and was cut there.
+ */
+export type FinishReason = 'stop' | 'length' | 'cut';
+
+/** 200 KB: the most characters one reply may hold; a longer one is cut and says so. */
+export const MAX_REPLY_CHARS = 200 * 1024;
 
 export interface GenerateResult {
   text: string;

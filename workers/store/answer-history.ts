@@ -2,6 +2,7 @@
 // newest first, read back with references to deleted documents marked missing, exported as JSON.
 // Owns: the answers table (migration 5). Must not import any layer but workers/shared/.
 import { createError } from '../shared/errors';
+import { safeJson } from '../shared/safe-markdown';
 import type { Answer, CragMetadata, SupportLabel } from '../shared/answer-api';
 import {
   ANSWER_EXPORT_FORMAT,
@@ -196,14 +197,14 @@ export function createAnswerHistory(sql: Sql): AnswerHistory {
       // One at a time: calls on one connection must not interleave a cached statement.
       const answers: StoredAnswer[] = [];
       for (const a of await full('', [])) answers.push(await markMissing(a));
-      return JSON.stringify(
+      // safeJson: the same data, with no `<` a viewer could render as a tag.
+      return safeJson(
         {
           format: ANSWER_EXPORT_FORMAT,
           version: ANSWER_EXPORT_VERSION,
           exportedAt: new Date(now).toISOString(),
           answers,
         },
-        null,
         2,
       );
     },

@@ -2,7 +2,7 @@
 // allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
 // deterministic tie-breaks. Must not import other layers.
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
-import { globToRegExp } from './glob';
+import { compileGlob } from './glob';
 import { batchedInQueue } from './queue-batch';
 import type { Sql, SqlValue } from './sql';
 
@@ -70,7 +70,7 @@ async function allowedNow(sql: Sql, filters: SearchFilters): Promise<Set<number>
     where.push(`COALESCE(d.quality_grade, ?) IN (${grades.map(() => '?').join(', ')})`);
     binds.push(OWN_DOCUMENT_GRADE, ...grades);
   }
-  const pathRe = filters.pathGlob ? globToRegExp(filters.pathGlob) : null;
+  const pathRe = filters.pathGlob ? compileGlob(filters.pathGlob) : null;
   const needle = filters.contains ? filters.contains.toLowerCase() : null;
   const rows = await sql.all<{ id: number; path: string; text: string | null }>(
     `SELECT c.id AS id, d.path AS path${needle ? ', c.text AS text' : ''}

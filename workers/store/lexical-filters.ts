@@ -4,7 +4,7 @@
 // Must not import any layer but workers/shared/.
 import { createError } from '../shared/errors';
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
-import { globToRegExp } from './glob';
+import { compileGlob } from './glob';
 import type { ParsedQuery } from './lexical-query';
 import type { Sql, SqlValue } from './sql';
 
@@ -78,7 +78,7 @@ export async function candidateChunks(
     where.push("c.text LIKE ? ESCAPE '\\'");
     binds.push(likeContains(needle));
   }
-  const pathRe = filters?.pathGlob ? globToRegExp(filters.pathGlob) : null;
+  const pathRe = filters?.pathGlob ? compileGlob(filters.pathGlob) : null;
   const needsJoin = where.length > 1 || pathRe !== null || unicodeNeedle !== null;
   if (!needsJoin && parsed.phrases.length === 0 && singleStems) return null;
   const allowed = new Uint8Array(size);
