@@ -54,7 +54,7 @@ export interface ProjectsLinkDeps {
     projects: ProjectStore;
     lexical?: Pick<LexicalSearch, 'stems'>;
   }>;
-  semantic: Pick<SemanticSync, 'embed' | 'status'>;
+  semantic: Pick<SemanticSync, 'embed' | 'status'> & Partial<Pick<SemanticSync, 'pairVerifier'>>;
   getAnswer(id: number): Promise<StoredAnswer>;
   /** The active generator (null: no backend); absent: claims are never extracted with an LLM. */
   llm?(): Promise<LlmDep | null>;
@@ -98,6 +98,9 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       // The evidence gate `--task claims` measures (fitted on SciFact train): a labelled source
       // whose judgement and search position say it is not evidence counts as NEUTRAL.
       gate: evidenceGateFor(model.id),
+      // Sift's pair model reads each claim with each picked sentence; without its weights the
+      // stance model above judges and the evidence says so.
+      pairs: deps.semantic.pairVerifier?.() ?? null,
       embed: {
         claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
         // A check's sentences go out as one call, split over the workers in batched passes.

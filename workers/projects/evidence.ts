@@ -9,6 +9,7 @@ import {
   type EvidenceGate,
   type RetrievalContext,
 } from './evidence-gate';
+import { judgeOrFallback } from '../shared/pair-verdicts';
 import type { PairJudgement, PairVerifier } from '../shared/pair-verifier';
 import { splitSentences, type SentenceSpan } from './sentences';
 import pick from './fitted/sentence-pick.json';
@@ -124,9 +125,14 @@ export function createEvidenceJudge(deps: {
 }): EvidenceJudge {
   const perSource = deps.candidates ?? CANDIDATES_PER_SOURCE;
   const tau = deps.model.fitted.evidenceThreshold;
+  // Weights missing, damaged or of another version: the stance model judges, and says so.
   async function readPairs(claim: ClaimView, texts: string[]): Promise<PairJudgement[] | null> {
     if (!deps.pairs) return null;
-    return deps.pairs.judge(texts.map((b) => ({ a: claim.text, b })));
+    const read = await judgeOrFallback(
+      deps.pairs,
+      texts.map((b) => ({ a: claim.text, b })),
+    );
+    return read.source === 'verifier' ? read.judgements : null;
   }
   function judgePicked(
     claim: ClaimView,

@@ -2,7 +2,7 @@
 // import, never by an import over a user's edit; bounded and cleaned; gone with the document.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBiblioStore, type BiblioStore } from './biblio-store';
-import { doc, openTestLibrary, put, type TestLibrary } from './test-fixtures';
+import { doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
 let lib: TestLibrary;
 let bib: BiblioStore;
