@@ -54,7 +54,7 @@ export interface ProjectsLinkDeps {
     projects: ProjectStore;
     lexical?: Pick<LexicalSearch, 'stems'>;
   }>;
-  semantic: Pick<SemanticSync, 'embed' | 'status'> & Partial<Pick<SemanticSync, 'pairVerifier'>>;
+  semantic: Pick<SemanticSync, 'embed' | 'status'>;
   getAnswer(id: number): Promise<StoredAnswer>;
   /** The active generator (null: no backend); absent: claims are never extracted with an LLM. */
   llm?(): Promise<LlmDep | null>;
@@ -98,9 +98,9 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       // The evidence gate `--task claims` measures (fitted on SciFact train): a labelled source
       // whose judgement and search position say it is not evidence counts as NEUTRAL.
       gate: evidenceGateFor(model.id),
-      // Sift's pair model reads each claim with each picked sentence; without its weights the
-      // stance model above judges and the evidence says so.
-      pairs: deps.semantic.pairVerifier?.() ?? null,
+      // The pair model (deps.semantic.pairVerifier) is not wired into the stance yet: its
+      // train-side oracle figure (held-out SciFact train claims, ml/verifier/oracle_rules.py) does
+      // not beat this stance model's cross-validated one, so the judge stays LLM-free and says so.
       embed: {
         claims: (texts) => deps.semantic.embed(texts, { role: 'query' }),
         // A check's sentences go out as one call, split over the workers in batched passes.
