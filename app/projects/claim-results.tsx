@@ -14,7 +14,8 @@ const ROLE_LABEL: Record<ClaimEvidenceView['role'], string> = {
 /** What checked the source's sentences, said to the user beside its verdict. */
 const JUDGED_BY: Record<NonNullable<ClaimEvidenceView['judgedBy']>, string> = {
   'pair-model': "judged by Sift's pair model (claim and sentence read together)",
-  features: 'judged by the LLM-free stance model (word and meaning features; pair model not loaded)',
+  features:
+    'judged by the LLM-free stance model (word and meaning features; pair model not loaded)',
 };
 
 /** The judged sentence's stance and how sure the judge was of it. */
