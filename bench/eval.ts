@@ -13,7 +13,7 @@ const RUN_DEPTH = 100;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
-  if (args.task && args.dataset && TASKS[args.task]) return TASKS[args.task]!(args);
+  if (args.task && (args.dataset || args.docs) && TASKS[args.task]) return TASKS[args.task]!(args);
   if (args.task && CRAG_TASKS.includes(args.task) && args.dataset) return runCragTask(args);
   const dataset = args.dataset;
   const mode = args.mode ?? 'lexical';
