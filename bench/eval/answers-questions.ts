@@ -67,7 +67,7 @@ export function parseQuestions(text: string): AnswerQuestion[] {
       question: o.question,
       answerable: o.answerable,
       ...(gold ? { gold } : {}),
-      ...(o.answer_phrases ? { answer_phrases: o.answer_phrases as string[] } : {}),
+      ...(o.answer_phrases ? { answer_phrases: o.answer_phrases } : {}),
     });
   });
   return out;
