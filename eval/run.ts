@@ -19,7 +19,7 @@ const RUN_DEPTH = 100;
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), { strict: true });
   if (args.task === 'stance-pairs') return runStancePairsTask(args);
-  if (args.task && args.dataset && TASKS[args.task])
+  if (args.task && (args.dataset || args.docs) && TASKS[args.task])
     return TASKS[args.task]!(args, { outOfFold: OUT_OF_FOLD });
   if (args.task && CRAG_TASKS.includes(args.task) && args.dataset)
     return runCragTask(args, CRAG_FITS);

@@ -1,5 +1,6 @@
 // Registry of non-retrieval eval tasks for `npm run eval -- --task <name>` (each prints its own
 // JSON report). A task is one line here and one module.
+import { runAnswersTask } from './answers-task';
 import type { OutOfFold } from './claims-pipeline';
 import { runClaimsTask } from './claims-task';
 
@@ -13,4 +14,5 @@ export const TASKS: Record<
   (args: Record<string, string>, fits: TaskFits) => Promise<void>
 > = {
   claims: (args, fits) => runClaimsTask(args, fits.outOfFold),
+  answers: (args) => runAnswersTask(args),
 };
