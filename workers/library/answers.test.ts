@@ -197,7 +197,7 @@ describe('library answers', () => {
     let stopped = false;
     const answer = await lib.ask({ question: QUESTION }, 'r1', (t) => {
       streamed.push(t);
-      if (!stopped && streamed.length === 3) {
+      if (!stopped && streamed.length === 1) {
         stopped = true;
         void lib.cancelAnswer('r1');
       }

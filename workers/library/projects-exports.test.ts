@@ -128,7 +128,8 @@ describe('buildExports with bibliographic data', () => {
         },
       ],
     });
-    expect(withBiblio.report.text).toMatch(/## References\n1\. Doll & Hill 1954\. /);
-    expect(withBiblio.report.text).toMatch(/\[1\] Doll & Hill 1954\. Cancer facts/);
+    // Markdown escapes the ampersand (safe-markdown); it renders as "&".
+    expect(withBiblio.report.text).toMatch(/## References\n1\. Doll \\& Hill 1954\. /);
+    expect(withBiblio.report.text).toMatch(/\[1\] Doll \\& Hill 1954\. Cancer facts/);
   });
 });
