@@ -2,8 +2,8 @@
 // written by `npm run eval -- --task checker-fit --split train`, ml/checker-fit.ts, on
 // SciFact claims_train pairs only). Kept apart from the evaluator's fitted/<model>.json (another
 // fit, another owner); a model with no checker file falls back to that file's `checker` entry.
-// Imports only ./fitted (types) and the JSON data.
-import type { FittedModel } from './fitted';
+// Imports only ./fitted and the JSON data.
+import { fittedKeyFor, type FittedModel } from './fitted';
 import miniLm from './fitted/checker-all-MiniLM-L6-v2.json';
 import useLite from './fitted/checker-use-lite.json';
 
@@ -26,6 +26,18 @@ const CHECKERS: Record<string, CheckerModel> = {
 
 /** The checker model for a fitted file: its own checker file if one was fitted, else `fitted.checker`. */
 export function checkerModelFor(fitted: FittedModel): CheckerModel {
+  return CHECKERS[checkerKey(fitted)] ?? fitted.checker;
+}
+
+/** The shipped file `checkerModelFor(fitted)` comes from, and the `npm run fit` step refitting it. */
+export function checkerFileFor(fitted: FittedModel): { file: string; step: string } {
+  const key = checkerKey(fitted);
+  return CHECKERS[key]
+    ? { file: `workers/answer/fitted/checker-${key}.json`, step: 'checker' }
+    : { file: `workers/answer/fitted/${fittedKeyFor(fitted.modelId)}.json`, step: 'evaluator' };
+}
+
+function checkerKey(fitted: FittedModel): string {
   const key = fitted.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? fitted.modelId;
-  return CHECKERS[key] ?? CHECKERS[fitted.modelId.split('/').pop() ?? ''] ?? fitted.checker;
+  return CHECKERS[key] ? key : (fitted.modelId.split('/').pop() ?? '');
 }

@@ -10,7 +10,8 @@
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
 import { cosine } from '../query-plan/vectors';
 import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
-import { checkerModelFor } from './checker-model';
+import { assertFittedFeatures } from '../shared/fitted-features';
+import { checkerFileFor, checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';
 import { contextText, type StripContext } from './strip-context';
 import { contentStems, coverage, idf, numbersOf, pairCoverage, type WeightedTerms } from './text';
@@ -59,6 +60,21 @@ export const CONTEXT_FEATURES = [
   'ctxCos',
 ] as const;
 
+/**
+ * Every named feature `features()` computes, which a fitted checker may read: the strip features,
+ * the context features, the union features of older fits and the stance cues (`st_<cue>`; the
+ * dense `st_d<k>` interaction block is not offered to the fit).
+ */
+export const CHECKER_INPUTS: readonly string[] = [
+  ...CHECKER_FEATURES,
+  ...CONTEXT_FEATURES,
+  'covW',
+  'covP',
+  'pairs',
+  'numbers',
+  ...CUE_FEATURES.map((f) => `st_${f}`),
+];
+
 export interface CheckInput {
   sentence: string;
   /** The texts of the strips it cites (empty: no citation). */
@@ -83,6 +99,8 @@ export function createSentenceChecker(
   fitted: FittedModel,
 ): SentenceChecker {
   const model = checkerModelFor(fitted);
+  const { file, step } = checkerFileFor(fitted);
+  assertFittedFeatures(model, CHECKER_INPUTS, file, step);
   const embedContext = deps.contextCosine ?? model.features.includes('ctxCos');
   const ctxOf = (i: CheckInput, k: number) => {
     const c = i.context?.[k];

@@ -6,6 +6,8 @@
 // variant's) is loaded on first use by a dynamic import, so only the active model's file is fetched
 // and none sits in the chunk that loads the worker.
 import type { EvaluatorThresholds } from '../shared/answer-api';
+import { assertFittedFeatures } from '../shared/fitted-features';
+import { LEXICAL_FEATURES, PASSAGE_FEATURES } from './features';
 
 /**
  * One regression tree over the model's features (raw values): node i splits on feature `f[i]`
@@ -140,7 +142,7 @@ export function loadFittedModel(modelId: string): Promise<FittedModel> {
   let p = loaded.get(key);
   if (!p) {
     p = FITTED[key]!().then(
-      (m) => m.default as FittedModel,
+      (m) => checkedFit(m.default as FittedModel, `workers/answer/fitted/${key}.json`),
       (err: unknown) => {
         loaded.delete(key); // a failed load (offline before caching) is retried next time
         throw err;
@@ -149,6 +151,20 @@ export function loadFittedModel(modelId: string): Promise<FittedModel> {
     loaded.set(key, p);
   }
   return p;
+}
+
+/**
+ * The evaluator file as loaded, its passage and query models checked against the
+ * features the code computes (features.ts; the vector-free variant's against LEXICAL_FEATURES).
+ * The strip and checker entries are checked where they are scored (refine.ts, checker.ts).
+ * @throws AppError FITTED_MISMATCH naming the refit step.
+ */
+export function checkedFit(fit: FittedModel, file: string): FittedModel {
+  for (const m of [fit.passage, fit.query])
+    if (m) assertFittedFeatures(m, PASSAGE_FEATURES, file, 'evaluator');
+  for (const m of [fit.noVectors?.passage, fit.noVectors?.query])
+    if (m) assertFittedFeatures(m, LEXICAL_FEATURES, file, 'evaluator');
+  return fit;
 }
 
 /** The logit a tree adds for raw feature values `x` (in the model's feature order). */

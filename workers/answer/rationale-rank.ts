@@ -6,6 +6,7 @@
 // `npm run eval -- --task rationale-fit --split train` (ml/rationale-fit.ts) and shipped
 // per embedding model as fitted/rationale-<model>.json; a model without a file keeps the strip
 // score. Imports only answer-room types and the JSON data.
+import { assertFittedFeatures } from '../shared/fitted-features';
 import { logisticScore, type FittedModel, type LogisticModel } from './fitted';
 import miniLm from './fitted/rationale-all-MiniLM-L6-v2.json';
 import { STRIP_FEATURES, type ScoredStrip } from './refine';
@@ -38,8 +39,14 @@ const RANKERS: Record<string, RationaleModel> = {
 
 /** The rationale model for a fitted file's embedding model, or null (keep the strip score). */
 export function rationaleModelFor(fitted: Pick<FittedModel, 'modelId'>): RationaleModel | null {
-  const key = fitted.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? fitted.modelId;
-  return RANKERS[key] ?? RANKERS[fitted.modelId.split('/').pop() ?? ''] ?? null;
+  const first = fitted.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? fitted.modelId;
+  const key = RANKERS[first] ? first : (fitted.modelId.split('/').pop() ?? '');
+  const model = RANKERS[key] ?? null;
+  if (model) {
+    const file = `workers/answer/fitted/rationale-${key}.json`;
+    assertFittedFeatures(model, RATIONALE_FEATURES, file, 'rationale');
+  }
+  return model;
 }
 
 /** The ranker's feature values of one refined strip (derived from its refine features). */

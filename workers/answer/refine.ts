@@ -5,7 +5,8 @@
 import type { Strip } from '../shared/answer-api';
 import { approxTokenCount } from '../query-plan/text';
 import type { QueryContext } from './features';
-import { logisticScore, type FittedModel } from './fitted';
+import { assertFittedFeatures } from '../shared/fitted-features';
+import { fittedKeyFor, logisticScore, type FittedModel } from './fitted';
 import type { Passage } from './passages';
 import { contentStems, coverage, pairCoverage, strips as splitStrips, type Span } from './text';
 
@@ -103,6 +104,8 @@ export function refine(
   passageScores: number[],
   fitted: FittedModel,
 ): Refinement {
+  const file = `workers/answer/fitted/${fittedKeyFor(fitted.modelId)}.json`;
+  assertFittedFeatures(fitted.strip, STRIP_FEATURES, file, 'evaluator');
   const all: ScoredStrip[] = [];
   passages.forEach((p, i) => {
     for (const { span, features } of passageStrips(q, p, passageScores[i] ?? 0)) {

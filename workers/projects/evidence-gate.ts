@@ -7,7 +7,9 @@
 // margin is) plus, when the caller knows it, where the source sat in the search (rank, and the
 // next hit's score relative to its own): below its fitted threshold the source is NEUTRAL.
 // Fitted on SciFact claims_train only by ml/evidence-gate-fit.ts (fitted/
-// evidence-gate-<model>.json); a model without a file has no gate. Imports only its JSON data.
+// evidence-gate-<model>.json); a model without a file has no gate, a file whose features the code
+// does not compute is refused.
+import { assertFittedFeatures } from '../shared/fitted-features';
 import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
 import useLite from './fitted/evidence-gate-use-lite.json';
 
@@ -108,8 +110,14 @@ const GATES: Record<string, EvidenceGate> = {
 
 /** The gate shipped for an embedding model id, or null. */
 export function evidenceGateFor(modelId: string): EvidenceGate | null {
-  const key = modelId.split(/[\\/@]/).filter(Boolean)[0] ?? modelId;
-  return GATES[key] ?? GATES[modelId.split('/').pop() ?? ''] ?? null;
+  const first = modelId.split(/[\\/@]/).filter(Boolean)[0] ?? modelId;
+  const key = GATES[first] ? first : (modelId.split('/').pop() ?? '');
+  const gate = GATES[key] ?? null;
+  if (gate) {
+    const file = `workers/projects/fitted/evidence-gate-${key}.json`;
+    assertFittedFeatures(gate, GATE_FEATURES, file, 'evidence-gate');
+  }
+  return gate;
 }
 
 /** The gate's feature values for one judged source (missing retrieval context -> training mean). */

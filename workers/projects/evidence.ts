@@ -13,7 +13,8 @@ import { judgeOrFallback } from '../shared/pair-verdicts';
 import type { PairJudgement, PairVerifier } from '../shared/pair-verifier';
 import { splitSentences, type SentenceSpan } from './sentences';
 import pick from './fitted/sentence-pick.json';
-import { rankSentences, type PickModel } from './sentence-rank';
+import { assertFittedFeatures } from '../shared/fitted-features';
+import { PICK_FEATURES, rankSentences, type PickModel } from './sentence-rank';
 import { contentStems } from './stance-cues';
 import { textView, type TextView } from './stance-features';
 import {
@@ -214,6 +215,8 @@ function pairSentence(s: SentenceSpan, p: PairJudgement): JudgedSentence {
 
 /** The sentences judged: by the fitted rationale picker (BM25 + position + figures). */
 function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): number[] {
+  const file = 'workers/projects/fitted/sentence-pick.json';
+  assertFittedFeatures(SENTENCE_PICK, PICK_FEATURES, file, 'sentence-pick');
   return rankSentences(claim.text, all, limit, SENTENCE_PICK);
 }
 

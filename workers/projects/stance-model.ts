@@ -2,7 +2,8 @@
 // written by ml/stance-fit.ts from SciFact claims_train only) turns a (claim, sentence)
 // feature vector into P(SUPPORT), P(CONTRADICT), P(NEUTRAL). Weights are int16 with one scale per
 // layer, math is float64 in a fixed order, so a prediction is the same on every device.
-// Pure; imports projects only.
+// Pure; imports projects and the error table only.
+import { createError } from '../shared/errors';
 import { FEATURES_VERSION, featureCount, stanceFeatures, type TextView } from './stance-features';
 
 export const STANCE_LABELS = ['SUPPORT', 'CONTRADICT', 'NEUTRAL'] as const;
@@ -53,12 +54,17 @@ export interface StanceModel {
   probs(claim: TextView, sentence: TextView): StanceProbabilities;
 }
 
-/** @throws Error when the file was fitted on other features or another vector size. */
+/**
+ * @throws AppError FITTED_MISMATCH when the file was fitted on other features; Error when it was
+ * fitted on another vector size.
+ */
 export function createStanceModel(fitted: FittedStanceModel, dim: number): StanceModel {
   if (fitted.format !== 'sift-stance/1' || fitted.features !== FEATURES_VERSION) {
-    throw new Error(
-      `Stance model ${fitted.format}/${fitted.features} does not match ${FEATURES_VERSION}: refit it with ml/stance-fit.ts`,
-    );
+    throw createError('FITTED_MISMATCH', {
+      reason: `Stance model ${fitted.format}/${fitted.features} does not match ${FEATURES_VERSION}: refit it with \`npm run fit -- stance\` (ml/stance-fit.ts).`,
+      file: `workers/projects/fitted/stance-${fitted.model}.json`,
+      step: 'stance',
+    });
   }
   if (fitted.dim !== dim || fitted.mean.length !== featureCount(dim, fitted.dense)) {
     throw new Error(
