@@ -31,9 +31,9 @@ export interface ManifestFile {
   producer: string;
   command: string;
   /** The command the file itself records (what actually wrote it), when it records one. */
-  recordedCommand?: string;
+  recordedCommand?: string | undefined;
   /** The last commit that changed the file when the manifest was written. */
-  commit?: string;
+  commit?: string | undefined;
   sha256: string;
   bytes: number;
   datasets: Array<{ path: string; sha256: string }>;

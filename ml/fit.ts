@@ -15,7 +15,8 @@ import {
   type Manifest,
 } from './fit-check';
 
-const ROOT = resolve(import.meta.dirname, '..');
+// SIFT_FIT_ROOT: another checkout to check (fit.test.ts points it at a tampered copy).
+const ROOT = resolve(process.env.SIFT_FIT_ROOT ?? resolve(import.meta.dirname, '..'));
 const DATASETS = resolve(ROOT, '../shared/datasets');
 
 const readOrNull = (path: string) => (existsSync(path) ? readFileSync(path) : null);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit tests, production build, end-to-end tests; then one summary
-// line "N passed, N failed" that CI reads. Stops at the first failing step.
+// `npm test`: typecheck, lint, the fitted-files check, unit tests, production build, end-to-end
+// tests; then one summary line "N passed, N failed" that CI reads. Stops at the first failing step.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 
@@ -33,6 +33,8 @@ const steps = [
   () => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']),
   () => run('lint', 'npx', ['eslint', '.']),
   () => run('format', 'npx', ['prettier', '--check', '.']),
+  // the shipped fitted files against workers/fitted-manifest.json and the code (seconds)
+  () => run('fitted', 'npm', ['run', 'fit', '--', '--check']),
   () => {
     const ok = run('unit', 'npx', [
       'vitest',

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
 import { haveRealWeights } from '../embed/real-weights.testkit';
+import { isAppError } from '../shared/errors';
 import { auditScore } from './audit';
 import { textView } from './stance-features';
 import { combineStances, createStanceModel, type FittedStanceModel } from './stance-model';
@@ -32,6 +33,18 @@ describe('MiniLM stance model file', () => {
         expect(Math.abs(w)).toBeLessThanOrEqual(32767);
       }
     }
+  });
+
+  it('is refused when fitted on another feature version, naming the refit step', () => {
+    const old = { ...fitted, features: 'stance-features/1' };
+    let err: unknown;
+    try {
+      createStanceModel(old, 384);
+    } catch (e) {
+      err = e;
+    }
+    expect(isAppError(err) && err.code).toBe('FITTED_MISMATCH');
+    expect((err as Error).message).toMatch(/npm run fit -- stance/);
   });
 
   it("carries a train-fitted audit calibration that reproduces the script's probabilities", () => {

@@ -1,0 +1,130 @@
+// `npm run fit -- --check` against the shipped files, and against tampered copies: a changed file,
+// a feature list the code no longer computes, a dataset that changed, a fitted file not listed.
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkManifest, MANIFEST_PATH, type CheckDeps, type Manifest } from './fit-check';
+import { CODE_FEATURE_LISTS, FITTED_FILES } from './fitted-registry';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DATASETS = resolve(ROOT, '../shared/datasets');
+const read = (p: string) => readFileSync(join(ROOT, p));
+const manifest = JSON.parse(read(MANIFEST_PATH).toString('utf8')) as Manifest;
+const deps: CheckDeps = {
+  read,
+  readDataset: (p) => readFileSync(join(DATASETS, p)),
+};
+const PICK = 'workers/projects/fitted/sentence-pick.json';
+const PICK_COMMAND = 'npx tsx ml/sentence-pick-fit.ts --dataset ../shared/datasets/scifact';
+
+describe('fit --check', () => {
+  it('passes on the shipped files, the code and the datasets', () => {
+    const r = checkManifest(manifest, deps);
+    expect(r.problems).toEqual([]);
+    expect(r.skippedDatasets).toBe(0);
+    expect(r.checkedDatasets).toBeGreaterThan(30);
+    expect(manifest.files.map((f) => f.path).sort()).toEqual(
+      FITTED_FILES.map((f) => f.path).sort(),
+    );
+  });
+
+  it('names the refit command of a file whose bytes changed', () => {
+    const tampered = read(PICK).toString('utf8').replace('"bias": -2.05229', '"bias": -2.05');
+    const r = checkManifest(manifest, {
+      ...deps,
+      read: (p) => (p === PICK ? Buffer.from(tampered) : read(p)),
+    });
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatchObject({ path: PICK, command: PICK_COMMAND });
+    expect(r.problems[0]!.message).toMatch(/SHA-256/);
+  });
+
+  it("fails when the code's feature list changes under a fitted file", () => {
+    const renamed = pickFeaturesWith('overlap', 'claimOverlap');
+    const codeLists = Object.fromEntries(
+      Object.entries(CODE_FEATURE_LISTS).map(([k, v]) => [k, v.names]),
+    );
+    const r = checkManifest(manifest, {
+      ...deps,
+      codeLists: { ...codeLists, PICK_FEATURES: renamed },
+    });
+    expect(r.problems.map((p) => p.path)).toEqual([PICK, PICK]);
+    expect(r.problems.every((p) => p.command === PICK_COMMAND)).toBe(true);
+    expect(r.problems[0]!.message).toMatch(/PICK_FEATURES .*changed/);
+    expect(r.problems[1]!.message).toMatch(/does not compute.*: overlap/);
+  });
+
+  it('fails on a stance file of another feature version', () => {
+    const path = 'workers/projects/fitted/stance-use-lite.json';
+    const json = JSON.parse(read(path).toString('utf8')) as Record<string, unknown>;
+    const r = checkManifest(manifest, {
+      ...deps,
+      read: (p) =>
+        p === path
+          ? Buffer.from(JSON.stringify({ ...json, features: 'stance-features/1' }))
+          : read(p),
+    });
+    expect(r.problems.map((p) => p.message).join('\n')).toMatch(
+      /stance-features\/1 .*computes stance-features\/2/,
+    );
+    expect(r.problems[0]!.command).toMatch(/^npx tsx ml\/stance-fit\.ts .*--model use-lite/);
+  });
+
+  it('fails when a dataset file changed, and names a fitted file it does not list', () => {
+    const r = checkManifest(manifest, {
+      ...deps,
+      readDataset: (p) =>
+        p === 'scifact/qrels/train.tsv'
+          ? Buffer.from('query-id\tcorpus-id\tscore\n')
+          : deps.readDataset(p),
+      fittedOnDisk: [PICK, 'workers/projects/fitted/extra.json'],
+    });
+    const paths = new Set(r.problems.map((p) => p.path));
+    expect(paths).toContain('workers/answer/fitted/use-lite.json');
+    expect(paths).toContain('workers/shared/relevance-bands.json');
+    expect(paths).not.toContain(PICK); // fitted on the claims, not the qrels
+    expect(paths).toContain('workers/projects/fitted/extra.json');
+  });
+
+  it('exits non-zero on a tampered copy of the checkout, naming the refit command', () => {
+    // the copy has no ../shared/datasets beside it: only files and code are compared
+    const tmp = mkdtempSync(join(tmpdir(), 'sift-fit-'));
+    const root = join(tmp, 'repo');
+    const copy = (p: string) => {
+      mkdirSync(dirname(join(root, p)), { recursive: true });
+      cpSync(join(ROOT, p), join(root, p));
+    };
+    copy(MANIFEST_PATH);
+    for (const f of manifest.files) {
+      copy(f.path);
+      for (const b of f.bundleFiles ?? []) symlinkSync(join(ROOT, b.path), join(root, b.path));
+    }
+    const gate = 'workers/projects/fitted/evidence-gate-use-lite.json';
+    const json = JSON.parse(read(gate).toString('utf8')) as { features: string[] };
+    json.features[0] = 'supportScoreV2';
+    writeFileSync(join(root, gate), JSON.stringify(json));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'ml/fit.ts'), '--check'], {
+      env: { ...process.env, SIFT_FIT_ROOT: root },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${gate} has SHA-256`);
+    expect(r.stderr).toContain('supportScoreV2');
+    expect(r.stderr).toContain('refit: ml/refit-evidence-gate.sh use-lite');
+    rmSync(tmp, { recursive: true, force: true });
+  }, 30_000);
+});
+
+function pickFeaturesWith(from: string, to: string): string[] {
+  return CODE_FEATURE_LISTS.PICK_FEATURES!.names.map((n) => (n === from ? to : n));
+}
