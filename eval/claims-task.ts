@@ -28,9 +28,9 @@ import {
   type EvidenceJudge,
 } from '../workers/projects/evidence';
 import { evidenceGateFor, type EvidenceGate } from '../workers/projects/evidence-gate';
-import { contentStems } from '../workers/projects/stance-cues';
+import { contentStems } from '../workers/text-features/stance-cues';
 import { splitSentences } from '../workers/projects/sentences';
-import { textView } from '../workers/projects/stance-features';
+import { textView } from '../workers/text-features/stance-features';
 import {
   createStanceModel,
   STANCE_LABELS,

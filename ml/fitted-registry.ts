@@ -7,7 +7,7 @@ import { RATIONALE_FEATURES } from '../workers/answer/rationale-rank';
 import { STRIP_FEATURES } from '../workers/answer/refine';
 import { GATE_FEATURES } from '../workers/projects/evidence-gate';
 import { PICK_FEATURES } from '../workers/projects/sentence-rank';
-import { CUE_FEATURES, FEATURES_VERSION } from '../workers/projects/stance-features';
+import { CUE_FEATURES, FEATURES_VERSION } from '../workers/text-features/stance-features';
 
 /** A refit step of `npm run fit`, in the order its files must be refitted. */
 export interface FitStep {
@@ -71,7 +71,7 @@ export const CODE_FEATURE_LISTS: Record<string, CodeFeatureList> = {
   // and the names behind it are hashed so a renamed cue without a new version is caught too.
   CUE_FEATURES: {
     name: 'CUE_FEATURES',
-    module: 'workers/projects/stance-features.ts',
+    module: 'workers/text-features/stance-features.ts',
     names: CUE_FEATURES,
   },
 };
@@ -180,7 +180,7 @@ const stepCommand = (step: string, model?: string) => {
 /** Every shipped fitted file, in step order. */
 export const FITTED_FILES: FittedFile[] = [
   {
-    path: 'workers/projects/fitted/stance-antonyms.json',
+    path: 'workers/text-features/fitted/stance-antonyms.json',
     step: 'stance-antonyms',
     producer: 'ml/stance-antonyms.py',
     command: stepCommand('stance-antonyms'),

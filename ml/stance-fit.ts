@@ -29,7 +29,11 @@ import { flippedClaims } from './stance-synth';
 import { macroF1, prf } from '../eval/stance-metrics';
 import { fitNetwork, quantise, standardise, standardiser, type TrainOptions } from './stance-train';
 import { topSentences } from '../workers/projects/sentence-rank';
-import { FEATURES_VERSION, stanceFeatures, textView } from '../workers/projects/stance-features';
+import {
+  FEATURES_VERSION,
+  stanceFeatures,
+  textView,
+} from '../workers/text-features/stance-features';
 import {
   combineStances,
   forward,

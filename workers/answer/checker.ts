@@ -9,7 +9,7 @@
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
 import { cosine } from '../query-plan/vectors';
-import { CUE_FEATURES, stanceFeatures, textView } from '../projects/stance-features';
+import { CUE_FEATURES, stanceFeatures, textView } from '../text-features/stance-features';
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { checkerFileFor, checkerModelFor } from './checker-model';
 import { logisticScore, type FittedModel } from './fitted';

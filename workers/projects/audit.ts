@@ -4,7 +4,7 @@
 // SOURCE_NOT_INDEXED when the source is not in the library (removed after it was cited, or never
 // imported) — a value, never an exception. Imports projects only.
 import { sourceStance, type EvidenceJudge, type JudgedSentence } from './evidence';
-import type { TextView } from './stance-features';
+import type { TextView } from '../text-features/stance-features';
 import type { Stance } from './stance-model';
 
 export const AUDIT_PASS = 0.7;

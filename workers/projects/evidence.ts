@@ -15,8 +15,8 @@ import { splitSentences, type SentenceSpan } from './sentences';
 import pick from './fitted/sentence-pick.json';
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { PICK_FEATURES, rankSentences, type PickModel } from './sentence-rank';
-import { contentStems } from './stance-cues';
-import { textView, type TextView } from './stance-features';
+import { contentStems } from '../text-features/stance-cues';
+import { textView, type TextView } from '../text-features/stance-features';
 import {
   STANCE_LABELS,
   type FittedStanceModel,

@@ -5,7 +5,7 @@
 // through a logistic model fitted on SciFact claims_train rationales
 // (ml/sentence-pick-fit.ts, fitted/sentence-pick.json, injected by the caller). Pure;
 // imports projects only.
-import { contentStems } from './stance-cues';
+import { contentStems } from '../text-features/stance-cues';
 
 export interface CollectionStats {
   docCount: number;

@@ -8,7 +8,7 @@ import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kern
 import { haveRealWeights } from '../embed/real-weights.testkit';
 import { isAppError } from '../shared/errors';
 import { auditScore } from './audit';
-import { textView } from './stance-features';
+import { textView } from '../text-features/stance-features';
 import { combineStances, createStanceModel, type FittedStanceModel } from './stance-model';
 
 const fitted = JSON.parse(

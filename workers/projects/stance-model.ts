@@ -4,7 +4,12 @@
 // layer, math is float64 in a fixed order, so a prediction is the same on every device.
 // Pure; imports projects and the error table only.
 import { createError } from '../shared/errors';
-import { FEATURES_VERSION, featureCount, stanceFeatures, type TextView } from './stance-features';
+import {
+  FEATURES_VERSION,
+  featureCount,
+  stanceFeatures,
+  type TextView,
+} from '../text-features/stance-features';
 
 export const STANCE_LABELS = ['SUPPORT', 'CONTRADICT', 'NEUTRAL'] as const;
 export type Stance = (typeof STANCE_LABELS)[number];

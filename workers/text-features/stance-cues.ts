@@ -3,7 +3,7 @@
 // the words a claim and a sentence share), antonyms (WordNet's direct pairs plus a short list of
 // polar pairs of scientific prose), and whether a sentence reads as a finding or as background.
 // Each cue list is here once; the stance features combine claim cues with sentence cues. Pure;
-// imports only research/text (tokenizer, stop words) and the antonym table.
+// imports only query-plan/text (tokenizer, stop words) and the antonym table.
 import { STOPWORDS, tokenize } from '../query-plan/text';
 import antonymTable from './fitted/stance-antonyms.json';
 
