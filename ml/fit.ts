@@ -41,7 +41,9 @@ const deps: CheckDeps = {
 
 function commitOf(path: string): string | undefined {
   try {
-    const out = execFileSync('git', ['log', '-1', '--format=%H', '--', path], { cwd: ROOT });
+    const out = execFileSync('git', ['log', '-1', '--follow', '--format=%H', '--', path], {
+      cwd: ROOT,
+    });
     return out.toString().trim() || undefined;
   } catch {
     return undefined;
