@@ -1,6 +1,6 @@
 // Lint rules, including the import boundaries that keep the layers of ARCHITECTURE.md honest:
-//   shared <- store, ingest, embed, vector, llm, web <- search <- query-plan <- answer <- library
-//   <- *.worker.ts
+//   shared <- store, ingest, embed, vector, llm, web <- search <- query-plan <- text-features
+//   <- answer <- projects <- library <- *.worker.ts
 // and app/ sees only workers/shared/ (plus its own clients.ts, which creates the workers).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -194,6 +194,10 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       ['^\\.\\./library/', 'answer sits below the library service; it must not import it.'],
+      [
+        '^\\.\\./projects/',
+        'answer sits below projects (projects reads the evaluator); shared text features live in workers/text-features/.',
+      ],
       NO_APP,
       NO_LAB,
       NO_WORKER_ENTRY,
@@ -207,6 +211,20 @@ export default tseslint.config(
       [
         '^\\.\\./(ingest|vector|embed|llm|library)/',
         'workers/projects may import shared, store, search, query-plan, answer and web; inject the rest.',
+      ],
+      NO_APP,
+      NO_LAB,
+      NO_WORKER_ENTRY,
+    ),
+  },
+  {
+    // The text features answer and projects both read (stemmer, stance cues, feature vector).
+    files: ['workers/text-features/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict(
+      [
+        '^\\.\\./(?!query-plan/text$|shared/)',
+        'text-features sits below answer and projects; it imports only query-plan/text and shared.',
       ],
       NO_APP,
       NO_LAB,
