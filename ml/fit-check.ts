@@ -21,6 +21,8 @@ export interface ManifestFeatureList {
   code: string;
   /** SHA-256 of the code list's names, JSON-encoded in order. */
   codeSha256: string;
+  /** SHA-256 of the file's own ordered list at `at` (kind `names` only). */
+  fileSha256?: string;
   /** The stance feature version the code computed (kind `version` only). */
   version?: string;
 }
@@ -113,7 +115,9 @@ export function buildManifest(
         kind: x.kind,
         code: `${CODE_FEATURE_LISTS[x.code]!.module}#${x.code}`,
         codeSha256: featureListSha256(codeLists[x.code]!),
-        ...(x.kind === 'version' ? { version: STANCE_FEATURES_VERSION } : {}),
+        ...(x.kind === 'version'
+          ? { version: STANCE_FEATURES_VERSION }
+          : { fileSha256: featureListSha256(at(json, x.at) as string[]) }),
       })),
     };
     if (f.bundle) out.bundleFiles = bundleFiles(f, json);
@@ -245,6 +249,8 @@ function fileListProblems(
     return problem(
       `reads features at ${list.at} the code does not compute (${list.code}): ${unknown.join(', ')}`,
     );
+  if (list.fileSha256 && featureListSha256(value as string[]) !== list.fileSha256)
+    return problem(`has another feature list at ${list.at} than the one recorded`);
   return [];
 }
 

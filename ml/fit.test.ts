@@ -49,6 +49,20 @@ describe('fit --check', () => {
     expect(r.problems[0]!.message).toMatch(/SHA-256/);
   });
 
+  it('fails on a file whose feature list was reordered (the weights no longer line up)', () => {
+    const json = JSON.parse(read(PICK).toString('utf8')) as { features: string[] };
+    json.features.reverse();
+    const r = checkManifest(manifest, {
+      ...deps,
+      read: (p) => (p === PICK ? Buffer.from(JSON.stringify(json)) : read(p)),
+    });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/SHA-256/),
+      'has another feature list at features than the one recorded',
+    ]);
+    expect(r.problems.every((p) => p.command === PICK_COMMAND)).toBe(true);
+  });
+
   it("fails when the code's feature list changes under a fitted file", () => {
     const renamed = pickFeaturesWith('overlap', 'claimOverlap');
     const codeLists = Object.fromEntries(
