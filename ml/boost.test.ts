@@ -45,11 +45,12 @@ describe('fitBoosted', () => {
       expect(logisticScore(copy, r)).toBe(logisticScore(boosted, r));
   });
 
-  it('treats a missing feature as the training mean, never NaN', () => {
+  it('counts a non-finite feature as the training mean, never NaN, and refuses an absent one', () => {
     const boosted = fitBoosted(names, train.rows, train.labels, { trees: 10, depth: 2 });
-    const p = logisticScore(boosted, { a: 0.9 });
+    const p = logisticScore(boosted, { a: 0.9, b: Number.NaN, noise: 0 });
     expect(Number.isFinite(p)).toBe(true);
     expect(p).toBeGreaterThan(0);
     expect(p).toBeLessThan(1);
+    expect(() => logisticScore(boosted, { a: 0.9 })).toThrow(/did not compute/);
   });
 });

@@ -7,6 +7,7 @@
 // and none sits in the chunk that loads the worker.
 import type { EvaluatorThresholds } from '../shared/answer-api';
 import { assertFittedFeatures } from '../shared/fitted-features';
+import { sigmoid, standardLogit, standardValues } from '../shared/standard-logistic';
 import { LEXICAL_FEATURES, PASSAGE_FEATURES } from './features';
 
 /**
@@ -175,18 +176,12 @@ export function treeValue(tree: BoostTree, x: number[]): number {
 }
 
 /**
- * P(positive) for the named feature values: the linear logit plus the trees' (missing or
- * non-finite features count as the training mean).
+ * P(positive) for the named feature values: the linear logit plus the trees' (non-finite features
+ * count as the training mean; an absent one is refused, see standardValues).
  */
 export function logisticScore(model: LogisticModel, values: Record<string, number>): number {
-  let z = model.bias;
-  const x = model.features.map((name, i) => {
-    const v = values[name];
-    return v === undefined || !Number.isFinite(v) ? model.mean[i]! : v;
-  });
-  x.forEach((v, i) => {
-    z += (model.weights[i]! * (v - model.mean[i]!)) / model.scale[i]!;
-  });
+  const x = standardValues(model, values);
+  let z = standardLogit(model, x);
   for (const tree of model.trees ?? []) z += treeValue(tree, x);
-  return 1 / (1 + Math.exp(-z));
+  return sigmoid(z);
 }

@@ -10,6 +10,7 @@
 // evidence-gate-<model>.json); a model without a file has no gate, a file whose features the code
 // does not compute is refused.
 import { assertFittedFeatures } from '../shared/fitted-features';
+import { standardProbability, type StandardLogistic } from '../shared/standard-logistic';
 import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
 import useLite from './fitted/evidence-gate-use-lite.json';
 
@@ -30,14 +31,8 @@ export const GATE_FEATURES = [
   'passageScore',
 ] as const;
 
-/** Logistic weights over named features, standardised by the training mean and scale. */
-export interface GateModel {
-  features: string[];
-  weights: number[];
-  bias: number;
-  mean: number[];
-  scale: number[];
-}
+/** The gate's logistic weights (the shared standardised scorer's shape). */
+export type GateModel = StandardLogistic;
 
 export type EvidenceGate = GateModel & {
   /** A source whose gate probability is below this is NEUTRAL. */
@@ -159,13 +154,17 @@ export function gateFeatures(
   return out;
 }
 
+/** Features only a search gives (absent for a claim judged without one): the training mean. */
+const RETRIEVAL_FEATURES: ReadonlySet<string> = new Set([
+  'rankInv',
+  'nextRatio',
+  'lexicalRankInv',
+  'semanticRankInv',
+  'relevance',
+  'passageScore',
+]);
+
 /** P(the source is evidence for the claim) under `gate`. */
 export function gateProbability(gate: GateModel, features: Record<string, number>): number {
-  let z = gate.bias;
-  gate.features.forEach((name, i) => {
-    const v = features[name];
-    const x = v === undefined || !Number.isFinite(v) ? gate.mean[i]! : v;
-    z += (gate.weights[i]! * (x - gate.mean[i]!)) / gate.scale[i]!;
-  });
-  return 1 / (1 + Math.exp(-z));
+  return standardProbability(gate, features, RETRIEVAL_FEATURES);
 }

@@ -5,6 +5,7 @@
 // through a logistic model fitted on SciFact claims_train rationales
 // (ml/sentence-pick-fit.ts, fitted/sentence-pick.json, injected by the caller). Pure;
 // imports projects only.
+import { standardProbability, type StandardLogistic } from '../shared/standard-logistic';
 import { contentStems } from '../text-features/stance-cues';
 
 export interface CollectionStats {
@@ -56,14 +57,8 @@ export function topSentences(
     .map((x) => x.i);
 }
 
-/** A fitted logistic model over PICK_FEATURES (standardised by the training mean and scale). */
-export interface PickModel {
-  features: string[];
-  weights: number[];
-  bias: number;
-  mean: number[];
-  scale: number[];
-}
+/** A fitted logistic model over PICK_FEATURES (the shared standardised scorer's shape). */
+export type PickModel = StandardLogistic;
 
 export const PICK_FEATURES = [
   'bmRel',
@@ -118,15 +113,7 @@ export function pickFeatures(
 
 /** P(rationale) of each feature row under `model`. */
 export function pickProbabilities(model: PickModel, rows: Array<Record<string, number>>): number[] {
-  return rows.map((r) => {
-    let z = model.bias;
-    model.features.forEach((name, j) => {
-      const v = r[name];
-      const x = v === undefined || !Number.isFinite(v) ? model.mean[j]! : v;
-      z += (model.weights[j]! * (x - model.mean[j]!)) / model.scale[j]!;
-    });
-    return 1 / (1 + Math.exp(-z));
-  });
+  return rows.map((r) => standardProbability(model, r));
 }
 
 /**
