@@ -114,7 +114,10 @@ export default tseslint.config(
   {
     files: ['workers/shared/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: restrict(['^\\.\\./', 'workers/shared is the bottom layer: it imports no other layer.']),
+    rules: restrict([
+      '^\\.\\./(?!fitted/[^/]+\\.json$)',
+      'workers/shared is the bottom layer: it imports no other layer (only fitted data from workers/fitted).',
+    ]),
   },
   ...LOW_LAYERS.map((layer) => ({
     files: [`workers/${layer}/**/*.ts`],
@@ -223,8 +226,8 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
-        '^\\.\\./(?!query-plan/text$|shared/)',
-        'text-features sits below answer and projects; it imports only query-plan/text and shared.',
+        '^\\.\\./(?!query-plan/text$|shared/|fitted/[^/]+\\.json$)',
+        'text-features sits below answer and projects; it imports only query-plan/text, shared and fitted data.',
       ],
       NO_APP,
       NO_LAB,

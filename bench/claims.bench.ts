@@ -120,7 +120,7 @@ async function claimLibrary(dataset: string) {
   let chunks = 0;
   for (const d of await loadCorpus(dataset)) chunks += (await storeBeirDoc(store, d)).length;
   const fitted = JSON.parse(
-    readFileSync(join(HERE, '../workers/projects/fitted/stance-use-lite.json'), 'utf8'),
+    readFileSync(join(HERE, '../workers/fitted/stance-use-lite.json'), 'utf8'),
   ) as FittedStanceModel;
   const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
   // The app embeds a claim check's sentences as one batched call (same bytes as one by one).

@@ -113,7 +113,7 @@ async function loadClaimsSetup(args: Record<string, string>): Promise<ClaimsSetu
   const topDocs = Number(args.docs ?? (args.noGate ? 1 : (evidenceGateFor(model)?.docs ?? 1)));
   const mode = args.mode ?? evidenceGateFor(model)?.mode ?? 'lexical';
   const fitted = JSON.parse(
-    readFileSync(args.stance ?? `workers/projects/fitted/stance-${model}.json`, 'utf8'),
+    readFileSync(args.stance ?? `workers/fitted/stance-${model}.json`, 'utf8'),
   ) as FittedStanceModel;
   const corpusList = await loadCorpus(dataset);
   const corpus = new Map(corpusList.map((d) => [d.id, d]));

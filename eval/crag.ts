@@ -2,7 +2,7 @@
 // `npm run eval -- --dataset <BEIR folder> --task crag-fit --split train --model <id>`
 // The answer pipeline's quality (issue 16) on a BEIR folder: passages of the hybrid top-10 are
 // relevant iff in the qrels; claims/ files (SciFact) add rationale and checker figures. The fit
-// writes workers/answer/fitted/<model>.json and refuses any split but train.
+// writes workers/fitted/evaluator-<model>.json and refuses any split but train.
 // Subsets for quick runs and CI: --max-queries N (first N queries of the split) --max-docs M
 // (their relevant documents plus the first M of the corpus). --records FILE: see below.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // `npm run eval -- --dataset <BEIR folder> --task checker-fit --split train --model <id>`: fits
 // the sentence checker alone on TRAIN claim pairs (claims_train: right = claim + its SUPPORT
 // rationale; negatives = claim + the best strips of the top-ranked non-relevant document, and of a
-// random document) and writes workers/answer/fitted/checker-<model>.json (command, date inside).
+// random document) and writes workers/fitted/checker-<model>.json (command, date inside).
 // Every cited strip carries its document context (title, text around it), for all pair kinds alike.
 // Candidates: logistic (+ boosted trees) over CHECKER_FEATURES, the stance cues and the context
 // features (CONTEXT_FEATURES), trained on every pair or on right against hard only, with or
@@ -171,7 +171,7 @@ export async function fitChecker(
     ...(cut.gate > -1 ? { gate: cut.gate } : {}),
   };
   const key = harness.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? harness.modelId;
-  const path = join(REPO_ROOT, 'workers', 'answer', 'fitted', `checker-${key}.json`);
+  const path = join(REPO_ROOT, 'workers', 'fitted', `checker-${key}.json`);
   writeFileSync(path, `${JSON.stringify(out)}\n`);
   return path;
 }

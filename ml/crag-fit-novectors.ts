@@ -1,5 +1,5 @@
 // `npx tsx ml/crag-fit-novectors.ts MODEL LEXICAL_RECORDS`: refits only the vector-free
-// variant (`noVectors`) of workers/answer/fitted/MODEL.json from a TRAIN split's lexical-only
+// variant (`noVectors`) of workers/fitted/MODEL.json from a TRAIN split's lexical-only
 // records (`--lexical-records` of `--task crag-fit`), with the same function crag-fit uses
 // (`fitVariant` over LEXICAL_FEATURES), and notes the command in the file's provenance. For a
 // change to the variant's feature list without refitting the rest; a full crag-fit gives the
@@ -16,7 +16,7 @@ import { fitVariant, formatFitted, present } from './crag-fit';
 function main(): void {
   const [model, file] = process.argv.slice(2);
   if (!model || !file) throw new Error('usage: crag-fit-novectors.ts MODEL LEXICAL_RECORDS');
-  const path = join(REPO_ROOT, 'workers/answer/fitted', `${model}.json`);
+  const path = join(REPO_ROOT, 'workers/fitted', `evaluator-${model}.json`);
   const fitted = JSON.parse(readFileSync(path, 'utf8')) as FittedModel;
   const records = deserialize(readFileSync(file)) as QueryRecord[];
   if (records.some((r) => r.first.features.some((f) => f.vectors !== 0)))

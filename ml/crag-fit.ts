@@ -1,5 +1,5 @@
 // `--task crag-fit --split train`: fits the answer room's numbers on a TRAIN split only and
-// writes workers/answer/fitted/<model>.json (with the command line and date inside):
+// writes workers/fitted/evaluator-<model>.json (with the command line and date inside):
 // passage model (logistic + boosted trees, ml/boost.ts), its blend with the query model
 // (`passageBlend`) + its threshold, the rank/score baseline, the query decision
 // thresholds (precision of CORRECT and the ablated queries both >= 0.92 on train), the strip
@@ -606,7 +606,7 @@ export function formatFitted(fitted: FittedModel): string {
 }
 
 export function writeFitted(fitted: FittedModel): string {
-  const file = join(REPO_ROOT, 'workers/answer/fitted', `${fitted.modelId}.json`);
+  const file = join(REPO_ROOT, 'workers/fitted', `evaluator-${fitted.modelId}.json`);
   writeFileSync(file, formatFitted(fitted));
   return file;
 }

@@ -7,7 +7,7 @@
 // feature set, the target, the L2, the depth (1-3 sources per claim), the threshold and the
 // SUPPORT bias of the source label are chosen by the abstract-level label F1 of 5-fold
 // out-of-fold probabilities (folds by claim id), the metric `--task claims` reports. Writes
-// workers/projects/fitted/evidence-gate-<model>.json. Node only.
+// workers/fitted/evidence-gate-<model>.json. Node only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -85,7 +85,10 @@ interface Choice {
 /** The shipped answer evaluator's fit for `model` (its command and date identify it). */
 export function passageModelOf(model: string): string {
   const f = JSON.parse(
-    readFileSync(join(REPO_ROOT, 'workers/answer/fitted', `${fittedKeyFor(model)}.json`), 'utf8'),
+    readFileSync(
+      join(REPO_ROOT, 'workers/fitted', `evaluator-${fittedKeyFor(model)}.json`),
+      'utf8',
+    ),
   ) as { command: string; date: string };
   return `${f.command} (${f.date})`;
 }
@@ -110,7 +113,7 @@ function main() {
   const args = parseArgs(process.argv.slice(2));
   const model = args.model ?? 'all-MiniLM-L6-v2';
   const stance = JSON.parse(
-    readFileSync(join(REPO_ROOT, 'workers/projects/fitted', `stance-${model}.json`), 'utf8'),
+    readFileSync(join(REPO_ROOT, 'workers/fitted', `stance-${model}.json`), 'utf8'),
   ) as FittedStanceModel;
   const claims = loadClaims(args.dataset!, 'train');
   const gold = claims.reduce((a, c) => a + c.evidence.size, 0);
@@ -136,7 +139,7 @@ function main() {
     claims: claims.length,
     command: `npx tsx ml/evidence-gate-fit.ts ${process.argv.slice(2).join(' ')}`,
   });
-  const out = args.out ?? join(REPO_ROOT, 'workers/projects/fitted', `evidence-gate-${model}.json`);
+  const out = args.out ?? join(REPO_ROOT, 'workers/fitted', `evidence-gate-${model}.json`);
   writeFileSync(out, `${JSON.stringify(gate, null, 2)}\n`);
   console.error(`[gate-fit] wrote ${out}: ${JSON.stringify(best)}`);
 }

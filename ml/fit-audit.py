@@ -5,7 +5,7 @@
      --split train --skipPipeline 1 --dumpAudit /tmp/audit-train.jsonl
    (one line per citation: right = gold evidence abstract (1) or a random other abstract (0), and
    the judge's max 1-P(NEUTRAL), max cosine, max claim-word overlap)
-2. python3 ml/fit-audit.py /tmp/audit-train.jsonl workers/projects/fitted/stance-use-lite.json
+2. python3 ml/fit-audit.py /tmp/audit-train.jsonl workers/fitted/stance-use-lite.json
 
 Logistic regression (scikit-learn, C=1, lbfgs; without scikit-learn, Newton's method on the same
 objective): deterministic for the same input. The product

@@ -1,4 +1,4 @@
-// The manifest of the shipped fitted files (workers/fitted-manifest.json): building it from the
+// The manifest of the shipped fitted files (workers/fitted/manifest.json): building it from the
 // registry and the files, and checking files, the code's feature lists and the datasets against it.
 // I/O is injected (`read`), so a test can hand it a tampered copy.
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import {
   type FittedFile,
 } from './fitted-registry';
 
-export const MANIFEST_PATH = 'workers/fitted-manifest.json';
+export const MANIFEST_PATH = 'workers/fitted/manifest.json';
 export const MANIFEST_FORMAT = 'sift-fitted-manifest/1';
 
 export interface ManifestFeatureList {

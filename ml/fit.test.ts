@@ -24,7 +24,7 @@ const deps: CheckDeps = {
   read,
   readDataset: (p) => readFileSync(join(DATASETS, p)),
 };
-const PICK = 'workers/projects/fitted/sentence-pick.json';
+const PICK = 'workers/fitted/sentence-pick.json';
 const PICK_COMMAND = 'npx tsx ml/sentence-pick-fit.ts --dataset ../shared/datasets/scifact';
 
 describe('fit --check', () => {
@@ -79,7 +79,7 @@ describe('fit --check', () => {
   });
 
   it('fails on a stance file of another feature version', () => {
-    const path = 'workers/projects/fitted/stance-use-lite.json';
+    const path = 'workers/fitted/stance-use-lite.json';
     const json = JSON.parse(read(path).toString('utf8')) as Record<string, unknown>;
     const r = checkManifest(manifest, {
       ...deps,
@@ -101,13 +101,13 @@ describe('fit --check', () => {
         p === 'scifact/qrels/train.tsv'
           ? Buffer.from('query-id\tcorpus-id\tscore\n')
           : deps.readDataset(p),
-      fittedOnDisk: [PICK, 'workers/projects/fitted/extra.json'],
+      fittedOnDisk: [PICK, 'workers/fitted/extra.json'],
     });
     const paths = new Set(r.problems.map((p) => p.path));
-    expect(paths).toContain('workers/answer/fitted/use-lite.json');
-    expect(paths).toContain('workers/shared/relevance-bands.json');
+    expect(paths).toContain('workers/fitted/evaluator-use-lite.json');
+    expect(paths).toContain('workers/fitted/relevance-bands.json');
     expect(paths).not.toContain(PICK); // fitted on the claims, not the qrels
-    expect(paths).toContain('workers/projects/fitted/extra.json');
+    expect(paths).toContain('workers/fitted/extra.json');
   });
 
   it('exits non-zero on a tampered copy of the checkout, naming the refit command', () => {
@@ -123,7 +123,7 @@ describe('fit --check', () => {
       copy(f.path);
       for (const b of f.bundleFiles ?? []) symlinkSync(join(ROOT, b.path), join(root, b.path));
     }
-    const gate = 'workers/projects/fitted/evidence-gate-use-lite.json';
+    const gate = 'workers/fitted/evidence-gate-use-lite.json';
     const json = JSON.parse(read(gate).toString('utf8')) as { features: string[] };
     json.features[0] = 'supportScoreV2';
     writeFileSync(join(root, gate), JSON.stringify(json));

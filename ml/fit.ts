@@ -1,7 +1,7 @@
 // `npm run fit`: the refit steps of the shipped parameter files, in dependency order.
 //   npm run fit                 the ordered steps, their commands and files
 //   npm run fit -- <step>       one step's commands, and the command each of its files records
-//   npm run fit -- --check      files, code feature lists and datasets against workers/fitted-manifest.json
+//   npm run fit -- --check      files, code feature lists and datasets against workers/fitted/manifest.json
 //   npm run fit -- --write      rewrite the manifest after a refit (needs ../shared/datasets)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,16 +21,12 @@ const DATASETS = resolve(ROOT, '../shared/datasets');
 
 const readOrNull = (path: string) => (existsSync(path) ? readFileSync(path) : null);
 
-/** Fitted JSON on disk under workers/<room>/fitted/. */
+/** Fitted JSON on disk in workers/fitted/ (the manifest itself aside). */
 function fittedOnDisk(): string[] {
-  const out: string[] = [];
-  for (const room of readdirSync(join(ROOT, 'workers'))) {
-    const dir = join(ROOT, 'workers', room, 'fitted');
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir))
-      if (f.endsWith('.json')) out.push(`workers/${room}/fitted/${f}`);
-  }
-  return out;
+  const dir = join(ROOT, 'workers', 'fitted');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
+    .map((f) => `workers/fitted/${f}`);
 }
 
 const deps: CheckDeps = {
@@ -41,9 +37,13 @@ const deps: CheckDeps = {
 
 function commitOf(path: string): string | undefined {
   try {
-    const out = execFileSync('git', ['log', '-1', '--follow', '--format=%H', '--', path], {
-      cwd: ROOT,
-    });
+    const out = execFileSync(
+      'git',
+      ['log', '-1', '--follow', '--diff-filter=AM', '--format=%H', '--', path],
+      {
+        cwd: ROOT,
+      },
+    );
     return out.toString().trim() || undefined;
   } catch {
     return undefined;

@@ -1,6 +1,6 @@
 // The recipe of every shipped fitted parameter file: the refit steps in dependency order (ml/README.md
 // "What writes what"), each file's step, producer, the dataset files it was fitted on, and the
-// code's feature-name lists it must match. workers/fitted-manifest.json records it with hashes.
+// code's feature-name lists it must match. workers/fitted/manifest.json records it with hashes.
 import { CHECKER_FEATURES, CHECKER_INPUTS } from '../workers/answer/checker';
 import { LEXICAL_FEATURES, PASSAGE_FEATURES } from '../workers/answer/features';
 import { RATIONALE_FEATURES } from '../workers/answer/rationale-rank';
@@ -121,7 +121,7 @@ export const FIT_STEPS: FitStep[] = [
     commands: [
       `npx tsx ml/stance-fit.ts --dataset ${SCIFACT} --model <model>`,
       `npm run eval -- --dataset ${SCIFACT} --task claims --model <model> --split train --skipPipeline 1 --dumpAudit .cache/fit/audit-<model>.jsonl`,
-      'python3 ml/fit-audit.py .cache/fit/audit-<model>.jsonl workers/projects/fitted/stance-<model>.json',
+      'python3 ml/fit-audit.py .cache/fit/audit-<model>.jsonl workers/fitted/stance-<model>.json',
     ],
   },
   {
@@ -180,7 +180,7 @@ const stepCommand = (step: string, model?: string) => {
 /** Every shipped fitted file, in step order. */
 export const FITTED_FILES: FittedFile[] = [
   {
-    path: 'workers/text-features/fitted/stance-antonyms.json',
+    path: 'workers/fitted/stance-antonyms.json',
     step: 'stance-antonyms',
     producer: 'ml/stance-antonyms.py',
     command: stepCommand('stance-antonyms'),
@@ -188,7 +188,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [],
   },
   ...MODELS.map((m) => ({
-    path: `workers/projects/fitted/stance-${m}.json`,
+    path: `workers/fitted/stance-${m}.json`,
     step: 'stance',
     producer: 'ml/stance-fit.ts, ml/fit-audit.py',
     command: stepCommand('stance', m),
@@ -196,7 +196,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [{ at: 'features', code: 'CUE_FEATURES', kind: 'version' } as const],
   })),
   ...MODELS.map((m) => ({
-    path: `workers/answer/fitted/${m}.json`,
+    path: `workers/fitted/evaluator-${m}.json`,
     step: 'evaluator',
     producer: 'ml/crag-fit.ts (npm run eval -- --task crag-fit), ml/crag-fit-novectors.ts',
     command: stepCommand('evaluator', m),
@@ -211,7 +211,7 @@ export const FITTED_FILES: FittedFile[] = [
     ],
   })),
   ...MODELS.map((m) => ({
-    path: `workers/projects/fitted/evidence-gate-${m}.json`,
+    path: `workers/fitted/evidence-gate-${m}.json`,
     step: 'evidence-gate',
     producer: 'ml/refit-evidence-gate.sh, ml/evidence-gate-fit.ts',
     command: stepCommand('evidence-gate', m),
@@ -219,7 +219,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [{ at: 'features', code: 'GATE_FEATURES', kind: 'names' } as const],
   })),
   ...MODELS.map((m) => ({
-    path: `workers/answer/fitted/checker-${m}.json`,
+    path: `workers/fitted/checker-${m}.json`,
     step: 'checker',
     producer: 'ml/checker-fit.ts (npm run eval -- --task checker-fit)',
     command: stepCommand('checker', m),
@@ -227,7 +227,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [{ at: 'features', code: 'CHECKER_INPUTS', kind: 'names' } as const],
   })),
   {
-    path: 'workers/answer/fitted/rationale-all-MiniLM-L6-v2.json',
+    path: 'workers/fitted/rationale-all-MiniLM-L6-v2.json',
     step: 'rationale',
     producer: 'ml/rationale-fit.ts (npm run eval -- --task rationale-fit)',
     command: stepCommand('rationale', 'all-MiniLM-L6-v2'),
@@ -235,7 +235,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [{ at: 'features', code: 'RATIONALE_FEATURES', kind: 'names' }],
   },
   {
-    path: 'workers/projects/fitted/sentence-pick.json',
+    path: 'workers/fitted/sentence-pick.json',
     step: 'sentence-pick',
     producer: 'ml/sentence-pick-fit.ts',
     command: stepCommand('sentence-pick'),
@@ -243,7 +243,7 @@ export const FITTED_FILES: FittedFile[] = [
     features: [{ at: 'features', code: 'PICK_FEATURES', kind: 'names' }],
   },
   {
-    path: 'workers/shared/relevance-bands.json',
+    path: 'workers/fitted/relevance-bands.json',
     step: 'relevance-bands',
     producer: 'ml/relevance-fit.ts',
     command: stepCommand('relevance-bands'),

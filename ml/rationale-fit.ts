@@ -1,6 +1,6 @@
 // `npm run eval -- --dataset <BEIR folder with claims/> --task rationale-fit --split train --model <id>
 // [--records FILE]`: fits the rationale ranker (workers/answer/rationale-rank.ts) on TRAIN only and
-// writes workers/answer/fitted/rationale-<model>.json (command, date and out-of-fold figures
+// writes workers/fitted/rationale-<model>.json (command, date and out-of-fold figures
 // inside). Rows: the strips the extractive answer chooses from (each answered train query's kept
 // strips, else all), labelled by whether they lie in a gold rationale sentence of claims_train
 // (SciFact). A class-unweighted logistic regression over RATIONALE_FEATURES; its L2 and the
@@ -143,7 +143,7 @@ export function fitRationale(
     },
   };
   const key = fitted.modelId.split(/[\\/@]/).filter(Boolean)[0] ?? fitted.modelId;
-  const path = join(REPO_ROOT, 'workers', 'answer', 'fitted', `rationale-${key}.json`);
+  const path = join(REPO_ROOT, 'workers', 'fitted', `rationale-${key}.json`);
   writeFileSync(path, `${JSON.stringify(model, null, 2)}\n`);
   log(
     `[rationale-fit] chose l2 ${best.l2}, threshold ${best.t}, max ${best.max}: out-of-fold answer precision ${round4(best.precision)}`,

@@ -1,5 +1,5 @@
 // `npx tsx ml/relevance-fit.ts --dataset ../shared/datasets/scifact [--split train]
-//   [--models use-lite,all-MiniLM-L6-v2] [--out workers/shared/relevance-bands.json]`
+//   [--models use-lite,all-MiniLM-L6-v2] [--out workers/fitted/relevance-bands.json]`
 // Fits the relevance bands (workers/shared/relevance.ts) on a TRAIN split, never test: for every
 // query, the app's lexical top 20 chunks (BM25 / the query's best attainable BM25) and each
 // model's semantic top 20 (cosine) are labelled by whether their document is judged relevant;
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   // How the bands fall on each model's hybrid top 10 (the app's fusion), by relevance.
   for (const [model, saved] of perModel)
     hybridCheck[model] = hybridTally(model, saved, fit, relevant);
-  const out = args.out ?? 'workers/shared/relevance-bands.json';
+  const out = args.out ?? 'workers/fitted/relevance-bands.json';
   writeFileSync(out, JSON.stringify(fit, null, 2) + '\n');
   console.log(JSON.stringify({ out, fit, hybridTop10: hybridCheck }, null, 2));
 }

@@ -4,7 +4,7 @@
 // eval/data/scifact-sentences.json, matched to the product splitter's sentences by overlap),
 // logistic regression over PICK_FEATURES (text only, no embeddings). Prints the 5-fold out-of-fold
 // (folds by claim) rationale recall at 1, 2 and 4 picks against BM25 alone and writes
-// workers/projects/fitted/sentence-pick.json. Node only.
+// workers/fitted/sentence-pick.json. Node only.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../workers/embed/node-kernel';
@@ -106,7 +106,7 @@ async function main() {
     ...fit(groups),
     train,
   };
-  const out = join(REPO_ROOT, 'workers/projects/fitted/sentence-pick.json');
+  const out = join(REPO_ROOT, 'workers/fitted/sentence-pick.json');
   writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
   console.error(`[pick-fit] wrote ${out}: ${JSON.stringify(train)}`);
 }

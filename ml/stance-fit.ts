@@ -1,5 +1,5 @@
 // Fits the LLM-free stance model on SciFact claims_TRAIN only and writes
-// workers/projects/fitted/stance-<model>.json:
+// workers/fitted/stance-<model>.json:
 //   npx tsx ml/stance-fit.ts --dataset ../shared/datasets/scifact [--model all-MiniLM-L6-v2] [--threads 2] [--splits 5] [--grid JSON] [--cvDump FILE]
 // Training pairs: every rationale sentence of a SUPPORT/CONTRADICT abstract with its label; for
 // claims without evidence the three BM25-closest sentences of each cited abstract (NEUTRAL), as
@@ -239,8 +239,8 @@ async function main(): Promise<void> {
     // --foldsOnly 1: leave the shipped file (and the audit calibration fit-audit.py adds) alone.
     if (args.foldsOnly) return;
   }
-  mkdirSync('workers/projects/fitted', { recursive: true });
-  const out = `workers/projects/fitted/stance-${model}.json`;
+  mkdirSync('workers/fitted', { recursive: true });
+  const out = `workers/fitted/stance-${model}.json`;
   writeFileSync(out, `${JSON.stringify(fitted)}\n`);
   console.error(`[fit] wrote ${out} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }

@@ -6,7 +6,7 @@
 // English (the antonym table and the direction words of stance-cues); nothing is read from
 // labels beyond the pair being flipped. Only ml/stance-fit.ts uses this; product code
 // must not.
-import antonymTable from '../workers/text-features/fitted/stance-antonyms.json';
+import antonymTable from '../workers/fitted/stance-antonyms.json';
 
 /** Direction words with their inflections, swapped before any other antonym (the most common flip). */
 const DIRECTION_SWAPS: Array<[string, string]> = [

@@ -33,7 +33,7 @@ const steps = [
   () => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']),
   () => run('lint', 'npx', ['eslint', '.']),
   () => run('format', 'npx', ['prettier', '--check', '.']),
-  // the shipped fitted files against workers/fitted-manifest.json and the code (seconds)
+  // the shipped fitted files against workers/fitted/manifest.json and the code (seconds)
   () => run('fitted', 'npm', ['run', 'fit', '--', '--check']),
   () => {
     const ok = run('unit', 'npx', [

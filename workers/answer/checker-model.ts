@@ -1,11 +1,11 @@
-// The sentence checker's own fitted model per embedding model (fitted/checker-<model>.json,
+// The sentence checker's own fitted model per embedding model (workers/fitted/checker-<model>.json,
 // written by `npm run eval -- --task checker-fit --split train`, ml/checker-fit.ts, on
-// SciFact claims_train pairs only). Kept apart from the evaluator's fitted/<model>.json (another
+// SciFact claims_train pairs only). Kept apart from the evaluator's workers/fitted/evaluator-<model>.json (another
 // fit, another owner); a model with no checker file falls back to that file's `checker` entry.
 // Imports only ./fitted and the JSON data.
 import { fittedKeyFor, type FittedModel } from './fitted';
-import miniLm from './fitted/checker-all-MiniLM-L6-v2.json';
-import useLite from './fitted/checker-use-lite.json';
+import miniLm from '../fitted/checker-all-MiniLM-L6-v2.json';
+import useLite from '../fitted/checker-use-lite.json';
 
 export type CheckerModel = FittedModel['checker'] & {
   /**
@@ -33,8 +33,8 @@ export function checkerModelFor(fitted: FittedModel): CheckerModel {
 export function checkerFileFor(fitted: FittedModel): { file: string; step: string } {
   const key = checkerKey(fitted);
   return CHECKERS[key]
-    ? { file: `workers/answer/fitted/checker-${key}.json`, step: 'checker' }
-    : { file: `workers/answer/fitted/${fittedKeyFor(fitted.modelId)}.json`, step: 'evaluator' };
+    ? { file: `workers/fitted/checker-${key}.json`, step: 'checker' }
+    : { file: `workers/fitted/evaluator-${fittedKeyFor(fitted.modelId)}.json`, step: 'evaluator' };
 }
 
 function checkerKey(fitted: FittedModel): string {

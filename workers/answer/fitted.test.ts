@@ -8,7 +8,7 @@ import { refine } from './refine';
 
 const shipped = (name: string) =>
   JSON.parse(
-    readFileSync(new URL(`./fitted/${name}.json`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`../fitted/evaluator-${name}.json`, import.meta.url), 'utf8'),
   ) as FittedModel;
 
 describe('fitted evaluator files', () => {
@@ -20,12 +20,12 @@ describe('fitted evaluator files', () => {
   it('are refused when a passage model reads a feature the code does not compute', () => {
     const fit = shipped('use-lite');
     fit.passage.features = [...fit.passage.features.slice(0, -1), 'cosV2'];
-    expect(() => checkedFit(fit, 'workers/answer/fitted/use-lite.json')).toThrow(
+    expect(() => checkedFit(fit, 'workers/fitted/evaluator-use-lite.json')).toThrow(
       /use-lite\.json was fitted on features the code does not compute \(cosV2\): refit it with `npm run fit -- evaluator`/,
     );
     const lexical = shipped('use-lite');
     lexical.noVectors!.query!.features[0] = 'cos'; // a vector feature in the vector-free variant
-    expect(() => checkedFit(lexical, 'workers/answer/fitted/use-lite.json')).toThrow(/\(cos\)/);
+    expect(() => checkedFit(lexical, 'workers/fitted/evaluator-use-lite.json')).toThrow(/\(cos\)/);
   });
 
   it('refuse a strip model the code cannot score', () => {

@@ -1,7 +1,7 @@
 // The fitted numbers of the LLM-free tier: logistic weights (the passage model also boosted
 // trees) and thresholds per embedding model, fitted on SciFact train only by
 // `npm run eval -- --task crag-fit` (ml/crag-fit.ts; its vector-free variant alone by
-// ml/crag-fit-novectors.ts) and committed as data (fitted/<model>.json, with the command
+// ml/crag-fit-novectors.ts) and committed as data (workers/fitted/evaluator-<model>.json, with the command
 // lines and date inside). Each file (about 0.9 MB of trees, half of them the vector-free
 // variant's) is loaded on first use by a dynamic import, so only the active model's file is fetched
 // and none sits in the chunk that loads the worker.
@@ -124,8 +124,8 @@ export type CorrectiveTechnique = 'rm3' | 'wordnet' | 'rerank' | 'none';
 
 /** The shipped fitted files, each imported only when asked for. */
 const FITTED: Record<string, () => Promise<{ default: unknown }>> = {
-  'all-MiniLM-L6-v2': () => import('./fitted/all-MiniLM-L6-v2.json'),
-  'use-lite': () => import('./fitted/use-lite.json'),
+  'all-MiniLM-L6-v2': () => import('../fitted/evaluator-all-MiniLM-L6-v2.json'),
+  'use-lite': () => import('../fitted/evaluator-use-lite.json'),
 };
 const loaded = new Map<string, Promise<FittedModel>>();
 
@@ -143,7 +143,7 @@ export function loadFittedModel(modelId: string): Promise<FittedModel> {
   let p = loaded.get(key);
   if (!p) {
     p = FITTED[key]!().then(
-      (m) => checkedFit(m.default as FittedModel, `workers/answer/fitted/${key}.json`),
+      (m) => checkedFit(m.default as FittedModel, `workers/fitted/evaluator-${key}.json`),
       (err: unknown) => {
         loaded.delete(key); // a failed load (offline before caching) is retried next time
         throw err;

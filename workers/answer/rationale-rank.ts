@@ -4,11 +4,11 @@
 // document (findings and conclusions come late in an abstract, background first) and whether it
 // reports figures. Fitted on SciFact claims_train rationale labels by
 // `npm run eval -- --task rationale-fit --split train` (ml/rationale-fit.ts) and shipped
-// per embedding model as fitted/rationale-<model>.json; a model without a file keeps the strip
+// per embedding model as workers/fitted/rationale-<model>.json; a model without a file keeps the strip
 // score. Imports only answer-room types and the JSON data.
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { logisticScore, type FittedModel, type LogisticModel } from './fitted';
-import miniLm from './fitted/rationale-all-MiniLM-L6-v2.json';
+import miniLm from '../fitted/rationale-all-MiniLM-L6-v2.json';
 import { STRIP_FEATURES, type ScoredStrip } from './refine';
 
 /** The strip model's features plus position and figures (all vocabulary-free). */
@@ -43,7 +43,7 @@ export function rationaleModelFor(fitted: Pick<FittedModel, 'modelId'>): Rationa
   const key = RANKERS[first] ? first : (fitted.modelId.split('/').pop() ?? '');
   const model = RANKERS[key] ?? null;
   if (model) {
-    const file = `workers/answer/fitted/rationale-${key}.json`;
+    const file = `workers/fitted/rationale-${key}.json`;
     assertFittedFeatures(model, RATIONALE_FEATURES, file, 'rationale');
   }
   return model;

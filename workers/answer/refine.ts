@@ -104,7 +104,7 @@ export function refine(
   passageScores: number[],
   fitted: FittedModel,
 ): Refinement {
-  const file = `workers/answer/fitted/${fittedKeyFor(fitted.modelId)}.json`;
+  const file = `workers/fitted/evaluator-${fittedKeyFor(fitted.modelId)}.json`;
   assertFittedFeatures(fitted.strip, STRIP_FEATURES, file, 'evaluator');
   const all: ScoredStrip[] = [];
   passages.forEach((p, i) => {

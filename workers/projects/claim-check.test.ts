@@ -21,7 +21,7 @@ const ids: number[] = [];
 
 beforeAll(async () => {
   const fitted = JSON.parse(
-    readFileSync(new URL('./fitted/stance-use-lite.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../fitted/stance-use-lite.json', import.meta.url), 'utf8'),
   ) as FittedStanceModel;
   const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
   embed = async (t: string[]) => t.map((x) => m.embedInt16(x));

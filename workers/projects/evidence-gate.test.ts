@@ -14,13 +14,13 @@ import {
   gateProbability,
   type EvidenceGate,
 } from './evidence-gate';
-import pick from './fitted/sentence-pick.json';
+import pick from '../fitted/sentence-pick.json';
 import { PICK_FEATURES, rankSentences, topSentences } from './sentence-rank';
 import { splitSentences } from './sentences';
 import { createStanceModel, type FittedStanceModel } from './stance-model';
 
 const fitted = JSON.parse(
-  readFileSync(new URL('./fitted/stance-use-lite.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fitted/stance-use-lite.json', import.meta.url), 'utf8'),
 ) as FittedStanceModel;
 
 const ABSTRACT =
@@ -70,7 +70,7 @@ describe('evidence gate', () => {
     'was fitted over the shipped %s stance model (refit the gate after refitting it)',
     (id) => {
       const stance = JSON.parse(
-        readFileSync(new URL(`./fitted/stance-${id}.json`, import.meta.url), 'utf8'),
+        readFileSync(new URL(`../fitted/stance-${id}.json`, import.meta.url), 'utf8'),
       ) as FittedStanceModel;
       expect(evidenceGateFor(id)!.stanceProvenance).toEqual(stance.provenance);
       // ... through fold models that did not see each train claim (stance-fit.ts --folds): the
@@ -85,7 +85,7 @@ describe('evidence gate', () => {
       const gate = evidenceGateFor(id)!;
       if (!gate.features.includes('passageScore')) return;
       const evaluator = JSON.parse(
-        readFileSync(new URL(`../answer/fitted/${id}.json`, import.meta.url), 'utf8'),
+        readFileSync(new URL(`../fitted/evaluator-${id}.json`, import.meta.url), 'utf8'),
       ) as { command: string; date: string };
       expect(gate.passageModel).toBe(`${evaluator.command} (${evaluator.date})`);
       // Fitted on train claims scored by evaluators that did not see them (passage-folds.ts):

@@ -6,13 +6,13 @@
 // evidence, the claim's words and cosine in the best sentence, how clear the SUPPORT/CONTRADICT
 // margin is) plus, when the caller knows it, where the source sat in the search (rank, and the
 // next hit's score relative to its own): below its fitted threshold the source is NEUTRAL.
-// Fitted on SciFact claims_train only by ml/evidence-gate-fit.ts (fitted/
+// Fitted on SciFact claims_train only by ml/evidence-gate-fit.ts (workers/fitted/
 // evidence-gate-<model>.json); a model without a file has no gate, a file whose features the code
 // does not compute is refused.
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { standardProbability, type StandardLogistic } from '../shared/standard-logistic';
-import miniLm from './fitted/evidence-gate-all-MiniLM-L6-v2.json';
-import useLite from './fitted/evidence-gate-use-lite.json';
+import miniLm from '../fitted/evidence-gate-all-MiniLM-L6-v2.json';
+import useLite from '../fitted/evidence-gate-use-lite.json';
 
 export const GATE_FEATURES = [
   'supportScore',
@@ -109,7 +109,7 @@ export function evidenceGateFor(modelId: string): EvidenceGate | null {
   const key = GATES[first] ? first : (modelId.split('/').pop() ?? '');
   const gate = GATES[key] ?? null;
   if (gate) {
-    const file = `workers/projects/fitted/evidence-gate-${key}.json`;
+    const file = `workers/fitted/evidence-gate-${key}.json`;
     assertFittedFeatures(gate, GATE_FEATURES, file, 'evidence-gate');
   }
   return gate;

@@ -9,7 +9,7 @@ import { createEvidenceJudge, type EvidenceJudge, type StanceEmbed } from './evi
 import { createStanceModel, type FittedStanceModel } from './stance-model';
 
 const fitted = JSON.parse(
-  readFileSync(new URL('./fitted/stance-use-lite.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fitted/stance-use-lite.json', import.meta.url), 'utf8'),
 ) as FittedStanceModel;
 
 let judge: EvidenceJudge;

@@ -12,7 +12,7 @@ import {
 import { judgeOrFallback } from '../shared/pair-verdicts';
 import type { PairJudgement, PairVerifier } from '../shared/pair-verifier';
 import { splitSentences, type SentenceSpan } from './sentences';
-import pick from './fitted/sentence-pick.json';
+import pick from '../fitted/sentence-pick.json';
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { PICK_FEATURES, rankSentences, type PickModel } from './sentence-rank';
 import { contentStems } from '../text-features/stance-cues';
@@ -215,7 +215,7 @@ function pairSentence(s: SentenceSpan, p: PairJudgement): JudgedSentence {
 
 /** The sentences judged: by the fitted rationale picker (BM25 + position + figures). */
 function pickIndexes(claim: ClaimView, all: SentenceSpan[], limit: number): number[] {
-  const file = 'workers/projects/fitted/sentence-pick.json';
+  const file = 'workers/fitted/sentence-pick.json';
   assertFittedFeatures(SENTENCE_PICK, PICK_FEATURES, file, 'sentence-pick');
   return rankSentences(claim.text, all, limit, SENTENCE_PICK);
 }

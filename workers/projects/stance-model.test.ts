@@ -1,4 +1,4 @@
-// The stance model fitted on all-MiniLM-L6-v2 vectors (fitted/stance-all-MiniLM-L6-v2.json, from
+// The stance model fitted on all-MiniLM-L6-v2 vectors (workers/fitted/stance-all-MiniLM-L6-v2.json, from
 // ml/stance-fit.ts on SciFact claims_train only) on the real MiniLM weights (skipped
 // without them): the file matches the runtime, its weights are int16, and a clear supporting,
 // contradicting and off-topic sentence get the expected ordering of probabilities.
@@ -12,7 +12,7 @@ import { textView } from '../text-features/stance-features';
 import { combineStances, createStanceModel, type FittedStanceModel } from './stance-model';
 
 const fitted = JSON.parse(
-  readFileSync(new URL('./fitted/stance-all-MiniLM-L6-v2.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fitted/stance-all-MiniLM-L6-v2.json', import.meta.url), 'utf8'),
 ) as FittedStanceModel;
 
 const CLAIM = 'Vitamin D supplementation lowers the risk of hip fracture.';

@@ -1,4 +1,4 @@
-// The LLM-free stance model at inference: a fitted model shipped as JSON (`fitted/stance-<model>.json`,
+// The LLM-free stance model at inference: a fitted model shipped as JSON (`workers/fitted/stance-<model>.json`,
 // written by ml/stance-fit.ts from SciFact claims_train only) turns a (claim, sentence)
 // feature vector into P(SUPPORT), P(CONTRADICT), P(NEUTRAL). Weights are int16 with one scale per
 // layer, math is float64 in a fixed order, so a prediction is the same on every device.
@@ -67,7 +67,7 @@ export function createStanceModel(fitted: FittedStanceModel, dim: number): Stanc
   if (fitted.format !== 'sift-stance/1' || fitted.features !== FEATURES_VERSION) {
     throw createError('FITTED_MISMATCH', {
       reason: `Stance model ${fitted.format}/${fitted.features} does not match ${FEATURES_VERSION}: refit it with \`npm run fit -- stance\` (ml/stance-fit.ts).`,
-      file: `workers/projects/fitted/stance-${fitted.model}.json`,
+      file: `workers/fitted/stance-${fitted.model}.json`,
       step: 'stance',
     });
   }

@@ -51,7 +51,7 @@ export interface PassageScore {
   components: ScoreComponents;
 }
 
-/** Fitted on SciFact train (workers/answer/fitted/<model>.json); the per-query decision rule. */
+/** Fitted on SciFact train (workers/fitted/evaluator-<model>.json); the per-query decision rule. */
 export interface EvaluatorThresholds {
   /** Query score >= upper -> CORRECT. */
   upper: number;

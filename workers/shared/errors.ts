@@ -136,7 +136,7 @@ export const ERROR_CODES = {
       'The verifier model is of another version than this app expects. Reload the app to update it; until then verdicts come from the LLM-free model.',
     retryable: false,
   },
-  // a shipped fitted parameter file (workers/*/fitted/, workers/fitted-manifest.json)
+  // a shipped fitted parameter file (workers/*/fitted/, workers/fitted/manifest.json)
   FITTED_MISMATCH: {
     message:
       'A shipped fitted model reads features this version of the code does not compute. Refit it with the named `npm run fit` step (`npm run fit` lists them in order), then rebuild.',

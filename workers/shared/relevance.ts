@@ -4,7 +4,7 @@
 // ml/relevance-fit.ts (relevance-bands.json holds them, with the command and the
 // measured precision of each band). Never from a rank: the first hit of a poor query is Low.
 // Pure: imports only its fitted data.
-import fitted from './relevance-bands.json' with { type: 'json' };
+import fitted from '../fitted/relevance-bands.json' with { type: 'json' };
 
 export type RelevanceBand = 'high' | 'medium' | 'low';
 

@@ -5,7 +5,7 @@
 // Each cue list is here once; the stance features combine claim cues with sentence cues. Pure;
 // imports only query-plan/text (tokenizer, stop words) and the antonym table.
 import { STOPWORDS, tokenize } from '../query-plan/text';
-import antonymTable from './fitted/stance-antonyms.json';
+import antonymTable from '../fitted/stance-antonyms.json';
 
 const NEGATION = new Set(
   'not no none never neither nor without lack lacks lacking absence absent fail fails failed unable cannot nothing'.split(
