@@ -2,7 +2,7 @@
 // Owns: worker lifetimes. Everything else in app/ talks to workers through these objects.
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
-import type { LibraryWorkerApi } from '../workers/shared/library-api';
+import type { DbRemotes, LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
 import type { LlmApi } from '../workers/shared/llm-api';
 import type { EmbedSpawner, EmbedWorkerApi } from '../workers/shared/embed-api';
@@ -11,18 +11,38 @@ import type { ExternalLedgerRecord } from '../workers/shared/web-api';
 
 installErrorTransfer();
 
-let library: Comlink.Remote<LibraryWorkerApi> | null = null;
+let db: Comlink.Remote<LibraryWorkerApi> | null = null;
 
-/** The database worker: store, import and search. Created on first use. */
-export function libraryClient(): Comlink.Remote<LibraryWorkerApi> {
-  if (!library) {
+/** The database worker's one Comlink endpoint; the UI holds it only as the typed views below. */
+function dbWorker(): Comlink.Remote<LibraryWorkerApi> {
+  if (!db) {
     const worker = new Worker(new URL('../workers/db.worker.ts', import.meta.url), {
       type: 'module',
       name: 'sift-db',
     });
-    library = Comlink.wrap<LibraryWorkerApi>(worker);
+    db = Comlink.wrap<LibraryWorkerApi>(worker);
   }
-  return library;
+  return db;
+}
+
+/** The library: documents, import, search and its planning. The database worker starts on first use. */
+export function libraryClient(): Comlink.Remote<DbRemotes['library']> {
+  return dbWorker();
+}
+
+/** Semantic search: the embedding model, the embed-worker pool and the backlog. */
+export function semanticClient(): Comlink.Remote<DbRemotes['semantic']> {
+  return dbWorker();
+}
+
+/** Answers and their history. */
+export function answersClient(): Comlink.Remote<DbRemotes['answers']> {
+  return dbWorker();
+}
+
+/** Projects, claims, audits, exports and the bibliography. */
+export function projectsClient(): Comlink.Remote<DbRemotes['projects']> {
+  return dbWorker();
 }
 
 /**
@@ -91,7 +111,7 @@ const embedSpawner: EmbedSpawner = {
 
 /** Hands the database worker the embed-worker spawner and the pool size to start with. */
 export async function connectEmbedders(size: number): Promise<void> {
-  await libraryClient().connectEmbedders(Comlink.proxy(embedSpawner), size);
+  await semanticClient().connectEmbedders(Comlink.proxy(embedSpawner), size);
 }
 
 let web: Comlink.Remote<WebApi> | null = null;
@@ -136,5 +156,5 @@ export { Comlink };
 /** Gives the database worker (which answers questions) a direct channel to the web worker. */
 export async function connectWeb(): Promise<void> {
   const port = await webClient()[Comlink.createEndpoint]();
-  await libraryClient().connectWeb(Comlink.transfer(port, [port]));
+  await answersClient().connectWeb(Comlink.transfer(port, [port]));
 }

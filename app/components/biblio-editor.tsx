@@ -1,7 +1,7 @@
 // A document's bibliographic data in the viewer: the author-year citation it gets, and a form
 // to correct title, authors (one per line, "Family, Given"), year, DOI and arXiv id.
 import { useEffect, useState } from 'react';
-import { libraryClient } from '../clients';
+import { projectsClient } from '../clients';
 import { saveBiblio } from '../state/biblio-actions';
 import {
   citeAuthorYear,
@@ -20,7 +20,7 @@ export function BiblioEditor({ documentId }: { documentId: number }) {
   const [editing, setEditing] = useState(false);
   useEffect(() => {
     let alive = true;
-    libraryClient()
+    projectsClient()
       .getBiblio(documentId)
       .then((r) => alive && setRecord(r))
       .catch(() => alive && setRecord(null));

@@ -1,6 +1,13 @@
 // What the UI does in response to the user: each action calls the worker and updates the store.
 // Owns: sequencing (stale search answers are dropped) and turning errors into notices.
-import { Comlink, connectEmbedders, connectLlm, libraryClient, llmClient } from '../clients';
+import {
+  Comlink,
+  connectEmbedders,
+  connectLlm,
+  libraryClient,
+  llmClient,
+  semanticClient,
+} from '../clients';
 import { browserHtmlCleaner } from '../lib/html-cleaner';
 import { createEmbedSettings } from '../lib/embed-settings';
 import {
@@ -24,12 +31,13 @@ export async function initLibrary(): Promise<void> {
     store().setStorage(info);
     void refreshStorageStatus({ warn: true }).catch(() => undefined);
     await refreshDocuments();
-    await library.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
+    const semantic = semanticClient();
+    await semantic.watchSemantic(Comlink.proxy((s) => store().setSemantic(s)));
     // A pause or cancel the user chose survives a reload; otherwise the backlog resumes where
     // it stopped.
     store().setEmbeddingCancelled(embedSettings.cancelled());
-    if (embedSettings.cancelled()) await library.cancelEmbedding();
-    else if (embedSettings.held()) await library.pauseEmbedding();
+    if (embedSettings.cancelled()) await semantic.cancelEmbedding();
+    else if (embedSettings.held()) await semantic.pauseEmbedding();
     // The model loads in the background; until then every search answers lexically.
     connectEmbedders(embedSettings.workers()).catch((err: unknown) => store().notifyError(err));
     connectLlm()
@@ -323,8 +331,8 @@ export async function pauseEmbedding(paused: boolean): Promise<void> {
   try {
     embedSettings.setHeld(paused);
     store().setEmbeddingCancelled(false);
-    if (paused) await libraryClient().pauseEmbedding();
-    else await libraryClient().resumeEmbedding();
+    if (paused) await semanticClient().pauseEmbedding();
+    else await semanticClient().resumeEmbedding();
   } catch (err) {
     store().notifyError(err);
   }
@@ -338,7 +346,7 @@ export async function cancelEmbedding(): Promise<void> {
   try {
     embedSettings.setCancelled();
     store().setEmbeddingCancelled(true);
-    await libraryClient().cancelEmbedding();
+    await semanticClient().cancelEmbedding();
   } catch (err) {
     store().notifyError(err);
   }
@@ -348,7 +356,7 @@ export async function cancelEmbedding(): Promise<void> {
 export async function setEmbedWorkers(n: number): Promise<number> {
   const value = embedSettings.setWorkers(n);
   try {
-    await libraryClient().setEmbedWorkers(value);
+    await semanticClient().setEmbedWorkers(value);
   } catch (err) {
     store().notifyError(err);
   }

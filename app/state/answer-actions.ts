@@ -4,7 +4,7 @@
 import { downloadText as download } from '../lib/download';
 import { frameBatched } from '../lib/frame-batched';
 import { answerToMarkdown } from '../answer/answer-markdown';
-import { Comlink, connectWeb, libraryClient, llmClient } from '../clients';
+import { Comlink, answersClient, connectWeb, libraryClient, llmClient } from '../clients';
 import { MAX_QUESTION_CHARS, type AnswerReference } from '../../workers/shared/answer-api';
 import { useAppStore } from './app-store';
 import { useAnswerStore } from './answer-store';
@@ -51,7 +51,7 @@ export async function askQuestion(): Promise<void> {
     const show = frameBatched((text) => {
       if (answers().asking === id) answers().setStreamed(text);
     });
-    const answer = await libraryClient().ask(
+    const answer = await answersClient().ask(
       { question, mode, allowWeb, allowLlm: llmKind !== 'none', ...(maxHops ? { maxHops } : {}) },
       id,
       Comlink.proxy(show),
@@ -73,7 +73,7 @@ export async function askQuestion(): Promise<void> {
 
 export async function cancelAnswer(): Promise<void> {
   const id = answers().asking;
-  if (id) await libraryClient().cancelAnswer(id);
+  if (id) await answersClient().cancelAnswer(id);
 }
 
 /** Opens the cited document with the strip's exact characters highlighted. */
@@ -100,7 +100,7 @@ export async function openCitation(ref: AnswerReference): Promise<void> {
 
 export async function refreshHistory(): Promise<void> {
   try {
-    answers().setHistory(await libraryClient().listAnswers(100));
+    answers().setHistory(await answersClient().listAnswers(100));
   } catch (err) {
     app().notifyError(err);
   }
@@ -108,7 +108,7 @@ export async function refreshHistory(): Promise<void> {
 
 export async function showKeptAnswer(id: number): Promise<void> {
   try {
-    answers().setAnswer(await libraryClient().getAnswer(id));
+    answers().setAnswer(await answersClient().getAnswer(id));
     app().setOpen(null);
   } catch (err) {
     app().notifyError(err);
@@ -117,7 +117,7 @@ export async function showKeptAnswer(id: number): Promise<void> {
 
 export async function deleteKeptAnswer(id: number): Promise<void> {
   try {
-    await libraryClient().deleteAnswer(id);
+    await answersClient().deleteAnswer(id);
     if (answers().answer?.id === id) answers().setAnswer(null);
     await refreshHistory();
   } catch (err) {
@@ -146,7 +146,7 @@ export function downloadAnswerMarkdown(): void {
 export async function exportAnswerHistory(): Promise<void> {
   try {
     download(
-      await libraryClient().exportAnswers(),
+      await answersClient().exportAnswers(),
       'application/json',
       `sift-answers-${stamp()}.json`,
     );
@@ -157,7 +157,7 @@ export async function exportAnswerHistory(): Promise<void> {
 
 export async function refreshDiagnostics(): Promise<void> {
   try {
-    answers().setDiagnostics(await libraryClient().answerDiagnostics());
+    answers().setDiagnostics(await answersClient().answerDiagnostics());
   } catch (err) {
     app().notifyError(err);
   }

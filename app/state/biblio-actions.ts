@@ -1,7 +1,7 @@
 // User actions on bibliographic data: import a reference file or a Zotero data folder, save an
 // edited record, download a project's references. Results and errors go to the notices.
 import * as Comlink from 'comlink';
-import { libraryClient } from '../clients';
+import { projectsClient } from '../clients';
 import { downloadText } from '../lib/download';
 import type { Biblio, DocumentBiblio } from '../../workers/shared/biblio';
 import type { ReferenceFormat } from '../../workers/shared/biblio-api';
@@ -14,7 +14,7 @@ const store = () => useAppStore.getState();
 
 export async function importReferenceFile(file: File): Promise<void> {
   try {
-    const r = await libraryClient().importReferences({ name: file.name, text: await file.text() });
+    const r = await projectsClient().importReferences({ name: file.name, text: await file.text() });
     const parts = [`${r.entries} entries`, `${r.linked} linked to documents`];
     if (r.kept) parts.push(`${r.kept} kept your edits`);
     if (r.unmatched.length) parts.push(`${r.entries - r.linked - r.kept} matched no document`);
@@ -30,7 +30,7 @@ export async function importZoteroFolder(files: ImportFile[]): Promise<void> {
   store().startImportRun();
   const onProgress = (p: ImportProgress) => store().setImporting(p);
   try {
-    const r = await libraryClient().importZotero(files, Comlink.proxy(onProgress));
+    const r = await projectsClient().importZotero(files, Comlink.proxy(onProgress));
     store().setImporting(r.files);
     store().notify(
       'info',
@@ -49,7 +49,7 @@ export async function saveBiblio(
   biblio: Omit<Biblio, 'source'>,
 ): Promise<DocumentBiblio | null> {
   try {
-    const saved = await libraryClient().setBiblio(documentId, biblio);
+    const saved = await projectsClient().setBiblio(documentId, biblio);
     store().notify('info', 'Bibliographic data saved.');
     return saved;
   } catch (err) {
@@ -62,7 +62,7 @@ export async function downloadReferences(format: ReferenceFormat): Promise<void>
   const id = useProjectStore.getState().selected;
   if (id === null) return;
   try {
-    const text = await libraryClient().exportReferences(id, format);
+    const text = await projectsClient().exportReferences(id, format);
     const name = format === 'bibtex' ? 'references.bib' : 'references.json';
     downloadText(text, format === 'bibtex' ? 'application/x-bibtex' : 'application/json', name);
   } catch (err) {

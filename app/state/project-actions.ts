@@ -1,7 +1,7 @@
 // What the Projects view does with projects: create / rename / delete them, add library documents
 // (or the ones a kept answer cites), edit the claims. The checks, audit and exports are in
 // project-checks.ts. All work runs in the database worker; these only call it and update state.
-import { libraryClient } from '../clients';
+import { answersClient, projectsClient } from '../clients';
 import { useAppStore } from './app-store';
 import { attempt, cancelChecks } from './project-checks';
 import { useProjectStore } from './project-store';
@@ -11,7 +11,7 @@ const app = useAppStore.getState;
 
 export async function refreshProjects(): Promise<void> {
   await attempt(async () => {
-    const list = await libraryClient().listProjects();
+    const list = await projectsClient().listProjects();
     projects().setProjects(list);
     const selected = projects().selected;
     if (selected !== null && !list.some((p) => p.id === selected)) projects().select(null);
@@ -23,11 +23,11 @@ export async function refreshProject(): Promise<void> {
   const id = projects().selected;
   if (id === null) return;
   await attempt(async () => {
-    const lib = libraryClient();
+    const remote = projectsClient();
     const [stats, documentIds, claims] = await Promise.all([
-      lib.projectStats(id),
-      lib.projectDocuments(id),
-      lib.projectClaims(id),
+      remote.projectStats(id),
+      remote.projectDocuments(id),
+      remote.projectClaims(id),
     ]);
     if (projects().selected === id) projects().setDetail({ stats, documentIds, claims });
   });
@@ -40,7 +40,7 @@ export async function selectProject(id: number | null): Promise<void> {
 }
 
 export async function createProject(name: string, question: string): Promise<boolean> {
-  const p = await attempt(() => libraryClient().createProject(name, question));
+  const p = await attempt(() => projectsClient().createProject(name, question));
   if (!p) return false;
   await refreshProjects();
   await selectProject(p.id);
@@ -51,28 +51,28 @@ export async function updateProject(
   id: number,
   patch: { name?: string; question?: string },
 ): Promise<boolean> {
-  const p = await attempt(() => libraryClient().updateProject(id, patch));
+  const p = await attempt(() => projectsClient().updateProject(id, patch));
   if (p) await refreshProjects();
   return p !== undefined;
 }
 
 export async function deleteProject(id: number): Promise<void> {
   if (projects().selected === id && projects().run) cancelChecks();
-  await attempt(() => libraryClient().deleteProject(id));
+  await attempt(() => projectsClient().deleteProject(id));
   await refreshProjects();
 }
 
 export async function addDocuments(documentIds: number[]): Promise<void> {
   const id = projects().selected;
   if (id === null || documentIds.length === 0) return;
-  const n = await attempt(() => libraryClient().addToProject(id, documentIds));
+  const n = await attempt(() => projectsClient().addToProject(id, documentIds));
   if (n !== undefined) app().notify('info', `${n} document(s) added to the project.`);
   await refreshProject();
 }
 
 /** Adds the library documents a kept answer cites (web references and deleted ones are skipped). */
 export async function addAnswerSources(answerId: number): Promise<void> {
-  const a = await attempt(() => libraryClient().getAnswer(answerId));
+  const a = await attempt(() => answersClient().getAnswer(answerId));
   if (!a) return;
   const ids = [
     ...new Set(
@@ -88,7 +88,7 @@ export async function addAnswerSources(answerId: number): Promise<void> {
 export async function removeDocument(documentId: number): Promise<void> {
   const id = projects().selected;
   if (id === null) return;
-  await attempt(() => libraryClient().removeFromProject(id, [documentId]));
+  await attempt(() => projectsClient().removeFromProject(id, [documentId]));
   await refreshProject();
 }
 
@@ -97,7 +97,7 @@ export async function saveClaims(text: string): Promise<void> {
   const id = projects().selected;
   if (id === null) return;
   const list = text.split('\n').map((t) => ({ text: t.trim() }));
-  const claims = await attempt(() => libraryClient().setProjectClaims(id, list));
+  const claims = await attempt(() => projectsClient().setProjectClaims(id, list));
   if (claims) projects().setClaims(claims);
 }
 
@@ -107,7 +107,7 @@ export async function saveClaims(text: string): Promise<void> {
  */
 /** Stops an extraction started with `requestId`. */
 export function cancelExtraction(requestId: string): void {
-  void libraryClient()
+  void projectsClient()
     .cancelClaimCheck(requestId)
     .catch(() => undefined);
 }
@@ -117,7 +117,7 @@ export async function extractClaimsText(
   useLlm = false,
   requestId?: string,
 ): Promise<string | undefined> {
-  const r = await attempt(() => libraryClient().extractDraftClaims(draft, { useLlm }, requestId));
+  const r = await attempt(() => projectsClient().extractDraftClaims(draft, { useLlm }, requestId));
   if (!r) return undefined;
   if (r.note) app().notify('info', r.note);
   return r.claims.join('\n');

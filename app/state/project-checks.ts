@@ -1,7 +1,7 @@
 // The Projects view's checks: the claim checks one claim per worker call (progress between claims,
 // cancel stops the running one), the citation audit of a draft or a kept answer, the exports as
 // downloads, and opening evidence at its sentence. All work runs in the database worker.
-import { libraryClient } from '../clients';
+import { answersClient, libraryClient, projectsClient } from '../clients';
 import { downloadText } from '../lib/download';
 import { isAppError } from '../../workers/shared/errors';
 import type { AuditInput } from '../../workers/shared/projects-api';
@@ -39,7 +39,7 @@ export async function checkClaims(claimIds?: number[]): Promise<void> {
     const run = projects().run;
     if (!run || run.requestId !== requestId || run.cancelled) break;
     try {
-      const claim = await libraryClient().checkProjectClaim(
+      const claim = await projectsClient().checkProjectClaim(
         id,
         claimId,
         minGrade ? { minGrade } : {},
@@ -77,14 +77,14 @@ export function cancelChecks(): void {
   const run = projects().run;
   if (!run) return;
   projects().setRun({ ...run, cancelled: true });
-  void libraryClient()
+  void projectsClient()
     .cancelClaimCheck(run.requestId)
     .catch(() => undefined);
 }
 
 /** Puts a kept answer (sentences with their [n] markers) in the draft box; its references resolve the audit. */
 export async function auditAnswer(answerId: number): Promise<void> {
-  const a = await attempt(() => libraryClient().getAnswer(answerId));
+  const a = await attempt(() => answersClient().getAnswer(answerId));
   if (!a) return;
   const text = a.sentences
     .map((s) => `${s.text}${s.citations.map((n) => ` [${n}]`).join('')}`)
@@ -99,14 +99,14 @@ export async function runAudit(): Promise<void> {
   try {
     const input: AuditInput = { draft };
     if (auditAnswerId !== null) {
-      const a = await libraryClient().getAnswer(auditAnswerId);
+      const a = await answersClient().getAnswer(auditAnswerId);
       input.references = a.references.map((r) => ({
         n: r.n,
         documentId: r.missing ? null : r.documentId,
         label: r.url ?? r.path,
       }));
     }
-    projects().setAudit(await libraryClient().auditDraft(input));
+    projects().setAudit(await projectsClient().auditDraft(input));
   } catch (err) {
     app().notifyError(err);
   } finally {
@@ -125,7 +125,7 @@ export async function replaceCitation(index: number, documentId: number): Promis
   const doc = app().documents.find((d) => d.id === documentId);
   if (!row || !doc) return;
   const next = await attempt(() =>
-    libraryClient().replaceDraftCitation(draft, row.at, row.n, doc.sourceUrl ?? doc.path),
+    projectsClient().replaceDraftCitation(draft, row.at, row.n, doc.sourceUrl ?? doc.path),
   );
   if (next === undefined || next === draft) return;
   projects().setDraft(next, auditAnswerId);
@@ -139,7 +139,7 @@ export async function downloadExport(kind: ExportKind): Promise<void> {
   if (id === null) return;
   const { audit, auditAnswerId } = projects();
   const files = await attempt(() =>
-    libraryClient().projectExports(id, {
+    projectsClient().projectExports(id, {
       ...(audit ? { audit } : {}),
       ...(auditAnswerId !== null ? { answerId: auditAnswerId } : {}),
     }),

@@ -3,7 +3,7 @@
 // download it as Markdown, see how it was made (CRAG metadata), and the answers kept on this
 // device. Everything is computed in the database worker; text is rendered as text only.
 import { useEffect, useRef, useState } from 'react';
-import { libraryClient } from '../clients';
+import { projectsClient } from '../clients';
 import { citeAuthorYear } from '../../workers/shared/biblio';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
@@ -322,7 +322,7 @@ function useAuthorYear(references: AnswerReference[]): Map<number, string> {
     const ids = [
       ...new Set(references.flatMap((r) => (r.documentId === null ? [] : [r.documentId]))),
     ];
-    libraryClient()
+    projectsClient()
       .listBiblio(ids)
       .then((records) => {
         if (!alive) return;

@@ -1,6 +1,6 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
-import { Comlink, libraryClient, llmClient, webClient } from '../clients';
+import { Comlink, llmClient, semanticClient, webClient } from '../clients';
 import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
 import { EmbedWorkersSetting } from '../components/embed-workers-setting';
@@ -38,7 +38,7 @@ export function SettingsView() {
           Nothing leaves this device unless you turn on a web provider or a remote model below.
         </p>
       </div>
-      <ModelsCard onActivate={(id) => libraryClient().activateModel(id)} />
+      <ModelsCard onActivate={(id) => semanticClient().activateModel(id)} />
       <EmbedWorkersSetting />
       <div className="card">
         <h3>Language model (optional)</h3>

@@ -1,5 +1,6 @@
-// The API the database worker (workers/db.worker.ts) exposes to the UI over Comlink: the
-// library (store-api.ts) and import (ingest-api.ts) contracts, plus opening the database.
+// The API the database worker (workers/db.worker.ts) exposes over Comlink, as the capabilities the
+// UI holds one remote each for: the library (store, import, search and its planning), semantic
+// search (embedding model and backlog), answers, and projects (with their bibliography).
 // Plain types only.
 import type { BiblioApi } from './biblio-api';
 import type { IngestApi } from './ingest-api';
@@ -12,13 +13,8 @@ import type { SearchResponse, StorageInfo } from './types';
 import type { AnswerWorkerApi } from './answer-history-api';
 import type { EmbedSpawner } from './embed-api';
 
-export interface LibraryWorkerApi
-  extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi, BiblioApi {
-  /**
-   * Opens (or creates) the library; every other call waits for it. Resolves with where the
-   * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
-   */
-  init(): Promise<StorageInfo>;
+/** Semantic search: the embedding model, the embed-worker pool and the embedding backlog. */
+export interface SemanticApi {
   /**
    * Runs the embedding backlog on a pool of `size` embed workers started through `spawner` (a
    * Comlink proxy; a worker that fails mid-batch is replaced through it and its batch retried).
@@ -45,11 +41,10 @@ export interface LibraryWorkerApi
    * @throws AppError MODEL_LOAD_FAILED, NOT_FOUND
    */
   activateModel(id: string): Promise<void>;
-  /**
-   * Another tab wrote to the library (same OPFS file): drop cached answers and let the semantic
-   * index pick up (or embed) the new chunks.
-   */
-  libraryChangedElsewhere(): Promise<void>;
+}
+
+/** Query optimisation and "more like this" over the library's search. */
+export interface QueryPlanApi {
   /** Connects the LLM worker (a port from `Comlink.createEndpoint`) for query optimisation. */
   connectLlm(port: MessagePort): Promise<void>;
   /**
@@ -71,6 +66,35 @@ export interface LibraryWorkerApi
   findRelated(request: RelatedRequest): Promise<RelatedResponse>;
   cancelPlan(requestId: string): Promise<void>;
 }
+
+/** The library capability: documents, import, search and its planning, and opening the store. */
+export interface LibraryRemoteApi extends LibraryApi, IngestApi, QueryPlanApi {
+  /**
+   * Opens (or creates) the library; every other call waits for it. Resolves with where the
+   * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
+   */
+  init(): Promise<StorageInfo>;
+  /**
+   * Another tab wrote to the library (same OPFS file): drop cached answers and let the semantic
+   * index pick up (or embed) the new chunks.
+   */
+  libraryChangedElsewhere(): Promise<void>;
+}
+
+/** The projects capability: projects, claims, audits, exports and their bibliography. */
+export interface ProjectsRemoteApi extends ProjectsApi, BiblioApi {}
+
+/** The remotes the UI holds on the database worker, one per capability. */
+export interface DbRemotes {
+  library: LibraryRemoteApi;
+  semantic: SemanticApi;
+  answers: AnswerWorkerApi;
+  projects: ProjectsRemoteApi;
+}
+
+/** Everything the database worker serves (the service implements it; the UI never holds it whole). */
+export interface LibraryWorkerApi
+  extends LibraryRemoteApi, SemanticApi, AnswerWorkerApi, ProjectsRemoteApi {}
 
 /** Related hits, and a notice when the source was shortened to bound the work (never silent). */
 export interface RelatedResponse extends SearchResponse {
