@@ -1,6 +1,6 @@
 // The hybrid eval mode's pure parts: CLI flags to a FusionMethod, and fused chunks to documents.
 import { describe, expect, it } from 'vitest';
-import { fuseToDocs, fusionFromOptions, type HybridLists } from './hybrid-mode';
+import { fuseToDocs, fusionFromOptions, hybridSettings, type HybridLists } from './hybrid-mode';
 
 const c = (chunkId: number, path: string, seq: number, score: number) => ({
   chunkId,
@@ -10,12 +10,20 @@ const c = (chunkId: number, path: string, seq: number, score: number) => ({
 });
 
 describe('fusionFromOptions', () => {
-  it("defaults to the app's adaptive fusion, and plain RRF on request", () => {
-    expect(fusionFromOptions({}).kind).toBe('adaptive');
+  it("defaults to the app's choice for the model, and plain RRF on request", () => {
+    const lexicalFirst = { kind: 'weighted-rrf', weights: { semantic: 0.001, lexical: 1 } };
+    expect(fusionFromOptions({})).toEqual(lexicalFirst);
     // Without --fusion the app's choice for the model: plain RRF for BERT-family models.
     expect(fusionFromOptions({ model: 'all-MiniLM-L6-v2' })).toEqual({ kind: 'rrf' });
-    expect(fusionFromOptions({ model: '/models/use-lite/' }).kind).toBe('adaptive');
+    expect(fusionFromOptions({ model: '/models/use-lite/' })).toEqual(lexicalFirst);
+    expect(fusionFromOptions({ model: 'my-own-model' }).kind).toBe('adaptive');
     expect(fusionFromOptions({ fusion: 'rrf' })).toEqual({ kind: 'rrf', k: undefined });
+  });
+  it("reads the lexical list as deep as the app does for the model's fusion", () => {
+    expect(hybridSettings({}).lexicalK).toBe(100);
+    expect(hybridSettings({ model: 'all-MiniLM-L6-v2' }).lexicalK).toBe(20);
+    expect(hybridSettings({ fusion: 'adaptive' }).lexicalK).toBe(20);
+    expect(hybridSettings({ lexicalK: '40' }).lexicalK).toBe(40);
   });
   it('reads weights for weighted RRF and min-max', () => {
     expect(fusionFromOptions({ fusion: 'weighted-rrf', wSemantic: '0.2' })).toEqual({

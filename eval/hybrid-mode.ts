@@ -44,7 +44,7 @@ import { loadNodeEncoder } from '../lab/embed-models';
 import type { BeirDoc } from './beir';
 import type { RankedDoc, Retriever, RetrieverFactory } from './retriever';
 import { storeBeirDoc } from './store-beir-doc';
-import { fusionForModel } from '../workers/search/model-fusion';
+import { fusionForModel, hybridLexicalDepth } from '../workers/search/model-fusion';
 import { compareRanked } from '../workers/shared/ranking';
 import {
   BEST_CHUNK_ONLY,
@@ -294,14 +294,16 @@ const ADAPTIVE_KEYS = [
   'minWeight',
 ] as const;
 
+/** The embedding model's id as the app names it (the last part of a --model path). */
+const modelName = (options: Record<string, string>): string =>
+  (options.model ?? 'use-lite').split(/[\\/]/).filter(Boolean).pop() ?? 'use-lite';
+
 /** The fusion the flags ask for (`--fusion` and its weights/params). */
 export function fusionFromOptions(options: Record<string, string>): FusionMethod {
   // Without --fusion: the app's choice for the model (workers/search/model-fusion.ts), so eval
   // measures what users get.
   if (options.fusion === undefined) {
-    return fusionForModel(
-      (options.model ?? 'use-lite').split(/[\\/]/).filter(Boolean).pop() ?? 'use-lite',
-    );
+    return fusionForModel(modelName(options));
   }
   const kind = options.fusion;
   const k = options.rrfK !== undefined ? Number(options.rrfK) : undefined;
@@ -349,7 +351,10 @@ export function fuseToDocs(
 export function hybridSettings(options: Record<string, string>) {
   return {
     method: fusionFromOptions(options),
-    lexicalK: Number(options.lexicalK ?? 20),
+    lexicalK: Number(
+      options.lexicalK ??
+        (options.fusion === undefined ? hybridLexicalDepth(modelName(options), 20) : 20),
+    ),
     semanticK: Number(options.semanticK ?? 20),
     exact: (options.index ?? 'hnsw') === 'exact',
     evidence: evidenceFrom(options, DEFAULT_HYBRID_DOCUMENT_EVIDENCE),

@@ -90,15 +90,19 @@ async function main(): Promise<void> {
     score('adaptive default', { kind: 'adaptive' }, k);
     for (const g of grid) score(`adaptive ${JSON.stringify(g)}`, { kind: 'adaptive', ...g }, k);
   }
+  // Lexical first (the dense list only orders what lexical missed) with the lexical list read
+  // deep enough to fill the top 10 documents by itself: semantic depth 20, lexical 100.
+  const lexicalFirst: Method = { kind: 'weighted-rrf', weights: { semantic: 0.001, lexical: 1 } };
+  score('lexical-first s=0.001', lexicalFirst, 20, false, 100);
 }
 
 /** Prints one JSON line (nDCG@10, Recall@100, MRR@10) per setting over the lists `view` holds. */
 function scorer(view: Cached, qrels: Qrels, qids: string[]) {
-  return (name: string, method: Method, k: number, exact = false) => {
+  return (name: string, method: Method, k: number, exact = false, lexicalK = k) => {
     const run: Run = {};
     for (const qid of qids) {
       const l = exact ? view[qid]!.exact : view[qid]!.hnsw;
-      const sliced = { semantic: l.semantic.slice(0, k), lexical: l.lexical.slice(0, k) };
+      const sliced = { semantic: l.semantic.slice(0, k), lexical: l.lexical.slice(0, lexicalK) };
       if (method === 'lexical' || method === 'semantic') {
         const best = new Map<string, number>();
         for (const c of sliced[method]) if (!best.has(c.path)) best.set(c.path, c.score);
@@ -110,6 +114,7 @@ function scorer(view: Cached, qrels: Qrels, qids: string[]) {
       JSON.stringify({
         name,
         depth: k,
+        ...(lexicalK !== k ? { lexicalDepth: lexicalK } : {}),
         index: exact ? 'exact' : 'hnsw',
         'nDCG@10': round(m['nDCG@10']),
         'Recall@100': round(m['Recall@100']),

@@ -152,7 +152,7 @@ describe('semantic index and hybrid search', () => {
     expect(fresh.hits.map((h) => h.path)).toContain('birds/gulls.txt');
   });
 
-  it('fuses by the model: adaptive for USE-lite and unknown models, plain RRF for BERT-family', async () => {
+  it('fuses by the model: lexical first for USE-lite, adaptive for unknown models, plain RRF for BERT-family', async () => {
     const { store, semantic, hybridFor } = await setup(model);
     for (const [path, title, text] of DOCS) await put(store, path, title, text);
     await semantic.start();
@@ -165,7 +165,11 @@ describe('semantic index and hybrid search', () => {
       const adaptive = await list(hybridFor(undefined, { kind: 'adaptive' }), q);
       expect(await list(hybridFor('all-MiniLM-L6-v2'), q), q).toEqual(rrf);
       expect(await list(hybridFor('bge-small-en-v1.5'), q), q).toEqual(rrf);
-      expect(await list(hybridFor('use-lite'), q), q).toEqual(adaptive);
+      const lexicalFirst = await list(
+        hybridFor(undefined, { kind: 'weighted-rrf', weights: { semantic: 0.001, lexical: 1 } }),
+        q,
+      );
+      expect(await list(hybridFor('use-lite'), q), q).toEqual(lexicalFirst);
       expect(await list(hybridFor(undefined), q), q).toEqual(adaptive);
       differs ||= JSON.stringify(rrf) !== JSON.stringify(adaptive);
     }

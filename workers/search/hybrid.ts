@@ -6,7 +6,7 @@ import { addInOrder, documentResults, MORE_PASSAGES } from '../shared/document-r
 import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
 import { relevanceOf, type Relevance, type RelevanceSignals } from '../shared/relevance';
-import { fusionForModel } from './model-fusion';
+import { fusionForModel, hybridLexicalDepth } from './model-fusion';
 import type {
   QueryNotice,
   SearchFilters,
@@ -187,11 +187,13 @@ const PAGE_GROWTH = 4;
 export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}): HybridSearch {
   const semanticK = options.semanticK ?? 20;
   const lexicalK = options.lexicalK ?? 20;
-  // Without an explicit choice the fusion follows the model (model-fusion.ts): adaptive for the
-  // shipped USE-lite (plain RRF lost 0.118 nDCG@10 on SciFact test, adaptive 0.007), plain RRF
-  // for BERT-family models (all-MiniLM-L6-v2 test: RRF 0.7163, adaptive 0.7005); both chosen on
-  // the train split only (eval/README.md).
+  // Without an explicit choice the fusion follows the model (model-fusion.ts, chosen on the train
+  // split only): lexical first for the shipped USE-lite, plain RRF for BERT-family models.
   const fusionFor = () => options.fusion ?? fusionForModel(deps.semantic?.modelId);
+  // The lexical list's depth inside a fusion follows the model too (USE-lite's lexical-first
+  // fusion reads lexical deep enough to fill a page by itself); the lexical mode keeps lexicalK.
+  const fusedLexicalK = () =>
+    options.lexicalK ?? hybridLexicalDepth(deps.semantic?.modelId, lexicalK);
   const now = deps.now ?? (() => performance.now());
   const cache = deps.cache ?? createQueryCache<SearchResponse>();
 
@@ -294,7 +296,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     // the lexical list is read while the query vector is computed elsewhere.
     const [semantic, lexical] = await Promise.all([
       semanticList(query, request.filters, semanticK, vector, exclude),
-      lexicalList(override.lexicalQuery ?? query, request.filters, lexicalK, exclude),
+      lexicalList(override.lexicalQuery ?? query, request.filters, fusedLexicalK(), exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
       0,
@@ -343,14 +345,15 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
       return { ranked, full: list.length >= sk, notice: null };
     }
+    const flk = fusedLexicalK() * depth;
     const [semantic, lexical] = await Promise.all([
       semanticList(query, request.filters, sk, vector, exclude),
-      lexicalList(lexicalText, request.filters, lk, exclude),
+      lexicalList(lexicalText, request.filters, flk, exclude),
     ]);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items;
     return {
       ranked: fusedRanked(fused, semantic, lexical),
-      full: semantic.length >= sk || lexical.chunks.length >= lk,
+      full: semantic.length >= sk || lexical.chunks.length >= flk,
       notice: lexical.notice,
     };
   }
@@ -423,9 +426,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     override: RetrievalOverride,
   ): Promise<FusedLists> {
-    const lexicalSide = lexicalList(override.lexicalQuery ?? query, filters, lexicalK).then(
-      (l) => l.chunks,
-    );
+    const lexicalSide = lexicalList(
+      override.lexicalQuery ?? query,
+      filters,
+      deps.semantic ? fusedLexicalK() : lexicalK,
+    ).then((l) => l.chunks);
     if (!deps.semantic) {
       // One list: RRF keeps its order and records its ranks and scores.
       const lexical = await lexicalSide;
