@@ -159,7 +159,7 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
-        '^\\.\\./(query-plan|library|ingest|llm|web)/',
+        '^\\.\\./(query-plan|db|ingest|llm|web)/',
         'search sits below query-plan and library; it must not import them.',
       ],
       NO_APP,
@@ -171,14 +171,14 @@ export default tseslint.config(
     files: ['workers/query-plan/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
-      ['^\\.\\./library/', 'query-plan sits below the library service; it must not import it.'],
+      ['^\\.\\./db/', 'query-plan sits below the library service; it must not import it.'],
       NO_APP,
       NO_LAB,
       NO_WORKER_ENTRY,
     ),
   },
   {
-    files: ['workers/library/**/*.ts'],
+    files: ['workers/db/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
@@ -196,7 +196,7 @@ export default tseslint.config(
     files: ['workers/answer/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(
-      ['^\\.\\./library/', 'answer sits below the library service; it must not import it.'],
+      ['^\\.\\./db/', 'answer sits below the library service; it must not import it.'],
       [
         '^\\.\\./projects/',
         'answer sits below projects (projects reads the evaluator); shared text features live in workers/text-features/.',
@@ -212,7 +212,7 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrict(
       [
-        '^\\.\\./(ingest|vector|embed|llm|library)/',
+        '^\\.\\./(ingest|vector|embed|llm|db)/',
         'workers/projects may import shared, store, search, query-plan, answer and web; inject the rest.',
       ],
       NO_APP,

@@ -28,7 +28,7 @@ import { createEvidenceJudge } from '../workers/projects/evidence';
 import { evidenceGateFor } from '../workers/projects/evidence-gate';
 import { createPassageScores } from '../workers/projects/passage-scores';
 import { loadFittedModel } from '../workers/answer/fitted';
-import { libraryRetrievalDeps } from '../workers/library/answers';
+import { libraryRetrievalDeps } from '../workers/db/answers';
 import { createHybridSearch } from '../workers/search/hybrid';
 import { createChunkLookup } from '../workers/store/chunk-lookup';
 import { provenanceOf } from '../workers/projects/provenance';

@@ -2,7 +2,7 @@
 // Latency of the query planner over the app's own search path: createHybridSearch on the eval's
 // store (wa-sqlite FTS5) and HNSW, live query embedding (no vector cache), the scripted generator
 // (`--token-ms` adds simulated generation time per token; 0 = planning + retrieval only), wired
-// exactly as the library service wires it (workers/library/search-paths.ts). Compared with one
+// exactly as the library service wires it (workers/db/search-paths.ts). Compared with one
 // plain hybrid query, per query, round-robin:
 //   - the planner with the default techniques (goal: p50 within 1.77x of one hybrid query),
 //   - RAG-Fusion (4 generated queries + the original), wired as before issue 15 (each retrieval
@@ -16,7 +16,7 @@
 // `--threads N` (default 1, the app's count on a 2-core device: hardwareConcurrency - 1): the
 // backlog's embed threads; `--query-worker 1` (default; 0 = none, the layout before): the query
 // worker beside them. Query embeddings run where the app runs them and are routed by the app's
-// own function (workers/library/query-lane.ts `embedQueriesOnLane`): a lone query on the query
+// own function (workers/db/query-lane.ts `embedQueriesOnLane`): a lone query on the query
 // worker, a plan's batch shared over the idle threads, each share one batched pass (a thread
 // still busy with the original query gets no share). So a single query's keyword ranking
 // overlaps its embedding, as in the app, and a plan's keyword rankings overlap its batch.
@@ -28,12 +28,12 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedGenerator } from '../workers/llm/scripted';
-import { planSearchDeps } from '../workers/library/search-paths';
+import { planSearchDeps } from '../workers/db/search-paths';
 import { createQueryPlanner } from '../workers/query-plan/planner';
 import type { LlmDep, RankedHit } from '../workers/query-plan/types';
 import type { PlanOptions } from '../workers/shared/research-api';
 import { createEmbedPool } from '../workers/embed/pool';
-import { embedQueriesOnLane, type QueryLanePools } from '../workers/library/query-lane';
+import { embedQueriesOnLane, type QueryLanePools } from '../workers/db/query-lane';
 import { parseArgs } from '../lab/args';
 import { spawnEmbedThread } from '../lab/embed-cache';
 import { loadCorpus, loadQueries } from '../eval/beir';

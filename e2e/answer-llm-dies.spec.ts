@@ -2,7 +2,7 @@
 // on 127.0.0.1 streams the first sentence of the answer, then drops the connection; the real
 // llm.worker reads what arrived. The Answer view keeps the partial answer and marks it, shows
 // the extractive answer beside it, and the history says "partial". (The library side, and Stop
-// while the model writes, are workers/library/answers.test.ts.)
+// while the model writes, are workers/db/answers.test.ts.)
 import { test, expect } from '@playwright/test';
 import { askGenerated, mockLlmEndpoint, sseDelta, withHttpEndpoint } from './helpers';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createEmbedder } from '../workers/embed/embedder';
 import { createNodeKernel, readUseLiteFile } from '../workers/embed/node-kernel';
 import { createImporter } from '../workers/ingest/importer';
-import { openTestLibrary } from '../workers/library/node-library.testkit';
+import { openTestLibrary } from '../workers/db/node-library.testkit';
 import { openNodeDatabase } from '../workers/store/open-database-node';
 import { createStore } from '../workers/store/store';
 import { FIXTURES, openApp, search, waitForImport } from './helpers';

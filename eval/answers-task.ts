@@ -2,14 +2,14 @@
 // [--json OUT.json]`: imports a folder of real files through the app's importer (answers-import.ts),
 // indexes them as the hybrid eval does (the app's store, FTS5, vectors, HNSW), and asks each
 // question through the app's answer service with no LLM and no web, wired as the library wires it
-// (workers/library/answers.ts `libraryRetrievalDeps`). Prints page_hit_at_3, answer_phrase_recall
+// (workers/db/answers.ts `libraryRetrievalDeps`). Prints page_hit_at_3, answer_phrase_recall
 // and not_in_library_accuracy (answers-questions.ts); --rows writes what each question returned.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createAnswerService } from '../workers/answer/service';
 import { loadFittedModel } from '../workers/answer/fitted';
 import type { AnswerDeps, Retrieval } from '../workers/answer/types';
 import type { Answer } from '../workers/shared/answer-api';
-import { libraryRetrievalDeps } from '../workers/library/answers';
+import { libraryRetrievalDeps } from '../workers/db/answers';
 import { openEmbedCache } from '../lab/embed-cache';
 import { loadNodeEncoder } from '../lab/embed-models';
 import { importFolder, pageAt, type ImportedDoc } from './answers-import';

@@ -19,7 +19,7 @@ import type { ClaimRecord } from './claims-data';
 import { originalSentences } from './claims-data';
 import { createHybridCore } from './hybrid-mode';
 import { loadFittedModel, type FittedModel } from '../workers/answer/fitted';
-import { libraryRetrievalDeps } from '../workers/library/answers';
+import { libraryRetrievalDeps } from '../workers/db/answers';
 import { createPassageScores, type PassageScores } from '../workers/projects/passage-scores';
 import { storeBeirDoc } from './store-beir-doc';
 
@@ -67,7 +67,7 @@ async function librarySearch(
     await core.index(corpus);
     const { hybrid } = core.appSearch();
     const { store, lexical } = core.parts();
-    // The app's retrieval deps (workers/library/answers.ts), the vectors from the eval's index
+    // The app's retrieval deps (workers/db/answers.ts), the vectors from the eval's index
     // instead of the store's vector table.
     const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
     const deps = { ...retrieval, chunkVectors: core.chunkVectors };

@@ -1,4 +1,4 @@
-// Thin entry of the database worker: builds the library service (workers/library/service.ts) from
+// Thin entry of the database worker: builds the library service (workers/db/service.ts) from
 // browser sources (the library in OPFS, else IndexedDB; our WASM dot kernel; WordNet fetched from
 // the app; embed and LLM workers behind Comlink ports) and exposes it as `LibraryWorkerApi`.
 // No logic lives here beyond composition. The network gate admits the app's own origin only.
@@ -16,7 +16,7 @@ import { createKernel } from './embed/kernel';
 import { createEmbedPool } from './embed/pool';
 import { createWasmDotKernel, jsDotKernel } from './vector';
 import { synonymIndexFromJson } from './query-plan/wordnet';
-import { createLibraryService } from './library/service';
+import { createLibraryService } from './db/service';
 
 installErrorTransfer();
 

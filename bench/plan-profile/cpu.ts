@@ -3,7 +3,7 @@
 // and the latency floors they imply on 1 and 2 embed threads with free cores. CPU time barely
 // moves with the machine's load, unlike wall time. `[MODEL=all-MiniLM-L6-v2] npx tsx bench/plan-profile/cpu.ts`
 import { loadavg } from 'node:os';
-import { planSearchDeps } from '../../workers/library/search-paths';
+import { planSearchDeps } from '../../workers/db/search-paths';
 import { scriptedVariants } from '../../workers/llm/scripted';
 import { hybridSettings } from '../../eval/hybrid-mode';
 import { med, partTimer, profileLibrary, profilePool } from './setup';

@@ -1,10 +1,10 @@
 // Ad-hoc (issue 15): one hybrid query while the import backlog embeds, with and without the query
 // worker, on the app's 2-core layout (one backlog embed thread; queries routed by
-// workers/library/query-lane.ts). The backlog is kept busy with batches of 16 SciFact abstracts
+// workers/db/query-lane.ts). The backlog is kept busy with batches of 16 SciFact abstracts
 // (passages), as the semantic index feeds it. `npx tsx bench/plan-profile/during-import.ts`
 import { loadavg } from 'node:os';
 import { createEmbedPool } from '../../workers/embed/pool';
-import type { QueryLanePools } from '../../workers/library/query-lane';
+import type { QueryLanePools } from '../../workers/db/query-lane';
 import { spawnEmbedThread } from '../../lab/embed-cache';
 import { laneSearch, med, profileLibrary } from './setup';
 

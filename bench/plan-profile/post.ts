@@ -1,5 +1,5 @@
 import { hybridSettings } from '../../eval/hybrid-mode';
-import { planSearchDeps } from '../../workers/library/search-paths';
+import { planSearchDeps } from '../../workers/db/search-paths';
 import { med, profileLibrary } from './setup';
 const { queries, core } = await profileLibrary('use-lite');
 const { embedFresh, semantic, lexical, store } = core.parts();

@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { createEmbedPool, type EmbedPool } from '../../workers/embed/pool';
 import { REPO_ROOT } from '../../workers/embed/node-kernel';
-import { embedQueriesOnLane, type QueryLanePools } from '../../workers/library/query-lane';
-import { planSearchDeps } from '../../workers/library/search-paths';
+import { embedQueriesOnLane, type QueryLanePools } from '../../workers/db/query-lane';
+import { planSearchDeps } from '../../workers/db/search-paths';
 import { createScriptedGenerator } from '../../workers/llm/scripted';
 import { createQueryPlanner } from '../../workers/query-plan/planner';
 import type { HybridSearch } from '../../workers/search/hybrid';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../ingest/chunk';
 import { sha256Hex } from '../ingest/hash';
-import { openTestLibrary } from '../library/node-library.testkit';
+import { openTestLibrary } from '../db/node-library.testkit';
 import { rebuildTermStats } from '../store/migrations';
 import { openNodeDatabase } from '../store/open-database-node';
 import { createStore, type Store } from '../store/store';
