@@ -48,7 +48,19 @@ export async function createLibrarySearch(
   return { lexical, lookup, hybrid };
 }
 
-/** One semantic index as the whole semantic side (tests and tools with a fixed model). */
+/**
+ * One semantic index as the whole semantic side (tests and tools with a fixed model), naming its
+ * model as the app's side does, so the fusion follows the model here too.
+ */
 export function indexAsSource(index: SemanticIndex): SemanticSource {
-  return { side: () => index, generation: () => index.generation() };
+  const side: NonNullable<HybridDeps['semantic']> = {
+    embedQuery: (text) => index.embedQuery(text),
+    search: (q, k, filter) => index.search(q, k, filter),
+    embedQueries: (texts) => index.embedQueries(texts),
+    storedVectors: (ids) => index.storedVectors(ids),
+    get modelId() {
+      return index.status().model?.id;
+    },
+  };
+  return { side: () => side, generation: () => index.generation() };
 }
