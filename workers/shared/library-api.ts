@@ -3,6 +3,7 @@
 // Plain types only.
 import type { BiblioApi } from './biblio-api';
 import type { IngestApi } from './ingest-api';
+import type { OriginalsApi } from './originals-api';
 import type { ProjectsApi } from './projects-api';
 import type { LibraryApi } from './store-api';
 import type { PlanOptions, PlannedSearch } from './research-api';
@@ -13,7 +14,7 @@ import type { AnswerWorkerApi } from './answer-history-api';
 import type { EmbedSpawner } from './embed-api';
 
 export interface LibraryWorkerApi
-  extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi, BiblioApi {
+  extends LibraryApi, IngestApi, ProjectsApi, AnswerWorkerApi, BiblioApi, OriginalsApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
