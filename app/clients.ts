@@ -1,6 +1,7 @@
 // The only place that creates Workers and Comlink remotes. Views get typed remotes from here.
 // Owns: worker lifetimes. Everything else in app/ talks to workers through these objects.
 import * as Comlink from 'comlink';
+import type * as PdfjsModule from 'pdfjs-dist';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
@@ -137,4 +138,22 @@ export { Comlink };
 export async function connectWeb(): Promise<void> {
   const port = await webClient()[Comlink.createEndpoint]();
   await libraryClient().connectWeb(Comlink.transfer(port, [port]));
+}
+
+type Pdfjs = typeof PdfjsModule;
+let pagePdfjs: Promise<Pdfjs> | null = null;
+
+/**
+ * pdf.js for the page view, its parser in a worker of its own (built from pdfjs-dist by Vite: a
+ * same-origin module worker, no CDN, no blob: URL). Loaded on the first page view only.
+ */
+export function pdfjsForPages(): Promise<Pdfjs> {
+  pagePdfjs ??= Promise.all([
+    import('pdfjs-dist'),
+    import('pdfjs-dist/build/pdf.worker.mjs?worker'),
+  ]).then(([pdfjs, worker]) => {
+    pdfjs.GlobalWorkerOptions.workerPort = new worker.default({ name: 'sift-pdf' });
+    return pdfjs;
+  });
+  return pagePdfjs;
 }

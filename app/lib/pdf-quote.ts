@@ -148,9 +148,9 @@ export function matchQuote(items: PdfTextItem[], quote: string): QuoteMatch | nu
 }
 
 /** A page's text as the matcher sees it (the items' strings run together). */
-export function pageText(items: Array<{ str?: string }>): string {
+export function pageText(items: ReadonlyArray<object>): string {
   let text = '';
-  for (const it of items) if (typeof it.str === 'string') text += it.str;
+  for (const it of items) if ('str' in it && typeof it.str === 'string') text += it.str;
   return text;
 }
 
