@@ -31,6 +31,9 @@ test('a hit opens on its PDF page with the passage highlighted; arrows turn page
 }) => {
   await openApp(page);
   await importFiles(page, PDF);
+  await page.getByTestId('tab-settings').click();
+  await expect(page.getByTestId('storage-originals')).toHaveAttribute('data-files', '1');
+  await page.getByTestId('tab-search').click();
   await search(page, 'ASN1_MAX_NAME_SIZE');
   await page.getByTestId('result').first().click();
   await expect(page.getByTestId('viewer-chunk')).toContainText('ASN1_MAX_NAME_SIZE');
@@ -82,6 +85,11 @@ test('a citation of a PDF opens on its page; without the original the text view 
   );
   await expect(page.getByTestId('viewer-page-note')).toContainText('re-import it to see pages');
   await expect(page.getByTestId('viewer-cited')).toBeVisible();
+  // Re-importing the same file (unchanged) keeps its original again.
+  await importFiles(page, PDF);
+  await page.getByTestId('viewer-show-page').click();
+  await expectPageDrawn(page);
+  await page.getByTestId('page-view-close').click();
 
   // Deleted in another tab while open here.
   const other = await context.newPage();

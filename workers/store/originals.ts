@@ -124,9 +124,19 @@ export function createOpfsOriginalsDir(
   let folder: Promise<FileSystemDirectoryHandle> | null = null;
   const open = () =>
     (folder ??= root().then((r) => r.getDirectoryHandle('originals', { create: true })));
+  // The folder removed under us (site data cleared, another tab): open it afresh, once.
+  const inFolder = async <T>(use: (dir: FileSystemDirectoryHandle) => Promise<T>): Promise<T> => {
+    try {
+      return await use(await open());
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'NotFoundError') throw err;
+      folder = null;
+      return use(await open());
+    }
+  };
   return {
     async write(name, bytes) {
-      const file = await (await open()).getFileHandle(name, { create: true });
+      const file = await inFolder((dir) => dir.getFileHandle(name, { create: true }));
       const sync = (file as { createSyncAccessHandle?: () => Promise<SyncHandle> })
         .createSyncAccessHandle;
       if (sync) {
@@ -162,16 +172,18 @@ export function createOpfsOriginalsDir(
       }
     },
     async list() {
-      const out: Array<{ name: string; size: number }> = [];
-      const dir = (await open()) as FileSystemDirectoryHandle & {
-        entries(): AsyncIterable<[string, FileSystemHandle]>;
-      };
-      for await (const [name, handle] of dir.entries()) {
-        if (handle.kind !== 'file') continue;
-        const size = (await (handle as FileSystemFileHandle).getFile()).size;
-        out.push({ name, size });
-      }
-      return out;
+      return inFolder(async (folder) => {
+        const out: Array<{ name: string; size: number }> = [];
+        const dir = folder as FileSystemDirectoryHandle & {
+          entries(): AsyncIterable<[string, FileSystemHandle]>;
+        };
+        for await (const [name, handle] of dir.entries()) {
+          if (handle.kind !== 'file') continue;
+          const size = (await (handle as FileSystemFileHandle).getFile()).size;
+          out.push({ name, size });
+        }
+        return out;
+      });
     },
   };
 }
