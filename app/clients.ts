@@ -144,15 +144,15 @@ type Pdfjs = typeof PdfjsModule;
 let pagePdfjs: Promise<Pdfjs> | null = null;
 
 /**
- * pdf.js for the page view, its parser in a worker of its own (built from pdfjs-dist by Vite: a
- * same-origin module worker, no CDN, no blob: URL). Loaded on the first page view only.
+ * pdf.js for the page view, its parser in a worker of its own behind the network gate
+ * (workers/pdf-page.worker.ts: same-origin module, no CDN, no blob: URL). Loaded on first use.
  */
 export function pdfjsForPages(): Promise<Pdfjs> {
-  pagePdfjs ??= Promise.all([
-    import('pdfjs-dist'),
-    import('pdfjs-dist/build/pdf.worker.mjs?worker'),
-  ]).then(([pdfjs, worker]) => {
-    pdfjs.GlobalWorkerOptions.workerPort = new worker.default({ name: 'sift-pdf' });
+  pagePdfjs ??= import('pdfjs-dist').then((pdfjs) => {
+    pdfjs.GlobalWorkerOptions.workerPort = new Worker(
+      new URL('../workers/pdf-page.worker.ts', import.meta.url),
+      { type: 'module', name: 'sift-pdf' },
+    );
     return pdfjs;
   });
   return pagePdfjs;
