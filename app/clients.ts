@@ -1,6 +1,7 @@
 // The only place that creates Workers and Comlink remotes. Views get typed remotes from here.
 // Owns: worker lifetimes. Everything else in app/ talks to workers through these objects.
 import * as Comlink from 'comlink';
+import type * as PdfjsModule from 'pdfjs-dist';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { DbRemotes, LibraryWorkerApi } from '../workers/shared/library-api';
 import type { WebApi } from '../workers/shared/web-api';
@@ -157,4 +158,22 @@ export { Comlink };
 export async function connectWeb(): Promise<void> {
   const port = await webClient()[Comlink.createEndpoint]();
   await answersClient().connectWeb(Comlink.transfer(port, [port]));
+}
+
+type Pdfjs = typeof PdfjsModule;
+let pagePdfjs: Promise<Pdfjs> | null = null;
+
+/**
+ * pdf.js for the page view, its parser in a worker of its own behind the network gate
+ * (workers/pdf-page.worker.ts: same-origin module, no CDN, no blob: URL). Loaded on first use.
+ */
+export function pdfjsForPages(): Promise<Pdfjs> {
+  pagePdfjs ??= import('pdfjs-dist').then((pdfjs) => {
+    pdfjs.GlobalWorkerOptions.workerPort = new Worker(
+      new URL('../workers/pdf-page.worker.ts', import.meta.url),
+      { type: 'module', name: 'sift-pdf' },
+    );
+    return pdfjs;
+  });
+  return pagePdfjs;
 }

@@ -12,6 +12,7 @@ import type { EmbedWorkerApi } from './shared/embed-api';
 import type { LlmApi } from './shared/llm-api';
 import type { WebApi } from './shared/web-api';
 import { openBrowserDatabase } from './store/open-database';
+import { createOpfsOriginalsDir } from './store/originals';
 import { createKernel } from './embed/kernel';
 import { createEmbedPool } from './embed/pool';
 import { createWasmDotKernel, jsDotKernel } from './vector';
@@ -44,6 +45,11 @@ const library = createLibraryService({
   wrapWeb: (port) => Comlink.wrap<WebApi>(port),
   proxy: (fn) => Comlink.proxy(fn),
   transfer: (bytes) => Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]),
+  // Original PDFs for the page view, as files in OPFS `originals/` (none without OPFS).
+  originalsDir: () =>
+    typeof navigator.storage?.getDirectory === 'function'
+      ? createOpfsOriginalsDir(() => navigator.storage.getDirectory())
+      : null,
 });
 
 Comlink.expose(library);

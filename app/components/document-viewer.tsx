@@ -2,7 +2,8 @@
 // range) highlighted and scrolled into view, its bibliographic data (editable), and
 // "More like this" for the whole document or the text the user selected in it.
 import { BiblioEditor } from './biblio-editor';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { PageView } from './page-view';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
 import { sourceInfo } from '../lib/provenance';
 import { runRelated, setDocumentGrade } from '../state/actions';
@@ -44,9 +45,18 @@ export function DocumentViewer() {
   useEffect(() => {
     mark.current?.scrollIntoView({ block: 'center' });
   }, [open]);
+  const pageUnavailable = useCallback(
+    (note: string) => {
+      const now = useAppStore.getState().open;
+      if (now) setOpen({ ...now, page: null, pageNote: note });
+    },
+    [setOpen],
+  );
   if (!open) return null;
   const { detail, chunkSeq } = open;
   const chunk = chunkSeq === null ? undefined : detail.chunks.find((c) => c.seq === chunkSeq);
+  const range = citedRange(open);
+  const quote = range ? detail.text.slice(range.start, range.end) : (chunk?.text ?? '');
   return (
     <aside className="viewer" aria-label={`Document: ${detail.title}`} data-testid="viewer">
       <div className="viewer-head">
@@ -62,6 +72,15 @@ export function DocumentViewer() {
         </div>
         <div className="viewer-actions">
           <RelatedButton documentId={detail.id} selection={selection} />
+          {detail.mime === PDF && !open.page && (
+            <button
+              onClick={() => setOpen({ ...open, page: { quote }, pageNote: null })}
+              title="Show the PDF's page with this passage highlighted"
+              data-testid="viewer-show-page"
+            >
+              Show page
+            </button>
+          )}
         </div>
         <button
           onClick={() => setOpen(null)}
@@ -71,18 +90,38 @@ export function DocumentViewer() {
           ×
         </button>
       </div>
-      <div
-        className="viewer-body"
-        data-testid="viewer-body"
-        tabIndex={0}
-        onMouseUp={readSelection}
-        onKeyUp={readSelection}
-      >
-        <MarkedText text={detail.text} range={citedRange(open)} chunk={chunk} mark={mark} />
-      </div>
+      {open.page ? (
+        <PageView
+          key={`${detail.id}:${open.page.page ?? ''}:${open.page.quote}`}
+          documentId={detail.id}
+          page={open.page.page}
+          quote={open.page.quote}
+          onClose={() => setOpen({ ...open, page: null })}
+          onUnavailable={pageUnavailable}
+        />
+      ) : (
+        <>
+          {open.pageNote && (
+            <p className="notice" role="status" data-testid="viewer-page-note">
+              {open.pageNote}
+            </p>
+          )}
+          <div
+            className="viewer-body"
+            data-testid="viewer-body"
+            tabIndex={0}
+            onMouseUp={readSelection}
+            onKeyUp={readSelection}
+          >
+            <MarkedText text={detail.text} range={range} chunk={chunk} mark={mark} />
+          </div>
+        </>
+      )}
     </aside>
   );
 }
+
+const PDF = 'application/pdf';
 
 /** The text the user selected in the open document (another document opens without one). */
 function useViewerSelection(open: OpenDocument | null) {

@@ -76,12 +76,19 @@ export async function cancelAnswer(): Promise<void> {
   if (id) await answersClient().cancelAnswer(id);
 }
 
-/** Opens the cited document with the strip's exact characters highlighted. */
+/**
+ * Opens the cited document with the strip's exact characters highlighted; a PDF opens on the
+ * page view (the page found from the quote), with the text view behind it.
+ */
 export async function openCitation(ref: AnswerReference): Promise<void> {
   if (ref.documentId === null || ref.missing) return;
   try {
     const detail = await libraryClient().getDocument(ref.documentId);
-    app().setOpen({ detail, chunkSeq: null, range: { start: ref.start, end: ref.end } });
+    const range = { start: ref.start, end: ref.end };
+    // A PDF's citation opens on its page, the quote highlighted; the text view is one key away.
+    const page =
+      detail.mime === 'application/pdf' ? { quote: detail.text.slice(ref.start, ref.end) } : null;
+    app().setOpen({ detail, chunkSeq: null, range, page });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code !== 'NOT_FOUND') {

@@ -34,6 +34,13 @@ export interface OpenDocument {
   chunkSeq: number | null;
   /** Exact character offsets to highlight instead (a cited strip); wins over chunkSeq. */
   range?: { start: number; end: number } | null;
+  /**
+   * The page view of a PDF is shown instead of the text: the quote to highlight and its page
+   * (1-based) when known; without one the page is found by searching the pages' text.
+   */
+  page?: { quote: string; page?: number } | null;
+  /** Why the page view could not be shown (no original kept, deleted), shown over the text. */
+  pageNote?: string | null;
 }
 
 interface AppState {
@@ -168,3 +175,9 @@ export const useAppStore = create<AppState>((set) => ({
   },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 }));
+
+/** Escape in a view: the page view goes back to the text view, the text view closes. */
+export function escapeOpenDocument(): void {
+  const { open, setOpen } = useAppStore.getState();
+  if (open) setOpen(open.page ? { ...open, page: null } : null);
+}

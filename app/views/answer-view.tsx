@@ -24,13 +24,12 @@ import {
   showKeptAnswer,
 } from '../state/answer-actions';
 import { useAnswerStore, type AnswerModeChoice } from '../state/answer-store';
-import { useAppStore } from '../state/app-store';
+import { escapeOpenDocument, useAppStore } from '../state/app-store';
 import { passageBand, type AnswerReference } from '../../workers/shared/answer-api';
 import type { StoredAnswer } from '../../workers/shared/answer-history-api';
 
 export function AnswerView() {
   const open = useAppStore((s) => s.open);
-  const setOpen = useAppStore((s) => s.setOpen);
   const ready = useAppStore((s) => s.ready);
   const docCount = useAppStore((s) => s.documents.length);
   const answer = useAnswerStore((s) => s.answer);
@@ -42,11 +41,11 @@ export function AnswerView() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && useAppStore.getState().open) setOpen(null);
+      if (e.key === 'Escape') escapeOpenDocument();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setOpen]);
+  }, []);
 
   return (
     <div className={open ? 'search-layout with-viewer' : 'search-layout'}>

@@ -7,7 +7,7 @@ import { FilterBar } from '../components/search-filters';
 import { WebSection } from '../components/web-section';
 import { openDocument, runPlan, runRelated, runSearch } from '../state/actions';
 import { QueryPlanPanel } from '../llm';
-import { useAppStore } from '../state/app-store';
+import { escapeOpenDocument, useAppStore } from '../state/app-store';
 import { orderResults, sourceInfo, type ResultOrder } from '../lib/provenance';
 import { documentResults } from '../../workers/shared/document-results';
 import type { DocumentResult, DocumentSummary, SearchResponse } from '../../workers/shared/types';
@@ -86,9 +86,11 @@ function useSearchAsYouType() {
   }, [query, filters, optimise]);
 }
 
-/** "/" focuses the search box (when not typing elsewhere); Escape closes the open document. */
+/**
+ * "/" focuses the search box (when not typing elsewhere); Escape leaves the page view, then
+ * closes the open document.
+ */
 function useSearchShortcuts(input: RefObject<HTMLInputElement | null>) {
-  const setOpen = useAppStore((s) => s.setOpen);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
@@ -100,13 +102,13 @@ function useSearchShortcuts(input: RefObject<HTMLInputElement | null>) {
       if (e.key === '/' && !typing) {
         e.preventDefault();
         input.current?.focus();
-      } else if (e.key === 'Escape' && useAppStore.getState().open) {
-        setOpen(null);
+      } else if (e.key === 'Escape') {
+        escapeOpenDocument();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setOpen, input]);
+  }, [input]);
 }
 
 /** ↑/↓ move the selection (kept in view), Enter opens it or runs an optimised query. */

@@ -1,11 +1,12 @@
 // Settings: where the library is stored, and the panels of optional features (web providers,
 // language models) that other modules contribute.
-import { Comlink, llmClient, semanticClient, webClient } from '../clients';
+import { Comlink, libraryClient, llmClient, semanticClient, webClient } from '../clients';
 import { LlmSettings } from '../llm';
 import { ModelsCard } from '../components/models-card';
 import { EmbedWorkersSetting } from '../components/embed-workers-setting';
 import { formatBytes } from '../lib/format';
 import { describeStorage } from '../lib/storage-persistence';
+import { usePolled } from '../lib/use-polled';
 import { requestPersistence } from '../state/actions';
 import { useAppStore } from '../state/app-store';
 import { CredibilityEditor, NetworkLedgerView, WebProviderSettings } from '../web';
@@ -70,6 +71,22 @@ export function SettingsView() {
   );
 }
 
+const loadOriginals = () =>
+  libraryClient()
+    .originalsUsage()
+    .catch(() => ({ files: 0, bytes: 0 }));
+
+/** The part of the storage use that is original PDFs kept for the page view. */
+function OriginalsUsage() {
+  const [usage] = usePolled(loadOriginals, { files: 0, bytes: 0 }, 0);
+  return (
+    <p data-testid="storage-originals" data-files={usage.files}>
+      Original PDFs kept for the page view: {usage.files} ({formatBytes(usage.bytes)}), included in
+      the figure above; deleting a document deletes its original.
+    </p>
+  );
+}
+
 /** Persistence (asked, granted, refused), usage against quota, and the 80 % warning. */
 function StorageUsage() {
   const status = useAppStore((s) => s.storageStatus);
@@ -90,6 +107,7 @@ function StorageUsage() {
         )}
       </p>
       {words.usage && <p data-testid="storage-usage">{words.usage}</p>}
+      <OriginalsUsage />
       {words.warning && (
         <p className="notice error" role="alert" data-testid="storage-quota-warning">
           {words.warning}

@@ -31,6 +31,8 @@ import {
 import { createAnswerLink, type WebWorker } from './answers';
 import { createBiblioLink } from './biblio-link';
 import { createProjectsLink, type ProjectChecksApi } from './projects-link';
+import { createOriginalsLink } from './originals-link';
+import { createOriginals, type Originals, type OriginalsDir } from '../store/originals';
 
 export type { EmbedWorker } from './semantic-sync';
 export type { LlmWorker } from './llm-link';
@@ -59,6 +61,11 @@ export interface LibraryServiceDeps {
   transfer?(bytes: Uint8Array): Uint8Array;
   /** Milliseconds for the query plan's step timings. Default `performance.now`. */
   now?(): number;
+  /**
+   * The folder original PDFs are kept in for the page view (OPFS `originals/` in the browser);
+   * absent or null: originals are not kept and the page view says so.
+   */
+  originalsDir?(): OriginalsDir | null;
 }
 
 /** The opened library's parts: the one place sub-services are composed. */
@@ -73,6 +80,8 @@ export interface LibraryParts {
   lexicalTopK: LexicalTopKFn;
   related: ReturnType<typeof relatedSearch>;
   projects: ProjectStore;
+  /** Kept original PDFs, or null where there is no folder for them. */
+  originals: Originals | null;
 }
 
 async function openLibrary(
@@ -81,7 +90,9 @@ async function openLibrary(
 ): Promise<LibraryParts> {
   const db = await deps.openDatabase();
   const store = await createStore(db);
-  const ingest = createIngestApi({ sink: store });
+  const dir = deps.originalsDir?.() ?? null;
+  const originals = dir ? createOriginals({ dir }) : null;
+  const ingest = createIngestApi({ sink: store, ...(originals ? { originals } : {}) });
   const { lexical, lookup, hybrid } = await createLibrarySearch(store, semantic);
   // Every committed write (import, delete, library import) may leave chunks to embed.
   store.onChange(() => semantic.sync());
@@ -98,12 +109,32 @@ async function openLibrary(
   });
   const related = relatedSearch(paths);
   const projects = createProjectStore(store.sql);
-  return { db, store, lexical, ingest, hybrid, research, lexicalTopK, related, projects };
+  return {
+    db,
+    store,
+    lexical,
+    ingest,
+    hybrid,
+    research,
+    lexicalTopK,
+    related,
+    projects,
+    originals,
+  };
 }
 
 export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi {
   let opened: Promise<LibraryParts> | null = null;
-  const ready = () => (opened ??= openLibrary(deps, semantic));
+  const ready = () =>
+    (opened ??= openLibrary(deps, semantic).then((parts) => {
+      void originals.prune(); // leftovers of a write interrupted before its prune
+      return parts;
+    }));
+  const originals = createOriginalsLink(async () => {
+    const { store, originals: kept } = await ready();
+    return { sql: store.sql, originals: kept };
+  });
+  const transfer = deps.transfer ?? ((bytes: Uint8Array) => bytes);
   const semantic = createSemanticSync({
     vectors: async () => createVectorStore((await ready()).store.sql),
     dotKernel: deps.dotKernel,
@@ -140,7 +171,12 @@ export function createLibraryService(deps: LibraryServiceDeps): LibraryWorkerApi
   });
 
   return {
-    ...storeMethods(ready, deps.transfer ?? ((bytes: Uint8Array) => bytes)),
+    ...storeMethods(ready, transfer, () => originals.prune()),
+    getOriginal: async (id) => {
+      const bytes = await originals.getOriginal(id);
+      return bytes && transfer(bytes);
+    },
+    originalsUsage: () => originals.originalsUsage(),
     ...semanticMethods(ready, semantic),
     ...planMethods(ready, llm, deps),
     ...answers,
@@ -156,21 +192,28 @@ type Ready = () => Promise<LibraryParts>;
 function storeMethods(
   ready: Ready,
   transfer: (bytes: Uint8Array) => Uint8Array,
+  prune: () => Promise<void>,
 ): LibraryApi & IngestApi & Pick<LibraryWorkerApi, 'init'> {
+  // After a write that can orphan a kept original PDF (delete, replace, a library import).
+  const pruned = async <T>(result: T): Promise<T> => {
+    await prune();
+    return result;
+  };
   return {
     init: async () => (await ready()).db.info,
     storageInfo: async () => (await ready()).db.info,
     listDocuments: async () => (await ready()).store.listDocuments(),
     getDocument: async (id) => (await ready()).store.getDocument(id),
-    deleteDocument: async (id) => (await ready()).store.deleteDocument(id),
+    deleteDocument: async (id) => pruned(await (await ready()).store.deleteDocument(id)),
     setDocumentGrade: async (ids, grade) => (await ready()).store.setDocumentGrade(ids, grade),
     stats: async () => (await ready()).store.stats(),
     exportLibrary: async () => transfer(await (await ready()).store.exportDatabase()),
-    importLibrary: async (bytes) => (await ready()).store.importDatabase(bytes),
+    importLibrary: async (bytes) => pruned(await (await ready()).store.importDatabase(bytes)),
     search: async (request) => (await ready()).hybrid.search(request),
     setHtmlCleaner: (cleanHtml) =>
       void ready().then(({ ingest }) => ingest.setHtmlCleaner(cleanHtml)),
-    importFiles: async (files, onProgress) => (await ready()).ingest.importFiles(files, onProgress),
+    importFiles: async (files, onProgress) =>
+      pruned(await (await ready()).ingest.importFiles(files, onProgress)),
     cancelImport: () => void ready().then(({ ingest }) => ingest.cancelImport()),
     importText: async (input) => (await ready()).ingest.importText(input),
   };

@@ -59,6 +59,11 @@ export interface ImporterDeps {
   /** URLs the app serves for pdfjs CMaps / standard fonts (optional, same origin only). */
   pdf?: { cMapUrl?: string; standardFontDataUrl?: string };
   chunk?: ChunkOptions;
+  /**
+   * Keeps an imported PDF's bytes for the page view (workers/store/originals.ts), under its
+   * document's content hash; returns a note when it does not. Absent: originals are not kept.
+   */
+  originals?: { keep(contentHash: string, bytes: Uint8Array): Promise<string | null> };
 }
 
 export interface ImportOptions {
@@ -158,7 +163,9 @@ export function createImporter(deps: ImporterDeps): Importer {
     }
   }
 
-  async function store(input: DocumentInput): Promise<{ result: PutResult; chunks: number }> {
+  async function store(
+    input: DocumentInput,
+  ): Promise<{ result: PutResult; chunks: number; hash: string }> {
     const text = normaliseText(input.text);
     if (!text) {
       throw createError('EMPTY_FILE', {
@@ -169,7 +176,7 @@ export function createImporter(deps: ImporterDeps): Importer {
     const chunks = chunkText(text, deps.chunk);
     const hash = await sha256Hex(text);
     const result = await deps.sink.putDocument({ ...input, text }, chunks, hash);
-    return { result, chunks: chunks.length };
+    return { result, chunks: chunks.length, hash };
   }
 
   /** Reads, parses and stores one file; every expected problem is an AppError with a fix. */
@@ -211,7 +218,19 @@ export function createImporter(deps: ImporterDeps): Importer {
       text: parsed.text,
       ...(parsed.biblio ? { biblio: parsed.biblio } : {}),
     });
-    return { ...stored, notice: parsed.notice ?? null };
+    // Every PDF outcome keeps its original: an unchanged re-import brings back one imported
+    // before originals were kept. A failure to keep it is a note, never a failed import.
+    const kept = kind === 'pdf' && deps.originals ? await keepOriginal(stored.hash, bytes) : null;
+    const notice = [parsed.notice, kept].filter(Boolean).join(' ');
+    return { result: stored.result, chunks: stored.chunks, notice: notice || null };
+  }
+
+  async function keepOriginal(hash: string, bytes: Uint8Array): Promise<string | null> {
+    try {
+      return (await deps.originals?.keep(hash, bytes)) ?? null;
+    } catch (err) {
+      return `The original PDF could not be kept (${err instanceof Error ? err.message : String(err)}); pages cannot be shown.`;
+    }
   }
 
   return {

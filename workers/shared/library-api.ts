@@ -4,6 +4,7 @@
 // Plain types only.
 import type { BiblioApi } from './biblio-api';
 import type { IngestApi } from './ingest-api';
+import type { OriginalsApi } from './originals-api';
 import type { ProjectsApi } from './projects-api';
 import type { LibraryApi } from './store-api';
 import type { PlanOptions, PlannedSearch } from './research-api';
@@ -68,7 +69,7 @@ export interface QueryPlanApi {
 }
 
 /** The library capability: documents, import, search and its planning, and opening the store. */
-export interface LibraryRemoteApi extends LibraryApi, IngestApi, QueryPlanApi {
+export interface LibraryRemoteApi extends LibraryApi, IngestApi, QueryPlanApi, OriginalsApi {
   /**
    * Opens (or creates) the library; every other call waits for it. Resolves with where the
    * library is stored. @throws AppError STORAGE_UNAVAILABLE, DB_CORRUPT, SCHEMA_TOO_NEW
