@@ -14,7 +14,7 @@ import { openEmbedCache } from '../lab/embed-cache';
 import { loadNodeEncoder } from '../lab/embed-models';
 import { importFolder, pageAt, type ImportedDoc } from './answers-import';
 import { answerFigures, parseQuestions, type AnswerRow } from './answers-questions';
-import { createHybridCore } from './hybrid-mode';
+import { createHybridCore, fusionFromOptions, hybridSettings } from './hybrid-mode';
 import type { StoredDoc } from './store-beir-doc';
 
 const USAGE =
@@ -81,7 +81,12 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
     }));
     await core.index(docs);
     const { store, lexical } = core.parts();
-    const { hybrid } = core.appSearch();
+    // The app's fusion for the model unless --fusion names another (comparisons on this dev set).
+    const { hybrid } = core.appSearch(
+      args.fusion
+        ? { fusion: fusionFromOptions(args), lexicalK: hybridSettings(args).lexicalK }
+        : {},
+    );
     const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
     let first: Retrieval | null = null;
     const deps: AnswerDeps = {
