@@ -6,6 +6,7 @@
 import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared/answer-api';
 import { groupReferences } from './reference-groups';
 import { mdCode, mdText, mdUrl } from '../../workers/shared/safe-markdown';
+import { formatPages } from '../../workers/shared/pages';
 
 const TIER_NAMES: Record<string, string> = {
   '1': 'tier 1, authoritative',
@@ -39,7 +40,8 @@ function referenceLine(ref: AnswerReference, numbers: readonly number[] = [ref.n
   const kind = ref.source === 'web' ? `web${ref.tier ? `, ${tierName(ref.tier)}` : ''}` : 'library';
   const missing = ref.missing ? ' — document deleted since' : '';
   const also = numbers.length > 1 ? `[${numbers.join(', ')}] ` : '';
-  return `${ref.n}. ${also}${escapeMarkdown(ref.title)} — ${where} (${kind}, characters ${ref.start}–${ref.end})${missing}`;
+  const pages = ref.pages ? `${formatPages(ref.pages)}, ` : '';
+  return `${ref.n}. ${also}${escapeMarkdown(ref.title)} — ${where} (${kind}, ${pages}characters ${ref.start}–${ref.end})${missing}`;
 }
 
 const ms = (v: number) => `${Math.round(v)} ms`;

@@ -2,6 +2,7 @@
 // range) highlighted and scrolled into view, its bibliographic data (editable), and
 // "More like this" for the whole document or the text the user selected in it.
 import { BiblioEditor } from './biblio-editor';
+import { pageAt } from '../../workers/shared/pages';
 import { PageView } from './page-view';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { formatBytes, formatDate, mimeLabel } from '../lib/format';
@@ -74,7 +75,10 @@ export function DocumentViewer() {
           <RelatedButton documentId={detail.id} selection={selection} />
           {detail.mime === PDF && !open.page && (
             <button
-              onClick={() => setOpen({ ...open, page: { quote }, pageNote: null })}
+              onClick={() => {
+                const at = pageAt(detail.pageStarts, range?.start ?? chunk?.start ?? 0);
+                setOpen({ ...open, page: { quote, ...(at ? { page: at } : {}) }, pageNote: null });
+              }}
               title="Show the PDF's page with this passage highlighted"
               data-testid="viewer-show-page"
             >

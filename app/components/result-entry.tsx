@@ -1,6 +1,7 @@
 // One entry of the results list: a document with its best passage, its relevance band, and its
 // next best passages collapsed beneath ("3 more passages", a button: Tab to it, Enter or Space
 // toggles). Each passage opens the document at that passage.
+import { formatPages } from '../../workers/shared/pages';
 import { useId } from 'react';
 import { Highlighted } from './highlighted';
 import { RelevanceBadge } from './relevance-badge';
@@ -50,7 +51,9 @@ export function ResultEntry(props: ResultEntryProps) {
         <RelevanceBadge relevance={best.relevance} />
       </div>
       <div className="path">
-        {doc.path} · {mimeLabel(doc.mime)}
+        {doc.path}
+        {best.pages && <span data-testid="result-page">, {formatPages(best.pages)}</span>} ·{' '}
+        {mimeLabel(doc.mime)}
         {best.ranks.lexical ? ` · lexical #${best.ranks.lexical}` : ''}
         {best.ranks.semantic ? ` · semantic #${best.ranks.semantic}` : ''}
       </div>

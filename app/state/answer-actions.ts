@@ -87,7 +87,12 @@ export async function openCitation(ref: AnswerReference): Promise<void> {
     const range = { start: ref.start, end: ref.end };
     // A PDF's citation opens on its page, the quote highlighted; the text view is one key away.
     const page =
-      detail.mime === 'application/pdf' ? { quote: detail.text.slice(ref.start, ref.end) } : null;
+      detail.mime === 'application/pdf'
+        ? {
+            quote: detail.text.slice(ref.start, ref.end),
+            ...(ref.pages ? { page: ref.pages.first } : {}),
+          }
+        : null;
     app().setOpen({ detail, chunkSeq: null, range, page });
   } catch (err) {
     const code = (err as { code?: string }).code;

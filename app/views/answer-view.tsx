@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { projectsClient } from '../clients';
 import { citeAuthorYear } from '../../workers/shared/biblio';
+import { formatPages } from '../../workers/shared/pages';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
 import { groupReferences } from '../answer/reference-groups';
@@ -368,7 +369,8 @@ function References({ references }: { references: AnswerReference[] }) {
               </span>
             )}
             <span className="title">{r.title}</span> ·{' '}
-            <span className="path">{referenceLocation(r)}</span> ·{' '}
+            <span className="path">{referenceLocation(r)}</span>
+            {r.pages && <span data-testid="reference-page">, {formatPages(r.pages)}</span>} ·{' '}
             {r.source === 'web' ? (
               <span className="tier" data-testid="reference-tier">
                 web, {tierName(r.tier)}

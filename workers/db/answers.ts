@@ -7,6 +7,8 @@ import type { Answer, AnswerRequest } from '../shared/answer-api';
 import type { AnswerWorkerApi, StoredAnswer } from '../shared/answer-history-api';
 import { createError, isAppError } from '../shared/errors';
 import type { WebApi } from '../shared/web-api';
+import { pagesOf, parsePageStarts } from '../shared/pages';
+import type { Sql } from '../store/sql';
 import { createAnswerService } from '../answer/service';
 import { createExpansion } from '../answer/corrective';
 import { loadFittedModel } from '../answer/fitted';
@@ -193,8 +195,11 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
               { signal: run.ask.signal },
             )
           : undefined;
+        const { sql } = (await deps.parts()).store;
+        answer = await withPages(answer, sql);
         const id = await (await history()).save(answer);
-        return { ...answer, id, ...(extractive ? { extractive } : {}) } satisfies StoredAnswer;
+        const extra = extractive ? { extractive: await withPages(extractive, sql) } : {};
+        return { ...answer, id, ...extra } satisfies StoredAnswer;
       } finally {
         if (requestId) inflight.delete(requestId);
       }
@@ -213,4 +218,24 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
       web = deps.wrapWeb(port);
     },
   };
+}
+
+/** The answer with each library reference's PDF pages (documents without pages: unchanged). */
+async function withPages<A extends Answer>(answer: A, sql: Sql): Promise<A> {
+  const ids = [
+    ...new Set(
+      answer.references.map((r) => r.documentId).filter((id): id is number => id !== null),
+    ),
+  ];
+  if (!ids.length) return answer;
+  const rows = await sql.all<{ id: number; page_starts: string | null }>(
+    'SELECT id, page_starts FROM documents WHERE id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(ids)],
+  );
+  const maps = new Map(rows.map((r) => [Number(r.id), parsePageStarts(r.page_starts)]));
+  const references = answer.references.map((r) => {
+    const pages = r.documentId === null ? null : pagesOf(maps.get(r.documentId), r.start, r.end);
+    return pages ? { ...r, pages } : r;
+  });
+  return { ...answer, references };
 }

@@ -1,10 +1,12 @@
-// PDF files: the text layer of every page through pdfjs-dist, joined with blank lines.
+// PDF files: the text layer of every page through pdfjs-dist, read as a reader reads it
+// (./pdf-text.ts) and joined with blank lines, with where each page starts.
 // Owns: pdfjs options (no eval, no fonts, no network) and the NO_TEXT_LAYER / PARSE_FAILED
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
 // builds; see ./pdfjs-loader.ts. Must not import other layers.
 import { createError, isAppError } from '../shared/errors';
 import { biblioFromPdf, hasBiblio } from './bib-extract';
 import { guardPdfStreams } from './inflate-guard';
+import { readPdfPages } from './pdf-text';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
 /** The part of the pdfjs-dist module API this parser uses (both the modern and legacy builds fit). */
@@ -94,8 +96,9 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
         page.cleanup();
         pages.push(text.trim());
       }
-      // A blank line between pages: the chunker prefers to break there, and pages stay findable.
-      const text = pages.filter(Boolean).join('\n\n');
+      // Lines joined into paragraphs, running headers and page numbers out, a blank line between
+      // pages (the chunker prefers to break there) and where each page starts.
+      const { text, pageStarts } = readPdfPages(pages.map((p) => p.split('\n')));
       if (!text.trim()) {
         throw createError('NO_TEXT_LAYER', {
           reason: `"${meta.path}" has ${doc.numPages} page(s) but no text layer.`,
@@ -107,6 +110,7 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
       return {
         title: metadataTitle(metadata.info) ?? titleFromName(meta.name),
         text,
+        pageStarts,
         ...(hasBiblio(biblio) ? { biblio } : {}),
       };
     } catch (err) {

@@ -15,6 +15,8 @@ export interface ParsedText {
   notice?: string;
   /** Bibliographic data found in the file (a PDF's metadata and first page). */
   biblio?: Biblio;
+  /** Where each page starts in `text` (PDFs): `[page number, offset]`. */
+  pageStarts?: Array<[number, number]>;
 }
 
 /** The file name without its last extension, as the fallback title. */

@@ -161,6 +161,8 @@ export interface AnswerReference extends StripLocation {
   stripId: string;
   /** The cited document was deleted since the answer was made. */
   missing?: boolean;
+  /** The PDF pages the cited text is on (absent for documents without pages). */
+  pages?: { first: number; last: number };
 }
 
 /** Named pipeline steps, timed. */

@@ -2,6 +2,7 @@
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
 // structured clone (no classes, no functions). Must not import any other layer.
 import type { Biblio } from './biblio';
+import type { PageStarts } from './pages';
 import type { Relevance } from './relevance';
 import type { SearchQuery } from './search-contract';
 
@@ -29,6 +30,8 @@ export interface DocumentInput {
   qualityGrade?: QualityGrade | null;
   /** Bibliographic data the parser found (a PDF's metadata and first page). */
   biblio?: Biblio | null;
+  /** Where each page starts in `text` (PDFs; workers/shared/pages.ts). */
+  pageStarts?: PageStarts | null;
 }
 
 /** A chunk of a document's text: `text === documentText.slice(start, end)`. */
@@ -55,6 +58,8 @@ export interface DocumentSummary {
 
 export interface DocumentDetail extends DocumentSummary {
   text: string;
+  /** Where each page starts in `text` (PDFs imported with pages), else null. */
+  pageStarts: PageStarts | null;
   chunks: Array<ChunkInput & { id: number }>;
 }
 
@@ -125,6 +130,8 @@ export interface SearchHit {
   snippet: HighlightedText;
   /** Where each retriever ranked this chunk (1-based), for the "found by" display. */
   ranks: Partial<Record<'lexical' | 'semantic', number>>;
+  /** The PDF pages the passage is on (absent for documents without pages). */
+  pages?: { first: number; last: number };
   /**
    * How well the passage matches, as a band fitted on measured relevance (relevance.ts); absent
    * where the path does not rate hits, null when no signal of the hit has a fit.

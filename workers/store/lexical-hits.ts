@@ -2,6 +2,7 @@
 // and snippets highlighting every word whose stem is a query stem, trimmed to a window around
 // the first. Stems come from the caller (the index's own tokenizer).
 // Must not import any layer but workers/shared/.
+import { pagesOf, parsePageStarts, type PageStarts } from '../shared/pages';
 import type { HighlightedText, SearchHit } from '../shared/types';
 import { WORD_RE, type ParsedQuery } from './lexical-query';
 import type { Sql } from './sql';
@@ -76,8 +77,10 @@ export async function buildHits(
     text: string;
     title: string;
     mime: string;
+    page_starts: string | null;
   }>(
-    `SELECT c.id, c.document_id, c.seq, d.path, c.start, c."end" AS "end", c.text, d.title, d.mime
+    `SELECT c.id, c.document_id, c.seq, d.path, c.start, c."end" AS "end", c.text, d.title, d.mime,
+            d.page_starts
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.id IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(ranked.map((r) => r.chunkId))],
@@ -90,8 +93,15 @@ export async function buildHits(
     present.map((r) => String(byId.get(r.chunkId)?.text ?? '')),
     queryStems,
   );
+  const pageMaps = new Map<number, PageStarts | null>(); // each document's parsed once
+  const pageMap = (row: { document_id: number; page_starts: string | null }) => {
+    const id = Number(row.document_id);
+    if (!pageMaps.has(id)) pageMaps.set(id, parsePageStarts(row.page_starts));
+    return pageMaps.get(id)!;
+  };
   return present.map((r, i) => {
     const row = byId.get(r.chunkId)!;
+    const pages = pagesOf(pageMap(row), Number(row.start), Number(row.end));
     return {
       chunkId: r.chunkId,
       documentId: Number(row.document_id),
@@ -104,6 +114,7 @@ export async function buildHits(
       score: r.score,
       snippet: snips[i] ?? { text: '', highlights: [] },
       ranks: r.ranks,
+      ...(pages ? { pages } : {}),
       ...(r.relevance !== undefined ? { relevance: r.relevance } : {}),
     };
   });

@@ -296,6 +296,15 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 12,
+    description: "where each page of a PDF starts in the document's text",
+    async up(sql) {
+      // JSON [[page, offset], ...] (workers/shared/pages.ts); NULL for documents without pages,
+      // and for PDFs imported before: their next re-import fills it.
+      await sql.exec('ALTER TABLE documents ADD COLUMN page_starts TEXT');
+    },
+  },
 ];
 
 /**

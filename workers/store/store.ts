@@ -2,6 +2,7 @@
 // whole database, and a change counter for caches. One transaction per logical change.
 // Must not import any layer but workers/shared/ (hashing and chunking are done by the caller).
 import { createError } from '../shared/errors';
+import { parsePageStarts } from '../shared/pages';
 import type { LibraryStats } from '../shared/store-api';
 import type {
   ChunkInput,
@@ -263,6 +264,10 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           input.qualityGrade ?? null,
           input.text,
         ];
+        // Pages only where the parser gave them (the column is migration 12's: a library being
+        // built at an older schema, as the upgrade tests do, takes documents without pages).
+        const pages = input.pageStarts?.length ? JSON.stringify(input.pageStarts) : null;
+        const pageColumn = pages ? ', page_starts' : '';
         let documentId: number;
         if (existing) {
           documentId = Number(existing.id);
@@ -270,14 +275,16 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           await removeChunks(documentId);
           await sql.run(
             `UPDATE documents SET title = ?, mime = ?, size = ?, modified = ?, content_hash = ?,
-               imported_at = ?, source_url = ?, quality_grade = ?, text = ? WHERE id = ?`,
-            [...values, documentId],
+               imported_at = ?, source_url = ?, quality_grade = ?, text = ?${pages ? ', page_starts = ?' : ''}
+             WHERE id = ?`,
+            [...values, ...(pages ? [pages] : []), documentId],
           );
         } else {
           const inserted = await sql.run(
             `INSERT INTO documents (title, mime, size, modified, content_hash, imported_at,
-               source_url, quality_grade, text, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            [...values, input.path],
+               source_url, quality_grade, text${pageColumn}, path)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${pages ? ', ?' : ''}, ?)`,
+            [...values, ...(pages ? [pages] : []), input.path],
           );
           documentId = inserted.lastInsertId;
         }
@@ -384,8 +391,8 @@ async function listDocuments(sql: Sql): Promise<DocumentSummary[]> {
 }
 
 async function getDocument(sql: Sql, id: number): Promise<DocumentDetail> {
-  const row = await sql.get<DocumentRow & { text: string }>(
-    `SELECT ${SUMMARY_COLUMNS}, d.text FROM documents d WHERE d.id = ?`,
+  const row = await sql.get<DocumentRow & { text: string; page_starts: string | null }>(
+    `SELECT ${SUMMARY_COLUMNS}, d.text, d.page_starts FROM documents d WHERE d.id = ?`,
     [id],
   );
   if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
@@ -399,6 +406,7 @@ async function getDocument(sql: Sql, id: number): Promise<DocumentDetail> {
   return {
     ...toSummary(row),
     text: row.text,
+    pageStarts: parsePageStarts(row.page_starts),
     chunks: chunks.map((c) => ({
       id: Number(c.id),
       seq: Number(c.seq),
