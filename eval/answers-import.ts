@@ -1,12 +1,12 @@
 // Imports a folder of real files for the `answers` task through the app's own importer
 // (workers/ingest: type detection, parsers, normalisation, chunker), capturing what it hands the
-// store, and derives a page map per PDF: pdfjs's per-page text, normalised as the importer does,
-// located in the stored text, so each chunk offset maps to its page. Node only.
+// store, with each PDF's page starts as the importer gives them (so each chunk offset maps to its
+// page exactly as in the app). Node only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createImporter } from '../workers/ingest/importer';
-import { normaliseText } from '../workers/ingest/normalise';
 import { loadNodePdfjs } from '../workers/ingest/pdfjs-loader';
+import type { PageStarts } from '../workers/shared/pages';
 import type { ChunkInput, DocumentInput, ImportFile } from '../workers/shared/types';
 
 export interface ImportedDoc {
@@ -15,8 +15,8 @@ export interface ImportedDoc {
   input: DocumentInput;
   chunks: ChunkInput[];
   hash: string;
-  /** Start offset of each page (1-based page i starts at pageStarts[i - 1]); null: not paged. */
-  pageStarts: number[] | null;
+  /** Where each page starts (`[page, offset]`, the importer's); null: not paged. */
+  pageStarts: PageStarts | null;
 }
 
 export interface ImportedFolder {
@@ -57,67 +57,11 @@ export async function importFolder(dir: string): Promise<ImportedFolder> {
   const t0 = performance.now();
   const progress = await importer.importFiles(files);
   const ms = performance.now() - t0;
-  const docs: ImportedDoc[] = [];
-  for (const c of captured) {
-    const pageStarts = c.input.path.toLowerCase().endsWith('.pdf')
-      ? await pdfPageStarts(new Uint8Array(readFileSync(join(dir, c.input.path))), c.input.text)
-      : null;
-    docs.push({ ...c, name: c.input.path, pageStarts });
-  }
+  // Pages as the product stores them (the PDF parser's page starts, workers/shared/pages.ts).
+  const docs: ImportedDoc[] = captured.map((c) => ({
+    ...c,
+    name: c.input.path,
+    pageStarts: c.input.pageStarts ?? null,
+  }));
   return { docs, failures: progress.failures, ms };
-}
-
-/**
- * Where each page's text starts in the stored (normalised) document text: pages read as the
- * PDF parser reads them, each normalised and found in order (a page not found starts where the
- * previous one ended). Replaced by the importer's own page data once chunks carry pages.
- */
-export async function pdfPageStarts(bytes: Uint8Array, stored: string): Promise<number[]> {
-  const pdfjs = await loadNodePdfjs();
-  const task = pdfjs.getDocument({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    verbosity: 0,
-  });
-  const starts: number[] = [];
-  try {
-    const doc = await task.promise;
-    let cursor = 0;
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      let text = '';
-      for (const item of content.items) {
-        if (typeof item.str === 'string') text += item.str;
-        if (item.hasEOL) text += '\n';
-      }
-      page.cleanup();
-      const norm = normaliseText(text);
-      const probe = norm.slice(0, 60);
-      const at = probe ? stored.indexOf(probe, cursor) : -1;
-      const start = at >= 0 ? at : cursor;
-      starts.push(start);
-      if (at >= 0) cursor = at + 1;
-    }
-  } finally {
-    await task.destroy().catch(() => undefined);
-  }
-  return starts;
-}
-
-/** The 1-based page holding `offset` (the last page starting at or before it). */
-export function pageAt(pageStarts: number[], offset: number): number {
-  let lo = 0;
-  let hi = pageStarts.length - 1;
-  let page = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (pageStarts[mid]! <= offset) {
-      page = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return page + 1;
 }

@@ -12,7 +12,8 @@ import type { Answer } from '../workers/shared/answer-api';
 import { libraryRetrievalDeps } from '../workers/db/answers';
 import { openEmbedCache } from '../lab/embed-cache';
 import { loadNodeEncoder } from '../lab/embed-models';
-import { importFolder, pageAt, type ImportedDoc } from './answers-import';
+import { importFolder, type ImportedDoc } from './answers-import';
+import { pageAt } from '../workers/shared/pages';
 import { answerFigures, parseQuestions, type AnswerRow } from './answers-questions';
 import { createHybridCore, fusionFromOptions, hybridSettings } from './hybrid-mode';
 import type { StoredDoc } from './store-beir-doc';
@@ -45,7 +46,7 @@ function rowOf(
 ): AnswerRow {
   const retrieved = (first?.chunks ?? []).slice(0, 10).map((c) => {
     const starts = byName.get(c.path)?.pageStarts;
-    return { doc: c.path, page: starts ? pageAt(starts, c.start) : null };
+    return { doc: c.path, page: pageAt(starts, c.start) };
   });
   return {
     id,
@@ -124,7 +125,7 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
       model: deps.modelId,
       files: folder.docs.length,
       chunks: folder.docs.reduce((a, d) => a + d.chunks.length, 0),
-      pages: 'derived in the eval from pdfjs per-page text (answers-import.ts pdfPageStarts)',
+      pages: "the importer's page starts (workers/ingest/pdf-text.ts), as the app stores them",
       ...answerFigures(questions, rows),
       decisions: Object.fromEntries(
         ['CORRECT', 'AMBIGUOUS', 'INCORRECT'].map((d) => [
