@@ -31,4 +31,13 @@ describe('origin book', () => {
     expect(createOriginBook(memoryStore({ [ORIGIN_BOOK_KEY]: '{' })).get('web')).toEqual([]);
     expect(createOriginBook(null).add('web', ['https://x.example'])).toBe(true);
   });
+
+  it("ignores a worker's built-in origins: its policy names them, so it never restarts for them", () => {
+    const book = createOriginBook(memoryStore());
+    // The web providers' default API addresses (what the web worker sees on its first start).
+    expect(book.add('web', ['https://api.tavily.com/search', 'https://api.exa.ai'])).toBe(false);
+    expect(book.get('web')).toEqual([]);
+    expect(book.add('web', ['https://api.tavily.com', 'https://search.example/api'])).toBe(true);
+    expect(book.get('web')).toEqual(['https://search.example']);
+  });
 });

@@ -1,7 +1,11 @@
 // The addresses the user has set, per worker, kept across sessions: each worker starts with them
 // in its CSP (workers/shared/worker-policy.ts), and a new one means that worker restarts with it.
 // Owns: that list and its storage key. The key-value store (localStorage) is injected.
-import { policyOrigin, type WorkerKind } from '../../workers/shared/worker-policy';
+import {
+  policyOrigin,
+  WORKER_BUILT_IN_ORIGINS,
+  type WorkerKind,
+} from '../../workers/shared/worker-policy';
 
 export interface FlagStore {
   getItem(key: string): string | null;
@@ -13,7 +17,10 @@ export const ORIGIN_BOOK_KEY = 'sift.allowed-origins.v1';
 export interface OriginBook {
   /** The origins the user set for `kind`, sorted. */
   get(kind: WorkerKind): string[];
-  /** Adds the origins of `urls` (non-http(s) ones ignored); true when one was new. */
+  /**
+   * Adds the origins of `urls` (non-http(s) ones, and the worker's built-in origins, which its
+   * policy names already, ignored); true when one was new, i.e. the worker must restart.
+   */
   add(kind: WorkerKind, urls: ReadonlyArray<string | null | undefined>): boolean;
 }
 
@@ -35,7 +42,9 @@ export function createOriginBook(store: FlagStore | null): OriginBook {
     get: (kind) => clean(book[kind]),
     add(kind, urls) {
       const have = clean(book[kind]);
-      const next = clean([...have, ...urls.filter((u): u is string => !!u)]);
+      const builtIn = new Set(WORKER_BUILT_IN_ORIGINS[kind]);
+      const fresh = clean(urls.filter((u): u is string => !!u)).filter((o) => !builtIn.has(o));
+      const next = clean([...have, ...fresh]);
       if (next.length === have.length) return false;
       book = { ...book, [kind]: next };
       try {
