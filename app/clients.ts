@@ -275,6 +275,8 @@ const llmRemote = following<LlmApi>(
   () => liveLlm().remote,
   {
     useHttp: (config: { baseUrl: string }) => [config.baseUrl],
+    // The connection test reaches the endpoint before it is saved.
+    listModels: (endpoint: { baseUrl: string }) => [endpoint.baseUrl],
     useWllama: (source: { url?: string }) => [source.url],
   },
   ensureLlm,
