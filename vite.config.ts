@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { build as esbuild } from 'esbuild';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { policyForRequest } from './workers/shared/worker-policy';
+import { policyForRequest, unpolicedUrl } from './workers/shared/worker-policy';
 
 /**
  * Strict CSP for the built app's document: no inline script, no eval, and connections from the
@@ -18,14 +18,20 @@ import { policyForRequest } from './workers/shared/worker-policy';
  * (workers/shared/net-gate.ts), which keeps the ledger exact (ARCHITECTURE.md "Network: who may
  * connect where").
  */
-/** Adds the worker's CSP (by its URL and Sec-Fetch-Dest) to a worker script served by Vite. */
+/**
+ * Adds the worker's CSP (by its URL and Sec-Fetch-Dest) to a worker script served by Vite, and
+ * serves the files under a worker's policy prefix (its script and imports) from their real path.
+ */
 function workerPolicyMiddleware(req: IncomingMessage, res: ServerResponse, next: () => void) {
   const dest = req.headers['sec-fetch-dest'];
-  const csp = policyForRequest(
-    `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
-    typeof dest === 'string' ? dest : '',
-  );
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const csp = policyForRequest(url, typeof dest === 'string' ? dest : '');
   if (csp) res.setHeader('Content-Security-Policy', csp);
+  const real = unpolicedUrl(url);
+  if (real) {
+    const u = new URL(real);
+    req.url = u.pathname + u.search;
+  }
   next();
 }
 

@@ -33,7 +33,14 @@ const origins = createOriginBook(
 
 /** A worker of `kind` whose script is served with the CSP of its built-ins and the user's origins. */
 function startWorker(kind: WorkerKind, url: string, name: string): Worker {
-  return new Worker(policyScriptUrl(url, kind, origins.get(kind), self.location.href), {
+  const script = policyScriptUrl(
+    url,
+    kind,
+    origins.get(kind),
+    self.location.href,
+    import.meta.env.BASE_URL,
+  );
+  return new Worker(script, {
     type: 'module',
     name,
   });

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { policyForRequest, policyScriptUrl } from '../workers/shared/worker-policy';
+import { policyForRequest, policyScriptUrl, unpolicedUrl } from '../workers/shared/worker-policy';
 
 export interface GateProbeServers {
   /** Where the probe page and worker are served. */
@@ -102,7 +102,8 @@ export async function startGateProbeServers(): Promise<GateProbeServers> {
 
   const app = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/probe.worker.js') {
+    const real = unpolicedUrl(url.href);
+    if (new URL(real ?? url.href).pathname === '/probe.worker.js') {
       const dest = req.headers['sec-fetch-dest'];
       const csp = policyForRequest(
         `http://127.0.0.1${req.url}`,

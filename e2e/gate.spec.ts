@@ -108,7 +108,7 @@ test("the app's workers are served with their CSP, before and after the service 
       const entry = performance
         .getEntriesByType('resource')
         .map((e) => e.name)
-        .find((n) => /\/db\.worker-[^/]*\.js\?/.test(n));
+        .find((n) => /\/sift-policy\/db\/[^/]+\/(.*\/)?db\.worker-[^/]*\.js$/.test(n));
       if (!entry) return 'no db worker script';
       const res = await fetch(entry, { cache: 'no-store' });
       return res.headers.get('content-security-policy') ?? 'none';

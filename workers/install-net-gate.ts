@@ -4,7 +4,7 @@
 // choices to `netGate`. Only *.worker.ts files import this module. The worker's CSP (served with
 // its script, workers/shared/worker-policy.ts) holds what no patch can reach.
 import { createNetGate, installNetGate, type NetScope } from './shared/net-gate';
-import { KIND_PARAM } from './shared/worker-policy';
+import { policyKindOf } from './shared/worker-policy';
 
 export const netGate = createNetGate({
   fetch: self.fetch.bind(self),
@@ -13,6 +13,5 @@ export const netGate = createNetGate({
 });
 // Only the LLM worker starts a nested worker (wllama's, from a blob: URL).
 const isLlm =
-  new URL(self.location.href).searchParams.get(KIND_PARAM) === 'llm' ||
-  (self as { name?: string }).name === 'sift-llm';
+  policyKindOf(self.location.href) === 'llm' || (self as { name?: string }).name === 'sift-llm';
 installNetGate(self as unknown as NetScope, netGate, { nestedWorkers: isLlm ? 'blob' : 'none' });

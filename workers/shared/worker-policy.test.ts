@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import {
   policyForRequest,
   policyOrigin,
+  policyKindOf,
   policyScriptUrl,
+  unpolicedUrl,
   WORKER_BUILT_IN_ORIGINS,
   workerCsp,
 } from './worker-policy';
@@ -57,23 +59,45 @@ describe('worker policy', () => {
     expect(csp.split('; ').filter((d) => d.startsWith('script-src'))).toHaveLength(1);
   });
 
-  it('is served for a worker script asked for with its kind, else the strictest for workers', () => {
+  it('is served for a worker script asked for under its policy path, else the strictest for workers', () => {
     const url = policyScriptUrl(
       '/assets/llm.worker-abc.js',
       'llm',
       ['http://127.0.0.1:11434/v1', 'http://127.0.0.1:11434/other'],
       'https://sift.example/',
     );
-    expect(url).toBe(
-      'https://sift.example/assets/llm.worker-abc.js?sift-worker=llm&sift-allow=http%3A%2F%2F127.0.0.1%3A11434',
+    expect(url).toMatch(
+      /^https:\/\/sift\.example\/sift-policy\/llm\/[A-Za-z0-9_-]+\/assets\/llm\.worker-abc\.js$/,
     );
     expect(policyForRequest(url, 'worker')).toBe(workerCsp('llm', ['http://127.0.0.1:11434']));
-    expect(policyForRequest('https://sift.example/assets/x.js?sift-worker=evil', 'worker')).toBe(
+    expect(unpolicedUrl(url)).toBe('https://sift.example/assets/llm.worker-abc.js');
+    expect(policyKindOf(url)).toBe('llm');
+    expect(policyForRequest('https://sift.example/sift-policy/evil/-/assets/x.js', 'worker')).toBe(
       workerCsp('db'),
     );
     expect(policyForRequest('https://sift.example/assets/chunk.js', 'script')).toBeNull();
     expect(policyForRequest('https://sift.example/assets/chunk.js', 'sharedworker')).toBe(
       workerCsp('db'),
     );
+  });
+
+  it('keeps the prefix above every folder the worker resolves into, under the app base path', () => {
+    const url = policyScriptUrl(
+      '/app/assets/db.worker-x.js',
+      'db',
+      [],
+      'https://h.example/',
+      '/app/',
+    );
+    expect(url).toBe('https://h.example/app/sift-policy/db/-/assets/db.worker-x.js');
+    // A chunk the worker imports, and a file it finds relative to its script, keep the prefix
+    // (one module per URL: a chunk importing the entry back gets the very same module).
+    const chunk = new URL('./chunk-1.js', url).href;
+    const entryAgain = new URL('./db.worker-x.js', chunk).href;
+    expect(entryAgain).toBe(url);
+    expect(unpolicedUrl(chunk)).toBe('https://h.example/app/assets/chunk-1.js');
+    const model = new URL('../models/m.bin', url).href;
+    expect(unpolicedUrl(model)).toBe('https://h.example/app/models/m.bin');
+    expect(unpolicedUrl('https://h.example/app/assets/chunk-1.js')).toBeNull();
   });
 });

@@ -1,7 +1,11 @@
 // The Content-Security-Policy each Sift worker runs under, built from the origins it may reach.
 // A dedicated worker takes its CSP from its script's response, so the page asks for each worker
-// script with its kind and the user's origins in the URL (`policyScriptUrl`), and whoever serves
-// it (the service worker, `vite preview`) answers with `workerCsp` (`policyForRequest`).
+// script under a path that names its kind and the user's origins (`policyScriptUrl`), and whoever
+// serves it (the service worker, `vite preview`) strips that part to find the file and answers
+// with `workerCsp` (`policyForRequest`, `unpolicedUrl`). The policy sits in the path, above the
+// script's folder, and not in a query string: the chunks a worker imports resolve relative to its
+// script, so they keep the same prefix and a chunk that imports the entry chunk back gets the very
+// module the worker started (a query string made it a second copy, and the entry ran twice).
 // Owns: the per-worker built-in origins, the policy text, and that URL encoding. Imports nothing.
 
 /** The Sift workers, each with its own built-in origins and nested-worker needs. */
@@ -38,8 +42,8 @@ const NESTED_WORKERS: Readonly<Record<WorkerKind, string>> = {
   web: "'none'",
 };
 
-export const KIND_PARAM = 'sift-worker';
-export const ALLOW_PARAM = 'sift-allow';
+/** The path segment that starts a worker's policy: `<root>sift-policy/<kind>/<origins>/<path>`. */
+export const POLICY_SEGMENT = 'sift-policy';
 
 /**
  * `url`'s http(s) origin if it is one a policy can name exactly: a host of letters, digits, dots
@@ -75,18 +79,69 @@ export function workerCsp(kind: WorkerKind, userOrigins: readonly string[] = [])
   ].join('; ');
 }
 
-/** `scriptUrl` carrying the worker's kind and the user's origins for whoever serves it. */
+/** The user's origins as one path segment: base64url of their sorted list, or '-' for none. */
+function encodeOrigins(origins: readonly string[]): string {
+  if (!origins.length) return '-';
+  return btoa(origins.join(' ')).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeOrigins(segment: string): string[] {
+  if (segment === '-') return [];
+  try {
+    return atob(segment.replace(/-/g, '+').replace(/_/g, '/')).split(' ').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `scriptUrl` under the policy prefix of a worker of `kind` that may also reach `userOrigins`. The
+ * prefix goes right after `root` (the app's base path), above every folder the worker's imports
+ * and `new URL(..., import.meta.url)` lookups resolve into.
+ */
 export function policyScriptUrl(
   scriptUrl: string,
   kind: WorkerKind,
   userOrigins: readonly string[],
   base?: string,
+  root = '/',
 ): string {
   const u = new URL(scriptUrl, base);
-  u.searchParams.set(KIND_PARAM, kind);
-  const user = userOrigins.map(policyOrigin).filter((o): o is string => o !== null);
-  if (user.length) u.searchParams.set(ALLOW_PARAM, [...new Set(user)].sort().join(' '));
+  const user = [
+    ...new Set(userOrigins.map(policyOrigin).filter((o): o is string => o !== null)),
+  ].sort();
+  const start = u.pathname.startsWith(root) ? root.length : 1;
+  const prefix = `${POLICY_SEGMENT}/${kind}/${encodeOrigins(user)}/`;
+  u.pathname = u.pathname.slice(0, start) + prefix + u.pathname.slice(start);
   return u.href;
+}
+
+const POLICY_PATH = new RegExp(`^(.*?/)${POLICY_SEGMENT}/([a-z]+)/([A-Za-z0-9_-]+)/(.*)$`);
+
+/** The kind, origins and real path of a URL under the policy prefix, or null. */
+function parsePolicyPath(url: string): { kind: WorkerKind; origins: string[]; real: URL } | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const m = POLICY_PATH.exec(u.pathname);
+  const kind = m?.[2] ?? null;
+  if (!m || !isKind(kind)) return null;
+  const real = new URL(u.href);
+  real.pathname = m[1]! + m[4]!;
+  return { kind, origins: decodeOrigins(m[3]!), real };
+}
+
+/** The file a URL under the policy prefix names (prefix stripped), or null for any other URL. */
+export function unpolicedUrl(url: string): string | null {
+  return parsePolicyPath(url)?.real.href ?? null;
+}
+
+/** The worker kind a script URL was started under (its policy prefix), or null. */
+export function policyKindOf(url: string): WorkerKind | null {
+  return parsePolicyPath(url)?.kind ?? null;
 }
 
 function isKind(k: string | null): k is WorkerKind {
@@ -94,21 +149,15 @@ function isKind(k: string | null): k is WorkerKind {
 }
 
 /**
- * The CSP to serve with a request for `url`, or null when none applies. A worker script asked for
- * with a kind gets that kind's policy; any other request whose destination is a worker (a script
- * someone tries to start as a worker without a kind) gets the strictest, the db worker's.
+ * The CSP to serve with a request for `url`, or null when none applies. A file asked for under a
+ * policy prefix (the worker's script) gets that kind's policy with its origins; any other request whose
+ * destination is a worker (a script someone tries to start as a worker without a kind) gets the
+ * strictest, the db worker's.
  */
 export function policyForRequest(url: string, destination: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  const kind = u.searchParams.get(KIND_PARAM);
-  if (isKind(kind)) {
-    const allow = (u.searchParams.get(ALLOW_PARAM) ?? '').split(' ').filter(Boolean);
-    return workerCsp(kind, allow);
-  }
-  return destination === 'worker' || destination === 'sharedworker' ? workerCsp('db') : null;
+  const isWorker = destination === 'worker' || destination === 'sharedworker';
+  const parsed = parsePolicyPath(url);
+  // (Under the prefix the files the worker imports get it too: a policy on a module is inert.)
+  if (parsed) return workerCsp(parsed.kind, parsed.origins);
+  return isWorker ? workerCsp('db') : null;
 }
