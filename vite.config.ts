@@ -5,7 +5,11 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { build as esbuild } from 'esbuild';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { policyForRequest, unpolicedUrl } from './workers/shared/worker-policy';
+import {
+  POLICY_PATHS_COOKIE,
+  policyForRequest,
+  unpolicedUrl,
+} from './workers/shared/worker-policy';
 
 /**
  * Strict CSP for the built app's document: no inline script, no eval, and connections from the
@@ -27,6 +31,10 @@ function workerPolicyMiddleware(req: IncomingMessage, res: ServerResponse, next:
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   const csp = policyForRequest(url, typeof dest === 'string' ? dest : '');
   if (csp) res.setHeader('Content-Security-Policy', csp);
+  // The page learns that this server serves worker policy paths (a static host does not: there
+  // the page uses them only once the service worker controls it).
+  if (dest === 'document')
+    res.setHeader('Set-Cookie', `${POLICY_PATHS_COOKIE}=1; Path=/; SameSite=Strict`);
   const real = unpolicedUrl(url);
   if (real) {
     const u = new URL(real);

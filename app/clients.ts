@@ -9,7 +9,11 @@ import dbWorkerUrl from '../workers/db.worker.ts?worker&url';
 import embedWorkerUrl from '../workers/embed.worker.ts?worker&url';
 import webWorkerUrl from '../workers/web.worker.ts?worker&url';
 import llmWorkerUrl from '../workers/llm.worker.ts?worker&url';
-import { policyScriptUrl, type WorkerKind } from '../workers/shared/worker-policy';
+import {
+  POLICY_PATHS_COOKIE,
+  policyScriptUrl,
+  type WorkerKind,
+} from '../workers/shared/worker-policy';
 import { createOriginBook } from './lib/origin-book';
 import { installErrorTransfer } from '../workers/shared/comlink-errors';
 import type { DbRemotes, LibraryWorkerApi } from '../workers/shared/library-api';
@@ -31,15 +35,21 @@ const origins = createOriginBook(
   })(),
 );
 
+/**
+ * Whether a policy path reaches the worker's script: the service worker serves them once it
+ * controls the page, and a server that serves them says so with a cookie (a static host cannot,
+ * so a first visit there starts workers from their plain URLs, behind their gates alone).
+ */
+function policyPathsServed(): boolean {
+  if (navigator.serviceWorker?.controller) return true;
+  return document.cookie.split(/;\s*/).includes(`${POLICY_PATHS_COOKIE}=1`);
+}
+
 /** A worker of `kind` whose script is served with the CSP of its built-ins and the user's origins. */
 function startWorker(kind: WorkerKind, url: string, name: string): Worker {
-  const script = policyScriptUrl(
-    url,
-    kind,
-    origins.get(kind),
-    self.location.href,
-    import.meta.env.BASE_URL,
-  );
+  const script = policyPathsServed()
+    ? policyScriptUrl(url, kind, origins.get(kind), self.location.href, import.meta.env.BASE_URL)
+    : url;
   return new Worker(script, {
     type: 'module',
     name,

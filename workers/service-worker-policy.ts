@@ -19,13 +19,29 @@ sw.addEventListener('fetch', (event) => {
   event.stopImmediatePropagation();
 });
 
-/** The file (precached, else from the network), with `csp` as its policy when one applies. */
+/** Files a worker fetched under its prefix that no precache holds (a runtime fetched on use). */
+const RUNTIME_CACHE = 'sift-worker-files';
+
+/**
+ * The file (precached or fetched before, else from the network and kept for offline use), with
+ * `csp` as its policy when one applies.
+ */
 async function served(url: string, csp: string | null): Promise<Response> {
-  const found =
-    (await caches.match(url, { ignoreSearch: true })) ??
-    (await fetch(url, { credentials: 'same-origin' }));
+  const found = (await caches.match(url, { ignoreSearch: true })) ?? (await fetchAndKeep(url));
   if (!csp) return found;
   const headers = new Headers(found.headers);
   headers.set('Content-Security-Policy', csp);
   return new Response(found.body, { status: found.status, statusText: found.statusText, headers });
+}
+
+async function fetchAndKeep(url: string): Promise<Response> {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (response.ok) {
+    const copy = response.clone();
+    void caches
+      .open(RUNTIME_CACHE)
+      .then((cache) => cache.put(url, copy))
+      .catch(() => undefined);
+  }
+  return response;
 }

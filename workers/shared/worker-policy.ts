@@ -46,6 +46,13 @@ const NESTED_WORKERS: Readonly<Record<WorkerKind, string>> = {
 export const POLICY_SEGMENT = 'sift-policy';
 
 /**
+ * Set by a server that serves policy paths itself (`vite preview` here). A static host serves
+ * only real paths, so there the page starts workers under policy paths once the service worker
+ * (which serves them) controls it, and from their plain URLs before (behind the gate alone).
+ */
+export const POLICY_PATHS_COOKIE = 'sift-policy-paths';
+
+/**
  * `url`'s http(s) origin if it is one a policy can name exactly: a host of letters, digits, dots
  * and hyphens (or an IPv4/bracketed IPv6 literal) and an optional port. Anything else (a `;` or a
  * space that would end the directive, a `*`, another scheme) is null.
