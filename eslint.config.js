@@ -285,4 +285,12 @@ export default tseslint.config(
     languageOptions: { globals: NODE_GLOBALS },
     rules: { 'no-console': 'off' },
   },
+  {
+    // clients.ts starts the workers from their script URLs (`?worker&url`), so it may name them.
+    files: ['app/clients.ts'],
+    rules: restrict([
+      '(^|/)workers/(?!shared/|[a-z-]+\\.worker\\.ts\\?worker&url$)',
+      'app/ may import only workers/shared/ (the contract); talk to workers through app/clients.ts.',
+    ]),
+  },
 );

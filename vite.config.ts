@@ -3,18 +3,49 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { build as esbuild } from 'esbuild';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  POLICY_PATHS_COOKIE,
+  policyForRequest,
+  unpolicedUrl,
+} from './workers/shared/worker-policy';
 
 /**
  * Strict CSP for the built app's document: no inline script, no eval, and connections from the
  * UI thread only to its own origin (`connect-src 'self'`). Every network request Sift makes (web
  * providers, page import, LLM endpoints, model downloads) runs in a module worker, and a worker
  * loaded from a URL does not inherit this meta CSP, so this connect-src governs the UI thread
- * only. Each worker is held instead by its network gate (workers/shared/net-gate.ts, installed by
- * workers/install-net-gate.ts before any other module): fetch, Cache.add, XMLHttpRequest,
- * WebSocket and EventSource reach only the app's origin, that worker's built-in origins and the
- * addresses the user set, and anything else is refused unsent (ARCHITECTURE.md "Network: who may
+ * only. Each worker runs under its own CSP (workers/shared/worker-policy.ts: its built-in origins
+ * and the addresses the user set), served with its script by the service worker and by `vite
+ * preview` (the `sift-worker-policy` plugin below), and behind its network gate
+ * (workers/shared/net-gate.ts), which keeps the ledger exact (ARCHITECTURE.md "Network: who may
  * connect where").
  */
+/**
+ * Adds the worker's CSP (by its URL and Sec-Fetch-Dest) to a worker script served by Vite, and
+ * serves the files under a worker's policy prefix (its script and imports) from their real path.
+ */
+function workerPolicyMiddleware(req: IncomingMessage, res: ServerResponse, next: () => void) {
+  const dest = req.headers['sec-fetch-dest'];
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const csp = policyForRequest(url, typeof dest === 'string' ? dest : '');
+  if (csp) res.setHeader('Content-Security-Policy', csp);
+  // The page learns that this server serves worker policy paths (a static host does not: there
+  // the page uses them only once the service worker controls it).
+  if (dest === 'document')
+    res.setHeader('Set-Cookie', `${POLICY_PATHS_COOKIE}=1; Path=/; SameSite=Strict`);
+  const real = unpolicedUrl(url);
+  if (real) {
+    const u = new URL(real);
+    req.url = u.pathname + u.search;
+  }
+  next();
+}
+
+/** The service worker's add-on that serves each worker script with its CSP (importScripts). */
+const SW_POLICY_FILE = 'sw-worker-policy.js';
+
 const CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -45,6 +76,25 @@ export default defineConfig({
               ),
       },
     },
+    {
+      name: 'sift-worker-policy',
+      configurePreviewServer: (server) => void server.middlewares.use(workerPolicyMiddleware),
+      async generateBundle() {
+        const out = await esbuild({
+          entryPoints: ['workers/service-worker-policy.ts'],
+          bundle: true,
+          format: 'iife',
+          minify: true,
+          write: false,
+          target: 'es2022',
+        });
+        this.emitFile({
+          type: 'asset',
+          fileName: SW_POLICY_FILE,
+          source: out.outputFiles[0]!.text,
+        });
+      },
+    },
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -70,6 +120,8 @@ export default defineConfig({
         ],
       },
       workbox: {
+        // First, so each worker script is answered with its CSP before Workbox's routes.
+        importScripts: [SW_POLICY_FILE],
         globPatterns: [
           '**/*.{js,mjs,css,html,wasm,png,svg,json,webmanifest,bin,txt}',
           'models/**/*',

@@ -9,20 +9,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from '../lab/args';
-import { BROWSER_PROBES } from './hostile-browser';
+import { GATE_PROBE_TESTS } from '../e2e/gate-probes';
+import { BROWSER_PROBES, runSpec } from './hostile-browser';
 import { NODE_PROBES, type Probe } from './hostile-probes';
 
 /**
- * Item 1 (the network gate) registers its probes here: functions named `probeGate*` that each
- * return { held, figure }, e.g. `{ name: 'gate-prototype-fetch', runtime: 'chromium', run: probeGateFetch }`.
- * Until they land, the gate's existing end-to-end spec stands for the item.
+ * Item 1, the network gate: one probe per vector, each an end-to-end test of e2e/gate.spec.ts
+ * (listed in e2e/gate-probes.ts), plus the worker-origins test of network.spec.ts.
  */
 export const GATE_PROBES: Probe[] = [
+  ...GATE_PROBE_TESTS.map((t): Probe => ({
+    name: t.name,
+    runtime: 'chromium',
+    run: () => runSpec(t.spec, t.grep, 5 * 60_000),
+  })),
   {
     name: 'gate-worker-origins',
     runtime: 'chromium',
-    run: async () =>
-      (await import('./hostile-browser')).runSpec(
+    run: () =>
+      runSpec(
         'network.spec.ts',
         'a worker behind the gate reaches only its own origin',
         5 * 60_000,

@@ -17,7 +17,7 @@ import {
   DEFAULT_HUB,
   type ModelStore,
 } from './embed/model-store';
-import { allowUserUrls, type NetScope } from './shared/net-gate';
+import { allowUserUrls, setScopeFetch } from './shared/net-gate';
 import { createLedgeredFetch, ledgerCacheAdds, type LedgerPort } from './shared/ledgered-fetch';
 import { createEmbedWorkerApi } from './embed/worker-api';
 import { VERIFIER_ID } from './verifier/bundle';
@@ -39,7 +39,7 @@ const ledgered = createLedgeredFetch(netGate.fetch, {
     return hub ? `model download (${hub[1]}) ${hub[2]}` : 'model download';
   },
 });
-(self as unknown as NetScope).fetch = ledgered.fetch;
+setScopeFetch(self, ledgered.fetch);
 ledgerCacheAdds(self, ledgered);
 
 // Downloaded and imported models live in OPFS, which survives reloads and works offline.

@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import { installErrorTransfer } from './shared/comlink-errors';
 import { createLlmService } from './llm/service';
 import { WEBLLM_ORIGINS } from './llm/webllm';
-import { allowUserUrls, type NetScope } from './shared/net-gate';
+import { allowUserUrls, setScopeFetch } from './shared/net-gate';
 import { createLedgeredFetch, ledgerCacheAdds, type LedgerPort } from './shared/ledgered-fetch';
 import { createRealWllama } from './llm/wllama-factory';
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
@@ -31,7 +31,7 @@ const ledgered = createLedgeredFetch(netGate.fetch, {
       ? 'llm endpoint'
       : 'llm model download',
 });
-(self as unknown as NetScope).fetch = ledgered.fetch;
+setScopeFetch(self, ledgered.fetch);
 ledgerCacheAdds(self, ledgered);
 
 const service = createLlmService({

@@ -88,6 +88,11 @@ export const ERROR_CODES = {
       'Sift connects only to its own app, the built-in providers and model hub, and addresses you set. To use this address, enter it in Settings (web search base URL, LLM endpoint or model hub).',
     retryable: false,
   },
+  REDIRECT_REFUSED: {
+    message:
+      'The address redirected Sift somewhere it does not follow (another host, or a redirect the browser hides). Open the address in your browser and import the one it ends at.',
+    retryable: false,
+  },
   CORS_BLOCKED: {
     message:
       'The browser blocked the request (CORS): the service does not allow calls from web pages. Set a proxy or base URL for it in Settings.',

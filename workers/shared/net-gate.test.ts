@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   allowUserUrls,
   createNetGate,
+  fontSourceUrls,
   installNetGate,
   requestUrl,
   type NetScope,
@@ -149,6 +150,115 @@ describe('installNetGate', () => {
       'xhr /assets/kernel.wasm',
       'ws wss://sift.example/live',
     ]);
+  });
+});
+
+describe('installNetGate leaves no way around it', () => {
+  /** A scope shaped like a real one: the request APIs on a prototype, the instance empty. */
+  function protoScope(nestedWorkers: 'none' | 'blob' = 'none') {
+    const sent: string[] = [];
+    const record = (what: string) => (url: unknown) => sent.push(`${what} ${String(url)}`);
+    const ctor = (what: string, urlArg = 0) =>
+      class {
+        static readonly OPEN = 1;
+        constructor(...args: unknown[]) {
+          record(what)(args[urlArg]);
+        }
+      };
+    class ScopeProto {}
+    Object.assign(ScopeProto.prototype, {
+      fetch: async (input: RequestInfo | URL) => {
+        record('fetch')(requestUrl(input));
+        return new Response('ok');
+      },
+      importScripts: (...urls: string[]) => urls.forEach(record('importScripts')),
+    });
+    const scope = new ScopeProto() as unknown as NetScope;
+    Object.assign(scope, {
+      WebSocket: ctor('ws'),
+      EventSource: ctor('sse'),
+      WebTransport: ctor('webtransport'),
+      FontFace: ctor('font', 1),
+      Worker: ctor('worker'),
+      SharedWorker: ctor('sharedworker'),
+    });
+    const originals = { WebSocket: scope.WebSocket, FontFace: scope['FontFace'] };
+    const fetchOnProto = (ScopeProto.prototype as { fetch: FetchLike }).fetch;
+    const gate = createNetGate({ fetch: fetchOnProto, self: SELF, builtIn: [] });
+    installNetGate(scope, gate, { nestedWorkers });
+    return { scope, sent, ScopeProto, originals };
+  }
+  type FetchLike = (input: RequestInfo | URL) => Promise<Response>;
+  type Ctor = new (...a: unknown[]) => object;
+  const EVIL = 'https://evil.example/x';
+
+  it('gates fetch on the prototype, not only on the instance', async () => {
+    const { scope, sent, ScopeProto } = protoScope();
+    const protoFetch = (ScopeProto.prototype as { fetch: FetchLike }).fetch;
+    await expect(protoFetch.call(scope, EVIL)).rejects.toMatchObject({
+      code: 'ORIGIN_NOT_ALLOWED',
+    });
+    await protoFetch.call(scope, '/own.json');
+    expect(sent).toEqual(['fetch /own.json']);
+  });
+
+  it('leaves no path from a gated constructor back to the original', () => {
+    const { scope, sent, originals } = protoScope();
+    const Ws = scope.WebSocket as unknown as Ctor;
+    const reached = [
+      Object.getPrototypeOf(Ws) as unknown,
+      (Ws.prototype as { constructor: unknown }).constructor,
+      ((originals.WebSocket as unknown as Ctor).prototype as { constructor: unknown }).constructor,
+    ];
+    expect(reached).not.toContain(originals.WebSocket);
+    for (const C of reached)
+      if (typeof C === 'function' && C !== Function.prototype)
+        expect(() => new (C as Ctor)('wss://evil.example/')).toThrow(/evil\.example/);
+    expect(() => new Ws('wss://evil.example/')).toThrow(/evil\.example/);
+    // statics and instanceof still hold
+    expect((Ws as unknown as { OPEN: number }).OPEN).toBe(1);
+    expect(new Ws('wss://sift.example/live')).toBeInstanceOf(Ws);
+    expect(sent).toEqual(['ws wss://sift.example/live']);
+  });
+
+  it('refuses EventSource, WebTransport, a remote FontFace and importScripts elsewhere', () => {
+    const { scope, sent } = protoScope();
+    const C = (name: string) => scope[name] as Ctor;
+    expect(() => new (C('EventSource'))(EVIL)).toThrow(/evil\.example/);
+    expect(() => new (C('WebTransport'))('https://evil.example:4433/wt')).toThrow(/evil/);
+    expect(() => new (C('FontFace'))('x', `url(${EVIL})`)).toThrow(/evil\.example/);
+    expect(() => new (C('FontFace'))('x', `local(a), url( "${EVIL}" )`)).toThrow(/evil/);
+    const importScripts = scope.importScripts!;
+    expect(() => importScripts('/own.js', EVIL)).toThrow(/evil\.example/);
+    new (C('FontFace'))('x', new ArrayBuffer(4));
+    new (C('FontFace'))('x', 'url(/fonts/own.woff2)');
+    expect(sent).toEqual(['font [object ArrayBuffer]', 'font url(/fonts/own.woff2)']);
+  });
+
+  it('refuses nested workers (they would run ungated); the LLM worker may start blob: ones', () => {
+    const strict = protoScope('none');
+    const W = strict.scope['Worker'] as Ctor;
+    for (const url of ['blob:https://sift.example/1', 'data:text/javascript,1', '/w.js', EVIL])
+      expect(() => new W(url)).toThrow(/nested worker/);
+    expect(() => new (strict.scope['SharedWorker'] as Ctor)('/w.js')).toThrow(/nested worker/);
+    expect(strict.sent).toEqual([]);
+    const llm = protoScope('blob');
+    new (llm.scope['Worker'] as Ctor)('blob:https://sift.example/1');
+    expect(() => new (llm.scope['Worker'] as Ctor)('data:text/javascript,1')).toThrow(/nested/);
+    expect(llm.sent).toEqual(['worker blob:https://sift.example/1']);
+  });
+});
+
+describe('fontSourceUrls', () => {
+  it('reads every url() of a source and refuses a source it cannot read', () => {
+    expect(fontSourceUrls(`url("a.woff"), url('b.woff') format("woff"), url(c.woff)`)).toEqual([
+      'a.woff',
+      'b.woff',
+      'c.woff',
+    ]);
+    expect(fontSourceUrls('local(Arial)')).toEqual([]);
+    expect(fontSourceUrls(new ArrayBuffer(2))).toEqual([]);
+    expect(fontSourceUrls('URL\\(https://evil.example/f)')).toHaveLength(1);
   });
 });
 

@@ -97,7 +97,14 @@ export function createNetGate(config: NetGateConfig): NetGate {
   };
 }
 
-/** The parts of a worker's global scope that can send requests (all optional but fetch). */
+/** A constructor the gate puts a check in front of (WebSocket, EventSource, FontFace, ...). */
+type AnyCtor = new (...args: never[]) => object;
+
+/**
+ * The parts of a worker's global scope that can send requests or start code that could; all
+ * optional but fetch. Real scopes carry them on the prototype chain too (fetch lives on
+ * WorkerGlobalScope.prototype), and the gate replaces them wherever they are.
+ */
 export interface NetScope {
   fetch: FetchFn;
   Cache?: {
@@ -111,15 +118,95 @@ export interface NetScope {
   };
   WebSocket?: new (url: string | URL, protocols?: string | string[]) => unknown;
   EventSource?: new (url: string | URL, init?: unknown) => unknown;
+  importScripts?: (...urls: string[]) => void;
+  [api: string]: unknown;
+}
+
+export interface InstallOptions {
+  /**
+   * Nested workers this worker may start: 'blob' for the LLM worker (wllama starts its own from a
+   * blob: URL, which inherits this worker's CSP but not this gate), 'none' for every other.
+   */
+  nestedWorkers: 'none' | 'blob';
+}
+
+/** The URLs a FontFace source names: `url(...)` tokens of a string source (a buffer names none). */
+export function fontSourceUrls(source: unknown): string[] {
+  if (typeof source !== 'string') return [];
+  const urls: string[] = [];
+  for (const m of source.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/gi))
+    urls.push((m[1] ?? m[2] ?? m[3] ?? '').trim());
+  // A source that names a resource in a way the pattern does not read is refused, not let through.
+  if (!urls.length && /url|:|\//i.test(source)) urls.push(source);
+  return urls;
+}
+
+/**
+ * Replaces `name` on `scope` and on every prototype of its chain that has it as an own property,
+ * so `SomeGlobalScope.prototype.fetch.call(self, url)` reaches the gated one too.
+ */
+function replaceOnChain(scope: object, name: string, value: unknown): void {
+  for (
+    let o: object | null = scope;
+    o && o !== Object.prototype;
+    o = Object.getPrototypeOf(o) as object | null
+  ) {
+    if (Object.prototype.hasOwnProperty.call(o, name) || o === scope)
+      Object.defineProperty(o, name, { value, writable: true, configurable: true });
+  }
+}
+
+/**
+ * A constructor that runs `check` on its arguments, then builds an instance of `Original`. It
+ * shares `Original.prototype` (instanceof and subclasses keep working) and takes over its
+ * `constructor` slot, and it does not extend `Original`, so no prototype chain leads back to the
+ * unchecked one.
+ */
+function gatedConstructor<C extends AnyCtor>(Original: C, check: (args: unknown[]) => void): C {
+  const Gated = function (this: unknown, ...args: unknown[]): object {
+    if (!new.target) throw new TypeError(`Failed to construct '${Original.name}': use new.`);
+    check(args);
+    const target: unknown = new.target === (Gated as unknown) ? Original : new.target;
+    return Reflect.construct(Original, args, target as AnyCtor) as object;
+  } as unknown as C;
+  for (const key of Reflect.ownKeys(Original)) {
+    if (key === 'prototype' || key === 'length' || key === 'name') continue;
+    const d = Object.getOwnPropertyDescriptor(Original, key);
+    if (d) Object.defineProperty(Gated, key, d);
+  }
+  Object.defineProperty(Gated, 'name', { value: Original.name });
+  Object.defineProperty(Gated, 'prototype', { value: Original.prototype });
+  Object.defineProperty(Original.prototype, 'constructor', {
+    value: Gated,
+    writable: true,
+    configurable: true,
+  });
+  return Gated;
+}
+
+function refuse(what: string, target: string): never {
+  throw createError('ORIGIN_NOT_ALLOWED', {
+    reason: `Sift refused ${what} ${target}: Sift's workers do not start it.`,
+    origin: target,
+  });
 }
 
 /**
  * Puts `gate` in front of every request API of `scope`, so code that calls the global fetch (a
- * dependency such as WebLLM or wllama included) is held to the same list as Sift's own services.
+ * dependency such as WebLLM or wllama included) is held to the same list as Sift's own services:
+ * fetch, Cache add/addAll, XMLHttpRequest, WebSocket(Stream), EventSource, WebTransport, FontFace,
+ * importScripts, and nested Worker / SharedWorker (a nested worker is a new scope without this
+ * gate). Each is replaced wherever it sits on the scope's prototype chain, and gated constructors
+ * keep no path back to the originals. This keeps the ledger exact; the worker's CSP
+ * (workers/shared/worker-policy.ts) is what holds what a script can do without these (import()).
  * Call it from the worker entry's first import, before other modules can keep a reference.
  */
-export function installNetGate(scope: NetScope, gate: NetGate): void {
-  scope.fetch = gate.fetch;
+export function installNetGate(
+  scope: NetScope,
+  gate: NetGate,
+  options: InstallOptions = { nestedWorkers: 'none' },
+): void {
+  replaceOnChain(scope, 'fetch', gate.fetch);
   const cache = scope.Cache?.prototype;
   if (cache) {
     const { add, addAll } = cache;
@@ -140,25 +227,48 @@ export function installNetGate(scope: NetScope, gate: NetGate): void {
       open.call(this, method, url, ...rest);
     };
   }
-  if (scope.WebSocket) {
-    const Ws = scope.WebSocket;
-    scope.WebSocket = class extends (Ws as new (...a: unknown[]) => object) {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        // ws(s): checked as the http(s) origin it upgrades from.
-        gate.check(String(url).replace(/^ws(s?):/i, 'http$1:'));
-        super(url, protocols);
-      }
-    };
+  // ws(s): checked as the http(s) origin it upgrades from.
+  const socketUrl = (url: unknown) => String(url).replace(/^ws(s?):/i, 'http$1:');
+  const gates: Record<string, (args: unknown[]) => void> = {
+    WebSocket: ([url]) => gate.check(socketUrl(url)),
+    WebSocketStream: ([url]) => gate.check(socketUrl(url)),
+    EventSource: ([url]) => gate.check(String(url)),
+    WebTransport: ([url]) => gate.check(String(url)),
+    FontFace: ([, source]) => {
+      for (const url of fontSourceUrls(source)) gate.check(url);
+    },
+    Worker: ([url]) => checkNestedWorker(url, options),
+    SharedWorker: ([url]) => checkNestedWorker(url, options),
+    // Not exposed in Chromium's workers today; refused if a browser ever does.
+    RTCPeerConnection: () => refuse('a peer connection', '(WebRTC)'),
+  };
+  for (const [name, check] of Object.entries(gates)) {
+    const Original = scope[name] as AnyCtor | undefined;
+    if (typeof Original === 'function')
+      replaceOnChain(scope, name, gatedConstructor(Original, check));
   }
-  if (scope.EventSource) {
-    const Es = scope.EventSource;
-    scope.EventSource = class extends (Es as new (...a: unknown[]) => object) {
-      constructor(url: string | URL, init?: unknown) {
-        gate.check(String(url));
-        super(url, init);
-      }
-    };
+  const importScripts = scope.importScripts;
+  if (typeof importScripts === 'function') {
+    replaceOnChain(scope, 'importScripts', (...urls: string[]) => {
+      for (const url of urls) gate.check(String(url));
+      importScripts.apply(scope, urls);
+    });
   }
+}
+
+/**
+ * Puts `fetch` (a ledgered wrapper of the gate's) on `scope` wherever the gate put its own, so the
+ * prototype's fetch is ledgered too.
+ */
+export function setScopeFetch(scope: object, fetch: FetchFn): void {
+  replaceOnChain(scope, 'fetch', fetch);
+}
+
+/** A nested worker would run without this gate: only a blob: one, and only where allowed. */
+function checkNestedWorker(url: unknown, options: InstallOptions): void {
+  const href = String(url);
+  if (options.nestedWorkers === 'blob' && /^blob:/i.test(href)) return;
+  refuse('a nested worker from', href.slice(0, 80));
 }
 
 type UrlPicker<F> = F extends (...args: infer A) => unknown

@@ -66,3 +66,44 @@ describe('http body cap without Content-Length', () => {
     expect(res.text).toContain('<html');
   });
 });
+
+describe('page import redirects', () => {
+  it('refuses a redirect to another host before asking it; the ledger names both hosts', async () => {
+    const { createServer } = await import('node:http');
+    const reached: string[] = [];
+    const other = createServer((req, res) => {
+      reached.push(req.url ?? '');
+      res.end('<p>other host body</p>');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    const first = createServer((_req, res) => {
+      res.writeHead(302, { location: `${otherUrl}/stolen.html` }).end();
+    });
+    await new Promise<void>((r) => first.listen(0, '127.0.0.1', r));
+    const firstUrl = `http://127.0.0.1:${(first.address() as { port: number }).port}`;
+    try {
+      const { http, ledger } = makeHttp();
+      const err = await http.fetchPublic(`${firstUrl}/article.html`, 'page-fetch').then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isAppError(err) && err.code).toBe('REDIRECT_REFUSED');
+      expect((err as Error).message).toMatch(/another host/);
+      expect(reached).toEqual([]);
+      const host = (u: string) => new URL(u).host;
+      const rows = ledger.list().map((r) => [r.host, r.path, r.status, r.outcome]);
+      expect(rows).toContainEqual([
+        host(firstUrl),
+        '/article.html',
+        302,
+        `REDIRECT to ${host(otherUrl)}`,
+      ]);
+      // The refused hop: named, never sent.
+      expect(rows).toContainEqual([host(otherUrl), '/stolen.html', null, 'REDIRECT_REFUSED']);
+      expect(ledger.list().find((r) => r.outcome === 'REDIRECT_REFUSED')?.bytesSent).toBe(0);
+    } finally {
+      await Promise.all([first, other].map((s) => new Promise((r) => s.close(r))));
+    }
+  });
+});

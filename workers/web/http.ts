@@ -10,6 +10,7 @@ import type { CircuitBreaker } from './breaker';
 import type { NetworkLedger } from './ledger';
 import type { RateLimiter } from './rate-limiter';
 import type { Redactor } from './redact';
+import { sameOriginHop, walkRedirects, type RedirectHop } from '../shared/redirect-walk';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -260,6 +261,23 @@ export function createHttp(deps: HttpDeps): Http {
     }
   }
 
+  /**
+   * The fetch of one attempt. A request that may follow redirects follows them by hand, each hop
+   * ledgered (`onHop`) and held to its first host; one that may not ('error') is sent as it is.
+   */
+  async function fetchWalking(
+    url: URL,
+    init: RequestInit,
+    onHop: (hop: RedirectHop) => void,
+  ): Promise<Response> {
+    if (init.redirect === 'error') return deps.fetch(url.toString(), init);
+    const walked = await walkRedirects((u, i) => deps.fetch(u, i), url, init, {
+      checkHop: sameOriginHop,
+      onHop,
+    });
+    return walked.response;
+  }
+
   /** One fetch with a timeout; never throws, the outcome is a value. */
   async function attempt(
     url: URL,
@@ -274,9 +292,11 @@ export function createHttp(deps: HttpDeps): Http {
     const sent = requestBytes(url, init);
     let status: number | null = null;
     let received = 0;
+    // The address asked last: a redirect's target once the walk moved on (or was refused there).
+    let at = url;
     const record = (outcome: string, bytesSent: number) =>
       ledger.record({
-        url: url.toString(),
+        url: at.toString(),
         method: init.method ?? 'GET',
         purpose,
         bytesSent,
@@ -287,11 +307,24 @@ export function createHttp(deps: HttpDeps): Http {
         durationMs: clock.now() - started,
       });
     try {
-      const response = await deps.fetch(url.toString(), { ...init, signal: abort.signal });
+      const response = await fetchWalking(url, { ...init, signal: abort.signal }, (hop) => {
+        ledger.record({
+          url: hop.url.toString(),
+          method: init.method ?? 'GET',
+          purpose,
+          bytesSent: sent,
+          bytesReceived: 0,
+          status: hop.status || null,
+          outcome: hop.location ? `REDIRECT to ${hop.location.host}` : 'REDIRECT',
+          time: started,
+          durationMs: clock.now() - started,
+        });
+        at = hop.location ?? at;
+      });
       status = response.status;
       const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
       const text = await readResponse(response, label, maxBytes, (n) => (received = n));
-      const res: HttpResponse = { status, headers: response.headers, text, url: url.toString() };
+      const res: HttpResponse = { status, headers: response.headers, text, url: at.toString() };
       record(status >= 200 && status < 300 ? 'ok' : `HTTP_${status}`, sent);
       return {
         res,
@@ -306,8 +339,9 @@ export function createHttp(deps: HttpDeps): Http {
         status,
         probeSignal: abort.signal,
       });
-      // The worker's network gate refuses before anything is sent.
-      record(error.code, error.code === 'ORIGIN_NOT_ALLOWED' ? 0 : sent);
+      // The worker's network gate, or the redirect walk, refuses before anything is sent.
+      const unsent = error.code === 'ORIGIN_NOT_ALLOWED' || error.code === 'REDIRECT_REFUSED';
+      record(error.code, unsent ? 0 : sent);
       return { res: null, error, retryAfterMs: null };
     } finally {
       abort.dispose();
