@@ -38,6 +38,10 @@ test('a hit opens on its PDF page with the passage highlighted, offline; arrows 
   await expect(page.getByTestId('storage-originals')).toHaveAttribute('data-files', '1');
   await page.getByTestId('tab-search').click();
   await search(page, 'ASN1_MAX_NAME_SIZE');
+  // The hit says its page (pdftotext -f 7 -l 7 libtasn1.pdf holds the passage).
+  await expect(page.getByTestId('result').first().getByTestId('result-page')).toHaveText(
+    /^, pp?\. (\d+-)?7(-\d+)?$/,
+  );
   await page.getByTestId('result').first().click();
   await expect(page.getByTestId('viewer-chunk')).toContainText('ASN1_MAX_');
   await page.getByTestId('viewer-show-page').click();
@@ -71,6 +75,8 @@ test('a citation of a PDF opens on its page; without the original the text view 
   await importFiles(page, PDF);
   await page.getByTestId('tab-answer').click();
   await ask(page, 'What is ASN1_MAX_NAME_SIZE?');
+  // The reference says the page of the cited text.
+  await expect(page.getByTestId('reference-page').first()).toHaveText(/^, pp?\. \d+(-\d+)?$/);
   await page.getByTestId('answer').getByTestId('citation').first().click();
   await expectPageDrawn(page);
   await expect(page.getByTestId('page-highlight').first()).toBeVisible();
