@@ -50,7 +50,13 @@ test('extractive answer offline: cited sentences, the cited passage highlighted,
   const count = await sentences.count();
   for (let i = 0; i < count; i++) {
     await expect(sentences.nth(i).getByTestId('citation').first()).toBeVisible();
+    // The label says what was checked: an extractive sentence is a quote of its source.
+    await expect(sentences.nth(i).getByTestId('answer-sentence-check')).toHaveText(' (quoted)');
   }
+  // An AMBIGUOUS answer says so above the answer text.
+  await expect(answer.getByTestId('answer-ambiguous')).toHaveCount(
+    (await answer.getAttribute('data-decision')) === 'AMBIGUOUS' ? 1 : 0,
+  );
   await expect(answer.getByTestId('answer-text')).toContainText(CITED);
   await expect(answer.getByTestId('reference').first()).toContainText('sample.txt');
   await expect(page.getByTestId('crag-decision')).toHaveText(/CORRECT|AMBIGUOUS|INCORRECT/);
@@ -87,6 +93,7 @@ test('a scripted generator that makes a sentence up: the sentence is flagged uns
   const madeUp = answer.getByTestId('answer-sentence').filter({ hasText: 'lunar astronauts' });
   await expect(madeUp).toHaveAttribute('data-label', 'unsupported');
   await expect(madeUp.getByTestId('answer-sentence-label')).toHaveText('unsupported');
+  await expect(madeUp.getByTestId('answer-sentence-check')).toHaveText(/^ \(checked, 0\.\d\d\)$/);
   // The quoted sentence is not flagged.
   const quoted = answer.getByTestId('answer-sentence').first();
   await expect(quoted).not.toHaveAttribute('data-label', 'unsupported');

@@ -26,7 +26,7 @@ import {
 } from '../state/answer-actions';
 import { useAnswerStore, type AnswerModeChoice } from '../state/answer-store';
 import { escapeOpenDocument, useAppStore } from '../state/app-store';
-import { passageBand, type AnswerReference } from '../../workers/shared/answer-api';
+import { QUOTED_REASON, type AnswerReference } from '../../workers/shared/answer-api';
 import type { StoredAnswer } from '../../workers/shared/answer-history-api';
 
 export function AnswerView() {
@@ -201,6 +201,10 @@ function Streaming() {
   );
 }
 
+/** What the sentence check compares, for a label without a reason of its own. */
+const CHECKED_BY =
+  'the checker compared the sentence with the passages it cites (shared words and meaning)';
+
 function AnswerPanel({ answer }: { answer: StoredAnswer }) {
   const refs = new Map(answer.references.map((r) => [r.n, r]));
   return (
@@ -223,6 +227,12 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
           are checked as they are.
         </p>
       )}
+      {answer.crag.decision === 'AMBIGUOUS' && !answer.notFound && (
+        <p className="notice info" data-testid="answer-ambiguous">
+          The evidence is mixed: the library holds passages on this topic, but the evaluator is not
+          sure any of them answers the question. Read the cited passages before relying on this.
+        </p>
+      )}
       {answer.notFound && (
         <div className="notice info" data-testid="answer-not-found">
           Your library does not seem to hold the answer to this question.
@@ -233,10 +243,8 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
               <ul>
                 {answer.closest.map((p) => (
                   <li key={p.chunkId}>
-                    {p.title} ({p.path}) · score {p.finalScore.toFixed(2)},{' '}
-                    <span className="band" data-testid="closest-band">
-                      {passageBand(p.finalScore, answer.crag.evaluator.thresholds)} relevance
-                    </span>
+                    {p.title} ({p.path}) · passage score {p.finalScore.toFixed(2)}, not judged an
+                    answer
                   </li>
                 ))}
               </ul>
@@ -251,7 +259,7 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
             className={`sentence label-${s.support.label}`}
             data-testid="answer-sentence"
             data-label={s.support.label}
-            title={`${LABEL_TEXT[s.support.label]} (score ${s.support.score.toFixed(2)})${s.support.reason ? `: ${s.support.reason}` : ''}`}
+            title={`${LABEL_TEXT[s.support.label]} (score ${s.support.score.toFixed(2)}): ${s.support.reason ?? CHECKED_BY}`}
           >
             {s.support.label === 'unsupported' && (
               <span className="unsupported-flag" aria-label="unsupported">
@@ -264,6 +272,11 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
             ))}
             <span className="label-tag" data-testid="answer-sentence-label">
               {LABEL_TEXT[s.support.label]}
+            </span>
+            <span className="label-how" data-testid="answer-sentence-check">
+              {s.support.reason === QUOTED_REASON
+                ? ' (quoted)'
+                : ` (checked, ${s.support.score.toFixed(2)})`}
             </span>{' '}
           </span>
         ))}

@@ -6,6 +6,7 @@
 // strips' document context (title and window: credited near the strip, not beyond); and, on the
 // real MiniLM weights (skipped without them), support, topic and off-topic citations, and a
 // sentence supported only once its strip comes with its abstract's context.
+import { QUOTED_REASON } from '../shared/answer-api';
 import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
 import { haveRealWeights } from '../embed/real-weights.testkit';
@@ -120,6 +121,8 @@ describe('fitted checker', async () => {
     // a verbatim copy is supported by construction, gate or not
     const [copied] = await gated.check([{ sentence: CORPUS[1]!, evidence: [CORPUS[1]!] }]);
     expect(copied!.label).toBe('supported');
+    // ... and says what it checked: the quote, not that it answers.
+    expect(copied!.reason).toBe(QUOTED_REASON);
   });
 });
 

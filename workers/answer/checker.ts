@@ -7,6 +7,7 @@
 // given, is blended in (h16b's tier). Lexical: it cannot see contradiction. The model and its
 // thresholds come from checker-model.ts (fitted on train claim pairs, ml/checker-fit.ts);
 // every feature is vocabulary-free (IDF from the library's own counts, shares, cosines).
+import { QUOTED_REASON } from '../shared/answer-api';
 import type { SentenceSupport, SupportLabel } from '../shared/answer-api';
 import { cosine } from '../query-plan/vectors';
 import { CUE_FEATURES, stanceFeatures, textView } from '../text-features/stance-features';
@@ -221,7 +222,9 @@ export function createSentenceChecker(
           components: { ...values, lexical, ...(g != null ? { llm: g } : {}) },
           ...(gated
             ? { reason: 'the cited strip is off topic (cosine below the fitted gate)' }
-            : {}),
+            : values.exact
+              ? { reason: QUOTED_REASON }
+              : {}),
         };
       });
     },

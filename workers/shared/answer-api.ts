@@ -137,6 +137,10 @@ export interface CorrectiveAction {
 
 export type SupportLabel = 'supported' | 'partly' | 'unsupported';
 
+/** The reason a verbatim quote's check gives: it confirms the quote, not that it answers. */
+export const QUOTED_REASON =
+  'quoted word for word from the passage it cites: the check confirms the quote, not that it answers the question';
+
 export interface SentenceSupport {
   label: SupportLabel;
   /** 0..1 from the fitted checker (lexical overlap + canonical cosine [+ LLM entailment]). */
