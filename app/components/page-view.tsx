@@ -1,6 +1,7 @@
 // The page view of a PDF: one page drawn by pdf.js onto a canvas from the original kept at import,
 // the cited quote highlighted over it (app/lib/pdf-quote.ts), previous / next page, and the way
 // back to the text view. Esc goes back, ←/→ (and PageUp/PageDown) turn pages.
+import { PDFJS_SAFE_OPTIONS } from '../../workers/shared/pdfjs-options';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { libraryClient, pdfjsForPages } from '../clients';
@@ -30,20 +31,9 @@ type Loaded =
   /** `lost`: the page was looked up and no page holds the quote. */
   | { state: 'ready'; doc: PDFDocumentProxy; page: number; lost: boolean };
 
-// The options of the import parser (workers/ingest/parse-pdf.ts): no eval, no font faces, no
+// The import parser's options (workers/shared/pdfjs-options.ts): no eval, no font faces, no
 // system fonts, nothing fetched. Glyphs are drawn as paths from the file's own fonts.
-const PDF_OPTIONS = {
-  isEvalSupported: false,
-  disableFontFace: true,
-  useSystemFonts: false,
-  disableAutoFetch: true,
-  disableStream: true,
-  disableRange: true,
-  enableXfa: false,
-  useWorkerFetch: false,
-  isOffscreenCanvasSupported: false,
-  verbosity: 0,
-} as const;
+const PDF_OPTIONS = PDFJS_SAFE_OPTIONS;
 
 /** Opens the document's original with pdf.js and picks the page to show first. */
 function useOriginal(documentId: number, page: number | undefined, quote: string): Loaded {

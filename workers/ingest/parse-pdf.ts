@@ -4,6 +4,7 @@
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
 // builds; see ./pdfjs-loader.ts. Must not import other layers.
 import { createError, isAppError } from '../shared/errors';
+import { PDFJS_SAFE_OPTIONS } from '../shared/pdfjs-options';
 import { biblioFromPdf, hasBiblio } from './bib-extract';
 import { guardPdfStreams } from './inflate-guard';
 import { readPdfPages } from './pdf-text';
@@ -56,16 +57,7 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
     const task = lib.getDocument({
       // pdfjs transfers (detaches) the buffer it is given; hand it a copy so callers keep theirs.
       data: bytes.slice(),
-      isEvalSupported: false, // no `new Function` for PostScript functions: CSP forbids eval
-      disableFontFace: true, // text extraction needs no @font-face
-      useSystemFonts: false,
-      disableAutoFetch: true,
-      disableStream: true,
-      disableRange: true,
-      enableXfa: false,
-      useWorkerFetch: false,
-      isOffscreenCanvasSupported: false,
-      verbosity: 0, // errors only: warnings about fonts are noise for text extraction
+      ...PDFJS_SAFE_OPTIONS,
       ...(deps.cMapUrl ? { cMapUrl: deps.cMapUrl, cMapPacked: true } : {}),
       ...(deps.standardFontDataUrl ? { standardFontDataUrl: deps.standardFontDataUrl } : {}),
     });
