@@ -37,11 +37,16 @@ export function referenceFor(strip: Strip, n: number): AnswerReference {
  * else by strip score; either way at least one strip, at most the fitted maximum.
  */
 export function extractiveAnswer(
-  kept: ScoredStrip[],
+  keptIn: ScoredStrip[],
   fitted: FittedModel,
-  all: ScoredStrip[] = kept,
+  allIn: ScoredStrip[] = keptIn,
   ranker: RationaleModel | null = rationaleModelFor(fitted),
 ): ExtractiveDraft {
+  // A contents or index line ("3.4 Indexing . . . . 12") names a topic; it never answers one.
+  const all = allIn.some((s) => !isContentsLine(s.text))
+    ? allIn.filter((s) => !isContentsLine(s.text))
+    : allIn;
+  const kept = keptIn.filter((s) => !isContentsLine(s.text));
   const byScore = (list: ScoredStrip[]) =>
     [...list].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   let pool: ScoredStrip[];
@@ -68,4 +73,12 @@ export function extractiveAnswer(
 /** "text [n]" lines of an answer as Markdown-ish plain text (for export and the UI's copy). */
 export function citedText(draft: ExtractiveDraft): string {
   return draft.sentences.map((s, i) => `${s.text} [${i + 1}]`).join(' ');
+}
+
+/** Dot leaders (five dots or more, spaced or not): a line of a contents or index page. */
+const DOT_LEADER = /(?:\.\s?){5,}/;
+
+/** Whether a strip is a line of a contents or index page rather than prose. */
+export function isContentsLine(text: string): boolean {
+  return DOT_LEADER.test(text);
 }

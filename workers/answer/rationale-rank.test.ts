@@ -4,7 +4,7 @@
 // on it cites every sentence, stays within its fitted size and is deterministic; a model without a
 // ranker file keeps the strip score.
 import { describe, expect, it } from 'vitest';
-import { extractiveAnswer } from './extractive';
+import { extractiveAnswer, isContentsLine } from './extractive';
 import { passageFeatures, queryContext } from './features';
 import { loadFittedModel } from './fitted';
 import { createRetrievalEvaluator } from './evaluator';
@@ -99,5 +99,24 @@ describe('rationale ranker', () => {
     // Without a ranker the strip score picks, as before the ranker.
     const plain = extractiveAnswer(r.kept, fitted, r.all, null);
     expect(plain.sentences.length).toBeLessThanOrEqual(fitted.strip.answerMax);
+  });
+
+  it('never answers with a contents line, with the ranker or without', async () => {
+    const { fitted, r } = await refined();
+    const best = [...r.kept].sort((a, b) => b.score - a.score)[0]!;
+    // The best strip, as a contents page would write it: a topic, dot leaders, a page number.
+    const contents = {
+      ...best,
+      id: `${best.id}-toc`,
+      text: `${best.text} . . . . . . . 12`,
+      score: best.score + 1,
+    };
+    for (const ranker of [rationaleModelFor(fitted), null]) {
+      const a = extractiveAnswer([contents, ...r.kept], fitted, [contents, ...r.all], ranker);
+      expect(a.sentences.length).toBeGreaterThanOrEqual(1);
+      expect(a.sentences.some((s) => s.strip.id === contents.id)).toBe(false);
+    }
+    expect(isContentsLine('3.4 Indexing . . . . . . 12')).toBe(true);
+    expect(isContentsLine('Dots... in prose stay prose.')).toBe(false);
   });
 });
