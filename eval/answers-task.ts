@@ -14,12 +14,13 @@ import { openEmbedCache } from '../lab/embed-cache';
 import { loadNodeEncoder } from '../lab/embed-models';
 import { importFolder, type ImportedDoc } from './answers-import';
 import { pageAt } from '../workers/shared/pages';
+import { createFolderVerifier } from '../workers/verifier/node-bundle';
 import { answerFigures, parseQuestions, type AnswerRow } from './answers-questions';
 import { createHybridCore, fusionFromOptions, hybridSettings } from './hybrid-mode';
 import type { StoredDoc } from './store-beir-doc';
 
 const USAGE =
-  'usage: npm run eval -- --task answers --docs DIR --questions FILE.jsonl [--model use-lite|all-MiniLM-L6-v2] [--rows OUT.jsonl] [--json OUT.json]';
+  'usage: npm run eval -- --task answers --docs DIR --questions FILE.jsonl [--model use-lite|all-MiniLM-L6-v2] [--verifier DIR|none] [--rows OUT.jsonl] [--json OUT.json]';
 
 /** The answer service's `embed` on the eval encoder (cached beside the checker's embeddings). */
 async function evalAnswerEmbed(model: string): Promise<AnswerDeps['embed']> {
@@ -56,7 +57,20 @@ function rowOf(
   };
 }
 
-export async function runAnswersTask(args: Record<string, string>): Promise<void> {
+/** The dev library imported and indexed, with the answer service's deps wired as the app wires them. */
+export interface AnswersBench {
+  questions: ReturnType<typeof parseQuestions>;
+  folder: Awaited<ReturnType<typeof importFolder>>;
+  byName: Map<string, ImportedDoc>;
+  deps: AnswerDeps;
+  /** The first retrieval of the latest ask (reset before each question). */
+  firstRetrieval(): Retrieval | null;
+  resetFirst(): void;
+  close(): Promise<void>;
+}
+
+/** Imports `args.docs`, indexes it and wires the answer deps (shared with experiments/). */
+export async function openAnswersBench(args: Record<string, string>): Promise<AnswersBench> {
   if (!args.docs || !args.questions) {
     console.error(USAGE);
     process.exit(2);
@@ -73,47 +87,63 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
     `[answers] imported ${folder.docs.length} files (${folder.docs.reduce((a, d) => a + d.chunks.length, 0)} chunks) in ${(folder.ms / 1000).toFixed(1)} s`,
   );
   const core = await createHybridCore({ ...args, model });
+  const docs: StoredDoc[] = folder.docs.map((d) => ({
+    id: d.name,
+    title: d.input.title,
+    text: d.input.text,
+    imported: { input: d.input, chunks: d.chunks, hash: d.hash },
+  }));
+  await core.index(docs);
+  const { store, lexical } = core.parts();
+  // The app's fusion for the model unless --fusion names another (comparisons on this dev set).
+  const { hybrid } = core.appSearch(
+    args.fusion ? { fusion: fusionFromOptions(args), lexicalK: hybridSettings(args).lexicalK } : {},
+  );
+  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+  let first: Retrieval | null = null;
+  const deps: AnswerDeps = {
+    ...retrieval,
+    async retrieve(req) {
+      const r = await retrieval.retrieve(req);
+      first ??= r;
+      return r;
+    },
+    chunkVectors: core.chunkVectors,
+    // The pair verifier the app ships (its relevance reading), unless `--verifier none`.
+    ...(args.verifier === 'none' ? {} : { pairVerifier: createFolderVerifier(args.verifier) }),
+    embed: await evalAnswerEmbed(model),
+    modelId: core.parts().modelId,
+    clock: { now: () => performance.now(), wallNow: () => 0 },
+  };
+  return {
+    questions,
+    folder,
+    byName,
+    deps,
+    firstRetrieval: () => first,
+    resetFirst: () => {
+      first = null;
+    },
+    close: () => core.close(),
+  };
+}
+
+export async function runAnswersTask(args: Record<string, string>): Promise<void> {
+  const bench = await openAnswersBench(args);
+  const { questions, folder, byName, deps } = bench;
   try {
-    const docs: StoredDoc[] = folder.docs.map((d) => ({
-      id: d.name,
-      title: d.input.title,
-      text: d.input.text,
-      imported: { input: d.input, chunks: d.chunks, hash: d.hash },
-    }));
-    await core.index(docs);
-    const { store, lexical } = core.parts();
-    // The app's fusion for the model unless --fusion names another (comparisons on this dev set).
-    const { hybrid } = core.appSearch(
-      args.fusion
-        ? { fusion: fusionFromOptions(args), lexicalK: hybridSettings(args).lexicalK }
-        : {},
-    );
-    const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
-    let first: Retrieval | null = null;
-    const deps: AnswerDeps = {
-      ...retrieval,
-      async retrieve(req) {
-        const r = await retrieval.retrieve(req);
-        first ??= r;
-        return r;
-      },
-      chunkVectors: core.chunkVectors,
-      embed: await evalAnswerEmbed(model),
-      modelId: core.parts().modelId,
-      clock: { now: () => performance.now(), wallNow: () => 0 },
-    };
     const service = createAnswerService(deps, await loadFittedModel(deps.modelId));
     const rows = new Map<string, AnswerRow>();
     const decisions: Record<string, string> = {};
     for (const q of questions) {
-      first = null;
+      bench.resetFirst();
       const answer = await service.ask({
         question: q.question,
         mode: 'extractive',
         allowLlm: false,
         allowWeb: false,
       });
-      rows.set(q.id, rowOf(q.id, answer, first, byName));
+      rows.set(q.id, rowOf(q.id, answer, bench.firstRetrieval(), byName));
       decisions[q.id] = answer.crag.decision;
     }
     if (args.rows)
@@ -137,6 +167,6 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
     console.log(JSON.stringify(report, null, 2));
     if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + '\n');
   } finally {
-    await core.close();
+    await bench.close();
   }
 }

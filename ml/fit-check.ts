@@ -2,6 +2,7 @@
 // registry and the files, and checking files, the code's feature lists and the datasets against it.
 // I/O is injected (`read`), so a test can hand it a tampered copy.
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import {
   CODE_FEATURE_LISTS,
   FIT_STEPS,
@@ -56,12 +57,25 @@ export interface Manifest {
 export interface CheckDeps {
   /** A repo-relative file's bytes, or null when it does not exist. */
   read(path: string): Buffer | null;
-  /** A dataset file's bytes (path relative to the datasets root), or null when absent. */
+  /**
+   * A dataset file's bytes (path relative to the datasets root, or `repo:<path>` for one committed
+   * in the checkout), or null when absent.
+   */
   readDataset(path: string): Buffer | null;
   /** The code's feature lists by constant name (default: the registry's, from the code). */
   codeLists?: Record<string, readonly string[]>;
   /** Repo-relative fitted files present on disk, to catch one the manifest does not list. */
   fittedOnDisk?: string[];
+}
+
+/** The prefix of a dataset path committed in the checkout rather than under the datasets root. */
+export const REPO_DATASET = 'repo:';
+
+/** Where a manifest dataset path lies: under the checkout (`repo:`) or the datasets root. */
+export function datasetFile(root: string, datasetsRoot: string, path: string): string {
+  return path.startsWith(REPO_DATASET)
+    ? join(root, path.slice(REPO_DATASET.length))
+    : join(datasetsRoot, path);
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');

@@ -13,7 +13,13 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkManifest, MANIFEST_PATH, type CheckDeps, type Manifest } from './fit-check';
+import {
+  checkManifest,
+  datasetFile,
+  MANIFEST_PATH,
+  type CheckDeps,
+  type Manifest,
+} from './fit-check';
 import { CODE_FEATURE_LISTS, FITTED_FILES } from './fitted-registry';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -22,7 +28,7 @@ const read = (p: string) => readFileSync(join(ROOT, p));
 const manifest = JSON.parse(read(MANIFEST_PATH).toString('utf8')) as Manifest;
 const deps: CheckDeps = {
   read,
-  readDataset: (p) => readFileSync(join(DATASETS, p)),
+  readDataset: (p) => readFileSync(datasetFile(ROOT, DATASETS, p)),
 };
 const PICK = 'workers/fitted/sentence-pick.json';
 const PICK_COMMAND = 'npx tsx ml/sentence-pick-fit.ts --dataset ../shared/datasets/scifact';

@@ -10,6 +10,7 @@ import {
   buildManifest,
   checkManifest,
   MANIFEST_PATH,
+  datasetFile,
   stepsText,
   type CheckDeps,
   type Manifest,
@@ -31,7 +32,7 @@ function fittedOnDisk(): string[] {
 
 const deps: CheckDeps = {
   read: (p) => readOrNull(join(ROOT, p)),
-  readDataset: (p) => readOrNull(join(DATASETS, p)),
+  readDataset: (p) => readOrNull(datasetFile(ROOT, DATASETS, p)),
   fittedOnDisk: fittedOnDisk(),
 };
 

@@ -170,6 +170,12 @@ export const FIT_STEPS: FitStep[] = [
     about: 'the pair verifier bundle (ml/verifier/, Python; see ml/verifier/MODEL_CARD.md)',
     commands: ['python3 ml/verifier/fit.py'],
   },
+  {
+    name: 'answer-relevance',
+    about:
+      "the answer's relevance rule on the pair verifier (answers dev set); reads the verifier and evaluator steps",
+    commands: ['npx tsx ml/answer-relevance-fit.ts'],
+  },
 ];
 
 const stepCommand = (step: string, model?: string) => {
@@ -268,5 +274,20 @@ export const FITTED_FILES: FittedFile[] = [
     ],
     features: [],
     bundle: true,
+  },
+  {
+    path: 'workers/fitted/answer-relevance.json',
+    step: 'answer-relevance',
+    producer: 'ml/answer-relevance-fit.ts',
+    command: stepCommand('answer-relevance'),
+    // Our own dev set, committed in the checkout (eval/data/answers-dev/SOURCES.md).
+    datasets: [
+      'questions.jsonl',
+      'docs/camlidl-1.04.doc.pdf',
+      'docs/gnuplot.pdf',
+      'docs/libtasn1.pdf',
+      'docs/shared-mime-info-spec.pdf',
+    ].map((f) => `repo:eval/data/answers-dev/${f}`),
+    features: [],
   },
 ];

@@ -26,7 +26,11 @@ import {
 } from '../state/answer-actions';
 import { useAnswerStore, type AnswerModeChoice } from '../state/answer-store';
 import { escapeOpenDocument, useAppStore } from '../state/app-store';
-import { QUOTED_REASON, type AnswerReference } from '../../workers/shared/answer-api';
+import {
+  describeReading,
+  QUOTED_REASON,
+  type AnswerReference,
+} from '../../workers/shared/answer-api';
 import type { StoredAnswer } from '../../workers/shared/answer-history-api';
 
 export function AnswerView() {
@@ -251,6 +255,15 @@ function AnswerPanel({ answer }: { answer: StoredAnswer }) {
             </>
           )}
         </div>
+      )}
+      {answer.crag.relevance && (
+        <p
+          className="answer-relevance"
+          data-testid="answer-relevance"
+          data-source={answer.crag.relevance.source}
+        >
+          {describeReading(answer.crag.relevance)}
+        </p>
       )}
       <p className="answer-text" data-testid="answer-text">
         {answer.sentences.map((s, i) => (

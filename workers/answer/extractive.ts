@@ -59,6 +59,14 @@ export function extractiveAnswer(
     pool = byScore(kept).filter((s) => s.score >= fitted.strip.answer);
     if (pool.length === 0) pool = byScore(kept.length ? kept : all).slice(0, 1);
   }
+  return draftOf(pool, max);
+}
+
+/**
+ * The answer made of `pool`'s strips (best first): at most `max`, near-duplicates dropped, in
+ * reading order (documents by rank, strips by offset), each citing its own reference.
+ */
+export function draftOf(pool: ScoredStrip[], max: number): ExtractiveDraft {
   const chosen: ScoredStrip[] = [];
   for (const s of pool) {
     if (chosen.length >= max) break;

@@ -1,17 +1,19 @@
 // createAnswerService: the answer pipeline retrieve -> evaluate -> correct -> refine -> answer ->
 // check, each step timed and recorded in the answer's CRAG metadata. Composes the factories of
 // this room; the worker entry only builds the deps (workers/answer/types.ts) and exposes it.
-import type {
-  Answer,
-  AnswerMode,
-  AnswerRequest,
-  AnswerSentence,
-  Strip,
+import {
+  describeReading,
+  type Answer,
+  type AnswerMode,
+  type AnswerRequest,
+  type AnswerSentence,
+  type Strip,
 } from '../shared/answer-api';
-import { correctRetrieval, gradeWithLlm, runHops } from './ask-evidence';
+import { correctRetrieval, gradeWithLlm, runHops, type Correction } from './ask-evidence';
 import { startAsk, type AskRun } from './ask-run';
 import { createSentenceChecker, type SentenceChecker } from './checker';
-import { extractiveAnswer, referenceFor } from './extractive';
+import { draftOf, extractiveAnswer, referenceFor } from './extractive';
+import { answerStrips, readRelevance, type RelevanceReading } from './relevance';
 import type { FittedModel } from './fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
 import { refine, type Refinement } from './refine';
@@ -49,12 +51,17 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
       );
       const graded = await gradeWithLlm(run, evaluated);
       const hopped = await runHops(run, graded ?? evaluated);
-      const { ev, closestFrom, webStrips, notFound } = await correctRetrieval(run, hopped);
+      const correction = await correctRetrieval(run, hopped);
+      const { ev, closestFrom, webStrips } = correction;
       const refinement = await refineEvidence(run, ev);
+      const reading = await run.timed('relevance', () =>
+        readRelevance(question, refinement.all, deps.pairVerifier),
+      );
+      const notFound = settleNotFound(run, correction, reading);
       const context: Strip[] = [...refinement.kept.map(stripOnly), ...webStrips];
       const draft: Draft = notFound
         ? { sentences: [], references: [], mode: request.mode ?? 'extractive', partial: false }
-        : await draftAnswer(run, refinement, context, options.onToken);
+        : await draftAnswer(run, refinement, context, options.onToken, reading);
       const supports = await checkSentences(run, checker, draft.sentences, context, refinement, ev);
       const out: AnswerSentence[] = draft.sentences.map((s, i) => ({
         ...s,
@@ -80,6 +87,7 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
           steps,
           totalMs: run.now() - t0,
           modelId: deps.modelId,
+          relevance: reading.summary,
         },
         createdAt: deps.clock.wallNow(),
         ...(draft.partial ? { partial: draft.partial } : {}),
@@ -109,6 +117,39 @@ async function refineEvidence(run: AskRun, ev: EvaluatedRetrieval): Promise<Refi
   return refinement;
 }
 
+/**
+ * Whether the library holds no answer: the pair verifier's reading decides when it read the
+ * library's sentences and no web result joined them; otherwise the evaluator's corrections did.
+ * A reading that overturns the evaluator is recorded as a 'relevance' action.
+ */
+function settleNotFound(run: AskRun, correction: Correction, reading: RelevanceReading): boolean {
+  const s = reading.summary;
+  if (s.source !== 'verifier' || correction.webStrips.length > 0) return correction.notFound;
+  const notFound = !s.addressed;
+  const overturned = notFound !== correction.notFound;
+  if (overturned && correction.notFound) {
+    const i = run.actions.findIndex((a) => a.kind === 'not-found');
+    if (i >= 0) run.actions.splice(i, 1);
+  }
+  run.actions.push({
+    kind: 'relevance',
+    status: 'ok',
+    note: describeReading(s),
+    applied: overturned,
+    ms: run.steps[run.steps.length - 1]?.ms ?? 0,
+  });
+  if (overturned && notFound) {
+    run.actions.push({
+      kind: 'not-found',
+      status: 'ok',
+      note: 'your library does not seem to hold this; the closest passages are shown',
+      applied: true,
+      ms: 0,
+    });
+  }
+  return notFound;
+}
+
 type DraftSentence = { text: string; stripIds: string[]; citations: number[] };
 
 interface Draft {
@@ -135,6 +176,7 @@ async function draftAnswer(
   refinement: Refinement,
   context: Strip[],
   onToken: ((text: string) => void) | undefined,
+  reading: RelevanceReading,
 ): Promise<Draft> {
   const generate = run.hooks.generate;
   if (run.request.mode === 'generated' && generate && run.useLlm && context.length) {
@@ -162,8 +204,11 @@ async function draftAnswer(
       run.notices.push('The LLM failed; the extractive answer is shown.');
     }
   }
+  // The verifier's reading, when there is one, picks the sentences that address the question.
   const draft = await run.timed('answer', async () =>
-    extractiveAnswer(refinement.kept, run.fitted, refinement.all),
+    reading.summary.source === 'verifier'
+      ? draftOf(answerStrips(reading), Number.POSITIVE_INFINITY)
+      : extractiveAnswer(refinement.kept, run.fitted, refinement.all),
   );
   return {
     sentences: draft.sentences.map((s, i) => ({

@@ -3,6 +3,7 @@
 // search, the store, the active embedding model, the LLM worker and the web worker; tests and
 // the eval build them from the same modules in Node. Plain functions, no worker imports.
 import type { AnswerRequest, Strip } from '../shared/answer-api';
+import type { PairVerifier } from '../shared/pair-verifier';
 import type { SearchFilters } from '../shared/types';
 import type { ChunkRow } from '../store/chunk-lookup';
 
@@ -134,6 +135,11 @@ export interface AnswerDeps {
   /** The active embedding model id (picks the fitted model). */
   modelId: string;
   clock: AnswerClock;
+  /**
+   * Sift's pair verifier: reads the best sentences against the question (relevance.ts). Absent,
+   * or with its weights missing, the answer keeps the retrieval's own scores and says so.
+   */
+  pairVerifier?: PairVerifier;
   /** LLM-free expansion for INCORRECT queries; absent = no expansion. */
   expand?: ExpandFn;
   hooks?: AnswerHooks;

@@ -116,6 +116,7 @@ async function libraryAnswerDeps(
         ? deps.semantic.embed(texts, { role: kind })
         : Promise.resolve(texts.map(() => new Int16Array(1))),
     modelId: model?.id ?? 'use-lite',
+    pairVerifier: deps.semantic.pairVerifier(),
     clock: { now: deps.now, wallNow: deps.wallNow },
   };
 }

@@ -115,7 +115,8 @@ export type CorrectiveKind =
   | 'rerank' // INCORRECT: the passages reordered by the evaluator's passage score
   | 'web' // INCORRECT/AMBIGUOUS: web search through an enabled provider
   | 'hop' // multi-hop: a further retrieval from the question plus the evidence's bridge terms
-  | 'not-found'; // INCORRECT and nothing helped: "the library does not seem to hold this"
+  | 'not-found' // INCORRECT and nothing helped: "the library does not seem to hold this"
+  | 'relevance'; // the pair verifier's reading of the best sentences: does any address the question
 
 /** One corrective step, recorded in the plan and the answer's metadata. */
 export interface CorrectiveAction {
@@ -180,7 +181,8 @@ export type AnswerStepKind =
   | 'llm-grade'
   | 'web'
   | 'hop'
-  | 'generate';
+  | 'generate'
+  | 'relevance';
 
 export interface AnswerStep {
   kind: AnswerStepKind;
@@ -202,6 +204,40 @@ export interface CragMetadata {
   totalMs: number;
   /** The active embedding model. */
   modelId: string;
+  /** The pair verifier's reading of the best sentences (absent on answers made before it). */
+  relevance?: AnswerRelevance;
+}
+
+/**
+ * Whether the best retrieved sentences address the question, as the pair verifier read them
+ * (workers/answer/relevance.ts), or why it did not read them ('llm-free': the retrieval's own
+ * scores decided).
+ */
+export type AnswerRelevance =
+  | {
+      source: 'verifier';
+      /** The verifier bundle's id. */
+      verifier: string;
+      /** Sentences read. */
+      read: number;
+      /** The best sentence's relevance, 0..1. */
+      best: number;
+      /** The fitted relevance at which a sentence addresses the question. */
+      threshold: number;
+      addressed: boolean;
+    }
+  | { source: 'llm-free'; reason: string };
+
+/** A relevance reading in words: what was read, by what, and how sure (the UI and the metadata). */
+export function describeReading(r: AnswerRelevance): string {
+  if (r.source === 'llm-free')
+    return `Relevance judged from the retrieval's scores, not by Sift's pair verifier: ${r.reason}`;
+  // Three decimals: the fitted threshold sits near 1 (0.972), two would blur the comparison.
+  const best = r.best.toFixed(3);
+  const needs = r.threshold.toFixed(3);
+  return r.addressed
+    ? `Sift's pair verifier read the ${r.read} best sentences: the best addresses the question (relevance ${best}, needs ${needs}).`
+    : `Sift's pair verifier read the ${r.read} best sentences: none addresses the question (best relevance ${best}, needs ${needs}).`;
 }
 
 export interface Answer {
