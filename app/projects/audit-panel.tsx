@@ -1,6 +1,7 @@
 // Projects > citation audit: a pasted draft (citations [n] with a reference list "[n] path or
 // URL" at the end) or a kept answer; each citation scored against its source: PASS / REVIEW /
 // SOURCE_NOT_INDEXED, with the passage to open. Everything shown as text.
+import { formatPages } from '../../workers/shared/pages';
 import { auditAnswer, openAt, replaceCitation, runAudit } from '../state/project-checks';
 import { useAppStore } from '../state/app-store';
 import { useProjectStore } from '../state/project-store';
@@ -135,6 +136,9 @@ export function AuditPanel() {
                     </button>
                   ) : (
                     '—'
+                  )}
+                  {r.passage?.pages && (
+                    <small data-testid="audit-page"> ({formatPages(r.passage.pages)})</small>
                   )}
                 </td>
                 <td>{r.supportScore === null ? '' : r.supportScore.toFixed(2)}</td>

@@ -1,6 +1,7 @@
 // Projects > results: per claim its triangulation status and the judged sources, each labelled
 // supporting / contradicting / neutral with grade and tier, and their evidence sentences as
 // buttons that open the document at the sentence. All source text rendered as text.
+import { formatPages } from '../../workers/shared/pages';
 import { claimCheckOf, type ClaimEvidenceView } from '../../workers/shared/projects-api';
 import { checkClaims, openAt } from '../state/project-checks';
 import { useProjectStore } from '../state/project-store';
@@ -46,6 +47,7 @@ function Evidence({ e }: { e: ClaimEvidenceView }) {
             >
               “{s.text}”
             </button>{' '}
+            {s.pages && <small data-testid="evidence-page">{formatPages(s.pages)} · </small>}
             <small>({sentenceVerdict(s)})</small>
           </li>
         ))}

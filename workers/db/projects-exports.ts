@@ -12,6 +12,7 @@ import {
   type ProjectClaim,
   type ProjectExportFiles,
 } from '../shared/projects-api';
+import { pagesOf, type PageStarts } from '../shared/pages';
 import { safeJson } from '../shared/safe-markdown';
 import type { DocumentSummary, QualityGrade } from '../shared/types';
 import type { JudgedSentence } from '../projects/evidence';
@@ -50,8 +51,15 @@ export function provenanceOfDocument(d: {
   return d.qualityGrade ? { ...p, grade: d.qualityGrade } : p;
 }
 
-/** The stored form of a claim check: every judged source with its role in the triangulation. */
-export function toClaimView(r: ClaimCheck, minGrade: QualityGrade | null): ClaimCheckView {
+/**
+ * The stored form of a claim check: every judged source with its role in the triangulation, and
+ * each sentence's PDF pages from its document's page starts (`pageStarts`, absent: no pages).
+ */
+export function toClaimView(
+  r: ClaimCheck,
+  minGrade: QualityGrade | null,
+  pageStarts: (documentId: number) => PageStarts | null = () => null,
+): ClaimCheckView {
   const supporting = new Set(r.triangulation.supporting.map((s) => s.id));
   const contradicting = new Set(r.triangulation.contradicting.map((s) => s.id));
   return {
@@ -69,14 +77,18 @@ export function toClaimView(r: ClaimCheck, minGrade: QualityGrade | null): Claim
         : contradicting.has(e.id)
           ? 'contradicting'
           : 'neutral',
-      sentences: e.judgement.sentences.map((s) => ({
-        text: s.text,
-        start: s.start,
-        end: s.end,
-        stance: s.stance,
-        probs: s.probs,
-        evidence: s.evidence,
-      })),
+      sentences: e.judgement.sentences.map((s) => {
+        const pages = pagesOf(pageStarts(e.documentId), s.start, s.end);
+        return {
+          text: s.text,
+          start: s.start,
+          end: s.end,
+          stance: s.stance,
+          probs: s.probs,
+          evidence: s.evidence,
+          ...(pages ? { pages } : {}),
+        };
+      }),
     })),
     skipped: r.skipped,
     tookMs: r.tookMs,
@@ -126,6 +138,7 @@ function auditRows(rows: AuditRowView[]): AuditRow[] {
       // Only the passage's text and offsets reach an export.
       ...(r.passage ? { passage: r.passage as JudgedSentence } : {}),
     },
+    ...(r.passage?.pages ? { pages: r.passage.pages } : {}),
   }));
 }
 

@@ -27,6 +27,10 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../../e2e/fixtures/claims/${name}`, import.meta.url), 'utf8');
 const SUPPORTED = 'Smoking increases the risk of lung cancer.';
 const CONTRADICTED = 'Green tea consumption increases bone density.';
+const SMOKING_PAGES = (text: string): Array<[number, number]> => [
+  [7, 0],
+  [8, text.indexOf('Smoking')],
+];
 const READY: SemanticStatus = {
   ...startingStatus({ id: 'use-lite', version: 'test', dim: 512 }, 1),
   phase: 'ready',
@@ -69,7 +73,9 @@ beforeEach(async () => {
   ids = [];
   for (const name of ['smoking-cohort.txt', 'green-tea-trial.txt', 'unrelated.txt']) {
     const text = name === 'unrelated.txt' ? 'The bridge opened in 1932.' : fixture(name);
-    ids.push((await put(lib.store, doc(`claims/${name}`, text))).documentId);
+    // The cohort as a two-page PDF would store it: its finding opens page 8.
+    const extra = name === 'smoking-cohort.txt' ? { pageStarts: SMOKING_PAGES(text) } : undefined;
+    ids.push((await put(lib.store, doc(`claims/${name}`, text, extra))).documentId);
   }
 });
 
@@ -91,6 +97,9 @@ describe('projects link: claim checks', () => {
     expect(a.evidence.filter((e) => e.role === 'supporting').map((e) => e.documentId)).toEqual([
       ids[0],
     ]);
+    // The supporting sentence says its page; a document without pages says none.
+    const finding = a.evidence[0]!.sentences.find((x) => x.text.startsWith('Smoking'))!;
+    expect(finding.pages).toEqual({ first: 8, last: 8 });
     expect(b.status).toBe('CONTESTED');
     expect(b.evidence.filter((e) => e.role === 'contradicting').map((e) => e.documentId)).toEqual([
       ids[1],
@@ -196,6 +205,7 @@ describe('projects link: citation audit and exports', () => {
       ['3', null, 'SOURCE_NOT_INDEXED'],
     ]);
     expect(rows[0]!.passage?.text).toContain('Smoking significantly increases');
+    expect(rows[0]!.passage?.pages).toEqual({ first: 8, last: 8 });
     expect(await link.extractDraftClaims(draft)).toEqual({
       claims: [SUPPORTED, CONTRADICTED, 'Bridges last a century.'],
       method: 'sentences',
@@ -279,6 +289,9 @@ describe('projects link: citation audit and exports', () => {
     expect(meta.retrieval_stats).toMatchObject({ total_queries: 1 });
     expect(files.retrievalAudit.text).toMatch(/^# Retrieval Quality Audit\n/);
     expect(files.retrievalAudit.text).toContain('| SOURCE_NOT_INDEXED |');
+    // The audited passage of the paged cohort names its page in both files.
+    expect(files.retrievalAudit.text).toMatch(/Smoking significantly increases[^|]* \(p\. 8\) \|/);
+    expect(files.report.text).toMatch(/Smoking significantly increases[^|]* \(p\. 8\) \|/);
     expect(files.report.name).toBe('lungs-and-bones-report.md');
     expect(files.report.text).toMatch(/^# Lungs and bones\n/);
     expect(files.report.text).toContain(`| 1 | ${SUPPORTED} | LIKELY |`);

@@ -12,6 +12,7 @@ import type {
 import type { StoredAnswer } from '../shared/answer-history-api';
 import { createError, isAppError } from '../shared/errors';
 import type { DocumentDetail } from '../shared/types';
+import { pagesOf, type PageStarts } from '../shared/pages';
 import { auditCitation } from '../projects/audit';
 import { cachedEmbed, createSentenceCache } from '../projects/check-cache';
 import { checkClaim } from '../projects/claim-check';
@@ -169,7 +170,14 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             signal,
           },
         );
-        const view: ClaimCheckView = toClaimView(result, options.minGrade ?? null);
+        const starts = new Map<number, PageStarts | null>();
+        for (const e of result.evidence)
+          starts.set(e.documentId, (await get(e.documentId))?.detail.pageStarts ?? null);
+        const view: ClaimCheckView = toClaimView(
+          result,
+          options.minGrade ?? null,
+          (id) => starts.get(id) ?? null,
+        );
         if (!(await projects.saveClaimResult(claimId, view))) {
           throw createError('NOT_FOUND', { reason: 'The project or claim was deleted meanwhile.' });
         }
@@ -250,9 +258,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
             status: audit.status,
             supportScore: audit.supportScore ?? null,
             stance: audit.stance ?? null,
-            passage: audit.passage
-              ? { text: audit.passage.text, start: audit.passage.start, end: audit.passage.end }
-              : null,
+            passage: audit.passage ? passageView(audit.passage, doc?.detail.pageStarts) : null,
             at: { start: c.start, end: c.end },
           });
         }
@@ -281,4 +287,13 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       });
     },
   };
+}
+
+/** An audited passage as the audit row shows it: text, offsets and its PDF pages. */
+function passageView(
+  p: { text: string; start: number; end: number },
+  pageStarts: PageStarts | null | undefined,
+): NonNullable<AuditRowView['passage']> {
+  const pages = pagesOf(pageStarts, p.start, p.end);
+  return { text: p.text, start: p.start, end: p.end, ...(pages ? { pages } : {}) };
 }

@@ -6,6 +6,7 @@
 // become markup. Imports projects and shared only.
 import { mdCell, mdCode, mdText, mdUrl } from '../shared/safe-markdown';
 import type { CitationAudit } from './audit';
+import { formatPages } from '../shared/pages';
 import type { Provenance } from './provenance';
 import type { ObjectiveMeasures, Triangulation } from './triangulation';
 
@@ -65,6 +66,14 @@ export interface AuditRow {
   claim: string;
   citedSource: string;
   audit: CitationAudit;
+  /** The PDF pages of the audited passage (absent for documents without pages). */
+  pages?: { first: number; last: number };
+}
+
+/** The audited passage as a table cell, with its page for a PDF ("… (p. 14)"). */
+function passageCell(r: AuditRow): string {
+  const text = r.audit.passage?.text ?? '';
+  return r.pages && text ? `${cell(text)} (${formatPages(r.pages)})` : cell(text);
 }
 
 /** Markdown table cell: one line, every Markdown and HTML character escaped, long text cut. */
@@ -103,7 +112,7 @@ export function retrievalAudit(
     '|-------|--------------|-------------------|---------------|--------|',
     ...rows.map(
       (r) =>
-        `| ${cell(r.claim)} | ${cell(r.citedSource)} | ${cell(r.audit.passage?.text ?? '')} | ${
+        `| ${cell(r.claim)} | ${cell(r.citedSource)} | ${passageCell(r)} | ${
           r.audit.supportScore === undefined ? '' : r.audit.supportScore.toFixed(2)
         } | ${r.audit.status} |`,
     ),
@@ -183,7 +192,7 @@ export function projectReport(r: ReportInput): string {
     '|-------|--------------|---------|-------|--------|',
     ...r.audit.map(
       (a) =>
-        `| ${cell(a.claim)} | ${cell(a.citedSource)} | ${cell(a.audit.passage?.text ?? '')} | ${
+        `| ${cell(a.claim)} | ${cell(a.citedSource)} | ${passageCell(a)} | ${
           a.audit.supportScore === undefined ? '' : a.audit.supportScore.toFixed(2)
         } | ${a.audit.status} |`,
     ),

@@ -139,6 +139,8 @@ export interface EvidenceSentence {
   probs: [number, number, number];
   /** Counted as evidence (P(NEUTRAL) below the model's threshold). */
   evidence: boolean;
+  /** The PDF pages the sentence is on (absent for documents without pages). */
+  pages?: { first: number; last: number };
 }
 
 export interface ClaimEvidenceView {
@@ -194,7 +196,13 @@ export interface AuditRowView {
   status: AuditStatusLabel;
   supportScore: number | null;
   stance: StanceLabel | null;
-  passage: { text: string; start: number; end: number } | null;
+  passage: {
+    text: string;
+    start: number;
+    end: number;
+    /** The PDF pages the passage is on (absent for documents without pages). */
+    pages?: { first: number; last: number };
+  } | null;
   /** Where the cited sentence (with its markers) is in the draft, for replacing the citation. */
   at: { start: number; end: number };
 }
