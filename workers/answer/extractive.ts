@@ -90,3 +90,39 @@ const DOT_LEADER = /(?:\.\s?){5,}/;
 export function isContentsLine(text: string): boolean {
   return DOT_LEADER.test(text);
 }
+
+/** Characters a list-introducing sentence may grow by with the items that follow it. */
+export const LIST_CHARS = 600;
+
+/** A list item's start: a bullet, a dash or a number with '.' or ')'. */
+const LIST_ITEM = /^(?:[•◦▪‣∙·*–-]|\(?\d{1,2}[.)])\s/u;
+
+/**
+ * A sentence that introduces a list ("…generates the following files:") with the list items that
+ * follow it in its document, so the answer says what the list holds: strips of `all` from the same
+ * document separated only by white space, each line starting with a bullet (a line without one
+ * ends the list), while the whole stays within LIST_CHARS more. `text` is the document's stored text (the span's exact characters).
+ */
+export function withListItems(strip: ScoredStrip, all: ScoredStrip[], text: string): ScoredStrip {
+  if (!strip.text.trimEnd().endsWith(':') || text.slice(strip.start, strip.end) !== strip.text)
+    return strip;
+  const next = all
+    .filter((s) => s.documentId === strip.documentId && s.start >= strip.end)
+    .sort((a, b) => a.start - b.start);
+  let end = strip.end;
+  for (const s of next) {
+    const gap = text.slice(end, s.start);
+    if (gap.trim() !== '' || s.end - strip.end > LIST_CHARS) break;
+    // A new line starts an item or ends the list; on the same line an item goes on.
+    const newLine = gap.includes('\n') || end === strip.end;
+    if (newLine && !LIST_ITEM.test(s.text)) break;
+    end = s.end;
+  }
+  if (end === strip.end) return strip;
+  return {
+    ...strip,
+    id: `d${strip.documentId}:${strip.start}-${end}`,
+    end,
+    text: text.slice(strip.start, end),
+  };
+}

@@ -12,7 +12,13 @@ import {
 import { correctRetrieval, gradeWithLlm, runHops, type Correction } from './ask-evidence';
 import { startAsk, type AskRun } from './ask-run';
 import { createSentenceChecker, type SentenceChecker } from './checker';
-import { draftOf, extractiveAnswer, referenceFor } from './extractive';
+import {
+  draftOf,
+  extractiveAnswer,
+  referenceFor,
+  withListItems,
+  type ExtractiveDraft,
+} from './extractive';
 import { answerStrips, readRelevance, type RelevanceReading } from './relevance';
 import type { FittedModel } from './fitted';
 import { evaluateRetrieval, type EvaluatedRetrieval } from './pipeline';
@@ -61,7 +67,10 @@ export function createAnswerService(deps: AnswerDeps, fitted: FittedModel): Answ
       const context: Strip[] = [...refinement.kept.map(stripOnly), ...webStrips];
       const draft: Draft = notFound
         ? { sentences: [], references: [], mode: request.mode ?? 'extractive', partial: false }
-        : await draftAnswer(run, refinement, context, options.onToken, reading);
+        : await draftAnswer(run, context, options.onToken, () =>
+            extractiveDraft(run, ev, refinement, reading),
+          );
+      context.push(...(draft.madeStrips ?? []));
       const supports = await checkSentences(run, checker, draft.sentences, context, refinement, ev);
       const out: AnswerSentence[] = draft.sentences.map((s, i) => ({
         ...s,
@@ -118,6 +127,25 @@ async function refineEvidence(run: AskRun, ev: EvaluatedRetrieval): Promise<Refi
 }
 
 /**
+ * The extractive answer: the sentences the verifier's reading says address the question (a
+ * sentence that introduces a list keeps its items), or without a reading the fitted selection.
+ */
+function extractiveDraft(
+  run: AskRun,
+  ev: EvaluatedRetrieval,
+  refinement: Refinement,
+  reading: RelevanceReading,
+): ExtractiveDraft {
+  if (reading.summary.source !== 'verifier')
+    return extractiveAnswer(refinement.kept, run.fitted, refinement.all);
+  const docText = new Map(ev.passages.map((p) => [p.documentId, p.text]));
+  const strips = answerStrips(reading).map((s) =>
+    withListItems(s, refinement.all, docText.get(s.documentId ?? -1) ?? ''),
+  );
+  return draftOf(strips, strips.length);
+}
+
+/**
  * Whether the library holds no answer: the pair verifier's reading decides when it read the
  * library's sentences and no web result joined them; otherwise the evaluator's corrections did.
  * A reading that overturns the evaluator is recorded as a 'relevance' action.
@@ -159,6 +187,8 @@ interface Draft {
   partial: boolean;
   /** The LLM wrote the answer. */
   generated?: boolean;
+  /** Strips the extractive answer made that the context lacks (a sentence with its list). */
+  madeStrips?: Strip[];
 }
 
 /** The most sentences of a generated answer that are kept and checked (a normal one has < 20). */
@@ -173,10 +203,9 @@ export const REPLY_CUT_NOTICE = `The reply was cut at ${MAX_REPLY_CHARS / 1024} 
  */
 async function draftAnswer(
   run: AskRun,
-  refinement: Refinement,
   context: Strip[],
   onToken: ((text: string) => void) | undefined,
-  reading: RelevanceReading,
+  extractive: () => ExtractiveDraft,
 ): Promise<Draft> {
   const generate = run.hooks.generate;
   if (run.request.mode === 'generated' && generate && run.useLlm && context.length) {
@@ -204,12 +233,7 @@ async function draftAnswer(
       run.notices.push('The LLM failed; the extractive answer is shown.');
     }
   }
-  // The verifier's reading, when there is one, picks the sentences that address the question.
-  const draft = await run.timed('answer', async () =>
-    reading.summary.source === 'verifier'
-      ? draftOf(answerStrips(reading), Number.POSITIVE_INFINITY)
-      : extractiveAnswer(refinement.kept, run.fitted, refinement.all),
-  );
+  const draft = await run.timed('answer', async () => extractive());
   return {
     sentences: draft.sentences.map((s, i) => ({
       text: s.text,
@@ -219,6 +243,9 @@ async function draftAnswer(
     references: draft.references,
     mode: 'extractive',
     partial: false,
+    madeStrips: draft.sentences
+      .map((s) => stripOnly(s.strip))
+      .filter((s) => !context.some((c) => c.id === s.id)),
   };
 }
 
