@@ -7,6 +7,7 @@ import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared
 import { groupReferences } from './reference-groups';
 import { mdCode, mdText, mdUrl } from '../../workers/shared/safe-markdown';
 import { formatPages } from '../../workers/shared/pages';
+import { formatSection } from '../../workers/shared/sections';
 
 const TIER_NAMES: Record<string, string> = {
   '1': 'tier 1, authoritative',
@@ -41,7 +42,9 @@ function referenceLine(ref: AnswerReference, numbers: readonly number[] = [ref.n
   const missing = ref.missing ? ' — document deleted since' : '';
   const also = numbers.length > 1 ? `[${numbers.join(', ')}] ` : '';
   const pages = ref.pages ? `${formatPages(ref.pages)}, ` : '';
-  return `${ref.n}. ${also}${escapeMarkdown(ref.title)} — ${where} (${kind}, ${pages}characters ${ref.start}–${ref.end})${missing}`;
+  // A section title comes from the PDF's outline: the file's own text, escaped like its title.
+  const section = ref.section ? `${escapeMarkdown(formatSection(ref.section))}, ` : '';
+  return `${ref.n}. ${also}${escapeMarkdown(ref.title)} — ${where} (${kind}, ${pages}${section}characters ${ref.start}–${ref.end})${missing}`;
 }
 
 const ms = (v: number) => `${Math.round(v)} ms`;

@@ -2,6 +2,7 @@
 // next best passages collapsed beneath ("3 more passages", a button: Tab to it, Enter or Space
 // toggles). Each passage opens the document at that passage.
 import { formatPages } from '../../workers/shared/pages';
+import { formatSection } from '../../workers/shared/sections';
 import { useId } from 'react';
 import { Highlighted } from './highlighted';
 import { RelevanceBadge } from './relevance-badge';
@@ -52,8 +53,11 @@ export function ResultEntry(props: ResultEntryProps) {
       </div>
       <div className="path">
         {doc.path}
-        {best.pages && <span data-testid="result-page">, {formatPages(best.pages)}</span>} ·{' '}
-        {mimeLabel(doc.mime)}
+        {best.pages && <span data-testid="result-page">, {formatPages(best.pages)}</span>}
+        {best.section && (
+          <span data-testid="result-section"> · {formatSection(best.section)}</span>
+        )}{' '}
+        · {mimeLabel(doc.mime)}
         {best.ranks.lexical ? ` · lexical #${best.ranks.lexical}` : ''}
         {best.ranks.semantic ? ` · semantic #${best.ranks.semantic}` : ''}
       </div>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { projectsClient } from '../clients';
 import { citeAuthorYear } from '../../workers/shared/biblio';
 import { formatPages } from '../../workers/shared/pages';
+import { formatSection } from '../../workers/shared/sections';
 import { DocumentViewer } from '../components/document-viewer';
 import { ImportButtons } from '../components/import-panel';
 import { groupReferences } from '../answer/reference-groups';
@@ -396,7 +397,11 @@ function References({ references }: { references: AnswerReference[] }) {
             )}
             <span className="title">{r.title}</span> ·{' '}
             <span className="path">{referenceLocation(r)}</span>
-            {r.pages && <span data-testid="reference-page">, {formatPages(r.pages)}</span>} ·{' '}
+            {r.pages && <span data-testid="reference-page">, {formatPages(r.pages)}</span>}
+            {r.section && (
+              <span data-testid="reference-section"> · {formatSection(r.section)}</span>
+            )}{' '}
+            ·{' '}
             {r.source === 'web' ? (
               <span className="tier" data-testid="reference-tier">
                 web, {tierName(r.tier)}

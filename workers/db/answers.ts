@@ -8,6 +8,7 @@ import type { AnswerWorkerApi, StoredAnswer } from '../shared/answer-history-api
 import { createError, isAppError } from '../shared/errors';
 import type { WebApi } from '../shared/web-api';
 import { pagesOf, parsePageStarts } from '../shared/pages';
+import { parseSections, sectionAt } from '../shared/sections';
 import type { Sql } from '../store/sql';
 import { createAnswerService } from '../answer/service';
 import { createExpansion } from '../answer/corrective';
@@ -221,7 +222,10 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
   };
 }
 
-/** The answer with each library reference's PDF pages (documents without pages: unchanged). */
+/**
+ * The answer with each library reference's PDF pages and outline section (documents without
+ * them: unchanged).
+ */
 async function withPages<A extends Answer>(answer: A, sql: Sql): Promise<A> {
   const ids = [
     ...new Set(
@@ -229,14 +233,17 @@ async function withPages<A extends Answer>(answer: A, sql: Sql): Promise<A> {
     ),
   ];
   if (!ids.length) return answer;
-  const rows = await sql.all<{ id: number; page_starts: string | null }>(
-    'SELECT id, page_starts FROM documents WHERE id IN (SELECT value FROM json_each(?))',
+  const rows = await sql.all<{ id: number; page_starts: string | null; sections: string | null }>(
+    'SELECT id, page_starts, sections FROM documents WHERE id IN (SELECT value FROM json_each(?))',
     [JSON.stringify(ids)],
   );
   const maps = new Map(rows.map((r) => [Number(r.id), parsePageStarts(r.page_starts)]));
+  const sections = new Map(rows.map((r) => [Number(r.id), parseSections(r.sections)]));
   const references = answer.references.map((r) => {
-    const pages = r.documentId === null ? null : pagesOf(maps.get(r.documentId), r.start, r.end);
-    return pages ? { ...r, pages } : r;
+    if (r.documentId === null) return r;
+    const pages = pagesOf(maps.get(r.documentId), r.start, r.end);
+    const section = sectionAt(sections.get(r.documentId), r.start);
+    return { ...r, ...(pages ? { pages } : {}), ...(section ? { section } : {}) };
   });
   return { ...answer, references };
 }

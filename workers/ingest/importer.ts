@@ -167,8 +167,10 @@ export function createImporter(deps: ImporterDeps): Importer {
     input: DocumentInput,
   ): Promise<{ result: PutResult; chunks: number; hash: string }> {
     const text = normaliseText(input.text);
-    // Page offsets hold only for text the normalisation left as it was (the PDF parser's is).
-    if (input.pageStarts && text !== input.text) input = { ...input, pageStarts: null };
+    // Page and section offsets hold only for text the normalisation left as it was (the PDF
+    // parser's is).
+    if ((input.pageStarts || input.sections) && text !== input.text)
+      input = { ...input, pageStarts: null, sections: null };
     if (!text) {
       throw createError('EMPTY_FILE', {
         reason: `"${input.path}" contains no text after extraction.`,
@@ -220,6 +222,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       text: parsed.text,
       ...(parsed.biblio ? { biblio: parsed.biblio } : {}),
       ...(parsed.pageStarts?.length ? { pageStarts: parsed.pageStarts } : {}),
+      ...(parsed.sections?.length ? { sections: parsed.sections } : {}),
     });
     // Every PDF outcome keeps its original: an unchanged re-import brings back one imported
     // before originals were kept. A failure to keep it is a note, never a failed import.

@@ -1,5 +1,5 @@
 // PDF files: the text layer of every page through pdfjs-dist, read as a reader reads it
-// (./pdf-text.ts) and joined with blank lines, with where each page starts.
+// (./pdf-text.ts) and joined with blank lines, with where each page and each outline section starts.
 // Owns: pdfjs options (no eval, no fonts, no network) and the NO_TEXT_LAYER / PARSE_FAILED
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
 // builds; see ./pdfjs-loader.ts. Must not import other layers.
@@ -7,6 +7,7 @@ import { createError, isAppError } from '../shared/errors';
 import { PDFJS_SAFE_OPTIONS } from '../shared/pdfjs-options';
 import { biblioFromPdf, hasBiblio } from './bib-extract';
 import { guardPdfStreams } from './inflate-guard';
+import { readOutline, sectionStarts, type OutlineDocLike } from './pdf-outline';
 import { readPdfPages } from './pdf-text';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 
@@ -18,7 +19,7 @@ export interface PdfjsLike {
   };
 }
 
-interface PdfDocumentLike {
+interface PdfDocumentLike extends OutlineDocLike {
   numPages: number;
   getPage(n: number): Promise<{
     getTextContent(): Promise<{ items: Array<{ str?: string; hasEOL?: boolean }> }>;
@@ -99,10 +100,13 @@ export function createPdfParser(deps: PdfParserDeps): PdfParser {
       }
       const metadata = await readMetadata(doc);
       const biblio = biblioFromPdf({ ...metadata, firstPage: pages[0] ?? '' });
+      // The outline's headings as section paths, placed where each heading's words are.
+      const sections = sectionStarts(await readOutline(doc), text, pageStarts);
       return {
         title: metadataTitle(metadata.info) ?? titleFromName(meta.name),
         text,
         pageStarts,
+        ...(sections.length ? { sections } : {}),
         ...(hasBiblio(biblio) ? { biblio } : {}),
       };
     } catch (err) {

@@ -1,5 +1,6 @@
 // Shapes shared by the per-format parsers. Must not import anything but workers/shared/.
 import type { Biblio } from '../shared/biblio';
+import type { SectionStarts } from '../shared/sections';
 
 /** What a parser knows about the file besides its bytes. */
 export interface ParseMeta {
@@ -17,6 +18,8 @@ export interface ParsedText {
   biblio?: Biblio;
   /** Where each page starts in `text` (PDFs): `[page number, offset]`. */
   pageStarts?: Array<[number, number]>;
+  /** Where each section of the outline starts in `text` (PDFs with bookmarks). */
+  sections?: SectionStarts;
 }
 
 /** The file name without its last extension, as the fallback title. */

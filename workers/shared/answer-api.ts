@@ -168,6 +168,8 @@ export interface AnswerReference extends StripLocation {
   missing?: boolean;
   /** The PDF pages the cited text is on (absent for documents without pages). */
   pages?: { first: number; last: number };
+  /** The outline section path the cited text starts in (PDFs with bookmarks). */
+  section?: readonly string[];
 }
 
 /** Named pipeline steps, timed. */

@@ -3,6 +3,7 @@
 // structured clone (no classes, no functions). Must not import any other layer.
 import type { Biblio } from './biblio';
 import type { PageStarts } from './pages';
+import type { SectionStarts } from './sections';
 import type { Relevance } from './relevance';
 import type { SearchQuery } from './search-contract';
 
@@ -32,6 +33,8 @@ export interface DocumentInput {
   biblio?: Biblio | null;
   /** Where each page starts in `text` (PDFs; workers/shared/pages.ts). */
   pageStarts?: PageStarts | null;
+  /** Where each outline section starts in `text` (PDFs with bookmarks; workers/shared/sections.ts). */
+  sections?: SectionStarts | null;
 }
 
 /** A chunk of a document's text: `text === documentText.slice(start, end)`. */
@@ -60,6 +63,8 @@ export interface DocumentDetail extends DocumentSummary {
   text: string;
   /** Where each page starts in `text` (PDFs imported with pages), else null. */
   pageStarts: PageStarts | null;
+  /** Where each outline section starts in `text` (PDFs with bookmarks), else null. */
+  sections: SectionStarts | null;
   chunks: Array<ChunkInput & { id: number }>;
 }
 
@@ -132,6 +137,8 @@ export interface SearchHit {
   ranks: Partial<Record<'lexical' | 'semantic', number>>;
   /** The PDF pages the passage is on (absent for documents without pages). */
   pages?: { first: number; last: number };
+  /** The outline section path the hit starts in (PDFs with bookmarks). */
+  section?: readonly string[];
   /**
    * How well the passage matches, as a band fitted on measured relevance (relevance.ts); absent
    * where the path does not rate hits, null when no signal of the hit has a fit.

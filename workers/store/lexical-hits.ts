@@ -3,6 +3,7 @@
 // the first. Stems come from the caller (the index's own tokenizer).
 // Must not import any layer but workers/shared/.
 import { pagesOf, parsePageStarts, type PageStarts } from '../shared/pages';
+import { parseSections, sectionAt, type SectionStarts } from '../shared/sections';
 import type { HighlightedText, SearchHit } from '../shared/types';
 import { WORD_RE, type ParsedQuery } from './lexical-query';
 import type { Sql } from './sql';
@@ -78,9 +79,10 @@ export async function buildHits(
     title: string;
     mime: string;
     page_starts: string | null;
+    sections: string | null;
   }>(
     `SELECT c.id, c.document_id, c.seq, d.path, c.start, c."end" AS "end", c.text, d.title, d.mime,
-            d.page_starts
+            d.page_starts, d.sections
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.id IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(ranked.map((r) => r.chunkId))],
@@ -99,9 +101,16 @@ export async function buildHits(
     if (!pageMaps.has(id)) pageMaps.set(id, parsePageStarts(row.page_starts));
     return pageMaps.get(id)!;
   };
+  const sectionMaps = new Map<number, SectionStarts | null>();
+  const sectionMap = (row: { document_id: number; sections: string | null }) => {
+    const id = Number(row.document_id);
+    if (!sectionMaps.has(id)) sectionMaps.set(id, parseSections(row.sections));
+    return sectionMaps.get(id)!;
+  };
   return present.map((r, i) => {
     const row = byId.get(r.chunkId)!;
     const pages = pagesOf(pageMap(row), Number(row.start), Number(row.end));
+    const section = sectionAt(sectionMap(row), Number(row.start));
     return {
       chunkId: r.chunkId,
       documentId: Number(row.document_id),
@@ -115,6 +124,7 @@ export async function buildHits(
       snippet: snips[i] ?? { text: '', highlights: [] },
       ranks: r.ranks,
       ...(pages ? { pages } : {}),
+      ...(section ? { section } : {}),
       ...(r.relevance !== undefined ? { relevance: r.relevance } : {}),
     };
   });

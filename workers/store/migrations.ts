@@ -305,6 +305,15 @@ export const MIGRATIONS: Migration[] = [
       await sql.exec('ALTER TABLE documents ADD COLUMN page_starts TEXT');
     },
   },
+  {
+    version: 13,
+    description: "where each outline section of a PDF starts in the document's text",
+    async up(sql) {
+      // JSON [[offset, [title, ...]], ...] (workers/shared/sections.ts); NULL for documents without
+      // an outline, and for PDFs imported before: their next re-import fills it.
+      await sql.exec('ALTER TABLE documents ADD COLUMN sections TEXT');
+    },
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
-// A PDF's page starts are stored with its text: the document detail carries them and every search
-// hit says the pages its passage is on; documents without pages say none.
+// A PDF's page and section starts are stored with its text: the document detail carries them and
+// every search hit says the pages its passage is on and the section it starts in; documents
+// without them say none.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doc, openTestLibrary, put, type TestLibrary } from './store.testkit';
 
@@ -22,15 +23,25 @@ describe('pages', () => {
       [1, 0],
       [2, first.length + 2],
     ];
+    const sections: Array<[number, string[]]> = [
+      [0, ['Preface']],
+      [first.length + 2, ['2 Evaluation', '2.1 Promises']],
+    ];
     const { documentId } = await put(
       lib.store,
-      doc('manual.pdf', text, { mime: 'application/pdf', pageStarts }),
+      doc('manual.pdf', text, { mime: 'application/pdf', pageStarts, sections }),
     );
     await put(lib.store, doc('notes.txt', 'A promise in plain notes.'));
-    expect((await lib.store.getDocument(documentId)).pageStarts).toEqual(pageStarts);
+    const detail = await lib.store.getDocument(documentId);
+    expect(detail.pageStarts).toEqual(pageStarts);
+    expect(detail.sections).toEqual(sections);
     const { hits } = await lib.search.search({ query: 'promise' });
     const pdf = hits.find((h) => h.path === 'manual.pdf')!;
     expect(pdf.pages).toEqual({ first: 2, last: 2 });
-    expect(hits.find((h) => h.path === 'notes.txt')!.pages).toBeUndefined();
+    expect(pdf.section).toEqual(['2 Evaluation', '2.1 Promises']);
+    const notes = hits.find((h) => h.path === 'notes.txt')!;
+    expect(notes.pages).toBeUndefined();
+    expect(notes.section).toBeUndefined();
+    expect((await lib.store.getDocument(notes.documentId)).sections).toBeNull();
   });
 });

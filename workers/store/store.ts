@@ -3,6 +3,7 @@
 // Must not import any layer but workers/shared/ (hashing and chunking are done by the caller).
 import { createError } from '../shared/errors';
 import { parsePageStarts } from '../shared/pages';
+import { parseSections } from '../shared/sections';
 import type { LibraryStats } from '../shared/store-api';
 import type {
   ChunkInput,
@@ -264,10 +265,10 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           input.qualityGrade ?? null,
           input.text,
         ];
-        // Pages only where the parser gave them (the column is migration 12's: a library being
-        // built at an older schema, as the upgrade tests do, takes documents without pages).
-        const pages = input.pageStarts?.length ? JSON.stringify(input.pageStarts) : null;
-        const pageColumn = pages ? ', page_starts' : '';
+        // Pages and sections only where the parser gave them (the columns are migrations 12 and
+        // 13's: a library built at an older schema, as the upgrade tests do, takes neither).
+        const layout = layoutColumns(input);
+        const layoutNames = layout.map(([name]) => `, ${name}`).join('');
         let documentId: number;
         if (existing) {
           documentId = Number(existing.id);
@@ -275,16 +276,16 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           await removeChunks(documentId);
           await sql.run(
             `UPDATE documents SET title = ?, mime = ?, size = ?, modified = ?, content_hash = ?,
-               imported_at = ?, source_url = ?, quality_grade = ?, text = ?${pages ? ', page_starts = ?' : ''}
+               imported_at = ?, source_url = ?, quality_grade = ?, text = ?${layout.map(([name]) => `, ${name} = ?`).join('')}
              WHERE id = ?`,
-            [...values, ...(pages ? [pages] : []), documentId],
+            [...values, ...layout.map(([, v]) => v), documentId],
           );
         } else {
           const inserted = await sql.run(
             `INSERT INTO documents (title, mime, size, modified, content_hash, imported_at,
-               source_url, quality_grade, text${pageColumn}, path)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${pages ? ', ?' : ''}, ?)`,
-            [...values, ...(pages ? [pages] : []), input.path],
+               source_url, quality_grade, text${layoutNames}, path)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${', ?'.repeat(layout.length)}, ?)`,
+            [...values, ...layout.map(([, v]) => v), input.path],
           );
           documentId = inserted.lastInsertId;
         }
@@ -391,8 +392,10 @@ async function listDocuments(sql: Sql): Promise<DocumentSummary[]> {
 }
 
 async function getDocument(sql: Sql, id: number): Promise<DocumentDetail> {
-  const row = await sql.get<DocumentRow & { text: string; page_starts: string | null }>(
-    `SELECT ${SUMMARY_COLUMNS}, d.text, d.page_starts FROM documents d WHERE d.id = ?`,
+  const row = await sql.get<
+    DocumentRow & { text: string; page_starts: string | null; sections: string | null }
+  >(
+    `SELECT ${SUMMARY_COLUMNS}, d.text, d.page_starts, d.sections FROM documents d WHERE d.id = ?`,
     [id],
   );
   if (!row) throw createError('NOT_FOUND', { reason: `Document ${id} does not exist.` });
@@ -407,6 +410,7 @@ async function getDocument(sql: Sql, id: number): Promise<DocumentDetail> {
     ...toSummary(row),
     text: row.text,
     pageStarts: parsePageStarts(row.page_starts),
+    sections: parseSections(row.sections),
     chunks: chunks.map((c) => ({
       id: Number(c.id),
       seq: Number(c.seq),
@@ -498,3 +502,11 @@ function isEmptyBlob(value: unknown): boolean {
 }
 
 export { SCHEMA_VERSION };
+
+/** The optional layout columns a document sets, as [column, JSON] (PDF pages and sections). */
+function layoutColumns(input: DocumentInput): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (input.pageStarts?.length) out.push(['page_starts', JSON.stringify(input.pageStarts)]);
+  if (input.sections?.length) out.push(['sections', JSON.stringify(input.sections)]);
+  return out;
+}
