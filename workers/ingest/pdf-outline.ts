@@ -56,9 +56,8 @@ export async function readOutline(doc: OutlineDocLike): Promise<OutlineEntry[]> 
 
 function cleanTitle(title: unknown): string {
   if (typeof title !== 'string') return '';
-  // eslint-disable-next-line no-control-regex -- outline titles may carry control characters
   return title
-    .replace(/[\u0000-\u001f\u007f]+/gu, ' ')
+    .replace(/\p{Cc}+/gu, ' ') // outline titles may carry control characters
     .replace(/\s+/gu, ' ')
     .trim()
     .slice(0, MAX_TITLE_CHARS);
