@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { loadFittedModel } from '../workers/answer/fitted';
 import { evaluateRetrieval } from '../workers/answer/pipeline';
 import { refine } from '../workers/answer/refine';
-import { isContentsLine } from '../workers/answer/extractive';
+import { isContentsLine } from '../workers/shared/contents-lines';
 import { RETRIEVE_CHUNKS } from '../workers/answer/ask-run';
 import { pageAt } from '../workers/shared/pages';
 import { createFolderVerifier } from '../workers/verifier/node-bundle';

@@ -2,6 +2,7 @@
 // by document rank then source order, each sentence citing its strip as [n]. Deterministic: the
 // same library and question give the same answer (ties broken by strip id).
 import type { AnswerReference, Strip } from '../shared/answer-api';
+import { isContentsLine } from '../shared/contents-lines';
 import { jaccard } from '../query-plan/text';
 import type { FittedModel } from './fitted';
 import { rankRationale, rationaleModelFor, type RationaleModel } from './rationale-rank';
@@ -81,14 +82,6 @@ export function draftOf(pool: ScoredStrip[], max: number): ExtractiveDraft {
 /** "text [n]" lines of an answer as Markdown-ish plain text (for export and the UI's copy). */
 export function citedText(draft: ExtractiveDraft): string {
   return draft.sentences.map((s, i) => `${s.text} [${i + 1}]`).join(' ');
-}
-
-/** Dot leaders (five dots or more, spaced or not): a line of a contents or index page. */
-const DOT_LEADER = /(?:\.\s?){5,}/;
-
-/** Whether a strip is a line of a contents or index page rather than prose. */
-export function isContentsLine(text: string): boolean {
-  return DOT_LEADER.test(text);
 }
 
 /** Characters a list-introducing sentence may grow by with the items that follow it. */

@@ -4,7 +4,8 @@
 // on it cites every sentence, stays within its fitted size and is deterministic; a model without a
 // ranker file keeps the strip score.
 import { describe, expect, it } from 'vitest';
-import { extractiveAnswer, isContentsLine } from './extractive';
+import { extractiveAnswer } from './extractive';
+import { isContentsLine } from '../shared/contents-lines';
 import { passageFeatures, queryContext } from './features';
 import { loadFittedModel } from './fitted';
 import { createRetrievalEvaluator } from './evaluator';

@@ -7,7 +7,7 @@ import type { AnswerRelevance } from '../shared/answer-api';
 import { judgeOrFallback } from '../shared/pair-verdicts';
 import type { PairVerifier } from '../shared/pair-verifier';
 import fittedFile from '../fitted/answer-relevance.json';
-import { isContentsLine } from './extractive';
+import { isContentsLine } from '../shared/contents-lines';
 import type { ScoredStrip } from './refine';
 
 export interface AnswerRelevanceModel {

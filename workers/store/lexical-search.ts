@@ -45,6 +45,8 @@ export interface ScoredChunk {
   seq: number;
   /** Raw BM25 score (higher is better). */
   score: number;
+  /** A chunk of a contents or index page: ranked below every other match. */
+  contents?: boolean;
 }
 
 export interface LexicalSearchDeps {
@@ -192,10 +194,13 @@ function topPool(scores: Float64Array, scored: number[], limit: number): ScoredC
 }
 
 /** A placed pool's top `limit`, ties by path and sequence; chunks deleted meanwhile left out. */
+/** The pool's top `limit` chunks: contents and index chunks after every other match. */
 const topOfPool = (pool: ScoredChunk[], limit: number): ScoredChunk[] =>
   pool
     .filter((c) => c.documentId >= 0)
-    .sort(compareRanked)
+    .sort(
+      (a, b) => Number(a.contents ?? false) - Number(b.contents ?? false) || compareRanked(a, b),
+    )
     .slice(0, limit);
 
 /** Builds the search over a migrated library connection (creates its temp helper tables). */
@@ -263,7 +268,8 @@ export async function createLexicalSearch(
       else byId.set(c.chunkId, [c]);
     }
     await sql.each(
-      `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path
+      `SELECT c.id AS id, c.document_id AS document_id, c.seq AS seq, d.path AS path,
+              c.contents AS contents
        FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE c.id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify([...byId.keys()])],
@@ -272,6 +278,7 @@ export async function createLexicalSearch(
           cand.documentId = Number(row.document_id);
           cand.seq = Number(row.seq);
           cand.path = String(row.path);
+          if (Number(row.contents) === 1) cand.contents = true;
         }
       },
     );

@@ -2,6 +2,7 @@
 // Owns: table definitions and how an older library becomes the current one. Append new
 // migrations at the end; never edit a released one (libraries in the wild ran it already).
 // Must not import any layer but workers/shared/.
+import { isContentsChunk } from '../shared/contents-lines';
 import { createError } from '../shared/errors';
 import type { Sql } from './sql';
 
@@ -312,6 +313,24 @@ export const MIGRATIONS: Migration[] = [
       // JSON [[offset, [title, ...]], ...] (workers/shared/sections.ts); NULL for documents without
       // an outline, and for PDFs imported before: their next re-import fills it.
       await sql.exec('ALTER TABLE documents ADD COLUMN sections TEXT');
+    },
+  },
+  {
+    version: 14,
+    description: 'chunks of contents and index pages, ranked below other matches in search',
+    async up(sql) {
+      // 1 for a chunk that reads as a contents or index page (workers/shared/contents-lines.ts);
+      // chunks stored before are read once here (no other rule needs their text again).
+      await sql.exec('ALTER TABLE chunks ADD COLUMN contents INTEGER NOT NULL DEFAULT 0');
+      const flagged: number[] = [];
+      await sql.each('SELECT id, text FROM chunks', [], (row) => {
+        if (isContentsChunk(String(row.text))) flagged.push(Number(row.id));
+      });
+      if (flagged.length)
+        await sql.run(
+          'UPDATE chunks SET contents = 1 WHERE id IN (SELECT value FROM json_each(?))',
+          [JSON.stringify(flagged)],
+        );
     },
   },
 ];

@@ -4,6 +4,7 @@
 import { createError } from '../shared/errors';
 import { parsePageStarts } from '../shared/pages';
 import { parseSections } from '../shared/sections';
+import { isContentsChunk } from '../shared/contents-lines';
 import type { LibraryStats } from '../shared/store-api';
 import type {
   ChunkInput,
@@ -194,8 +195,12 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
 
   async function insertChunks(documentId: number, chunks: ChunkInput[]): Promise<void> {
     for (const chunk of chunks) {
+      // A contents or index chunk is marked (migration 14's column: a library built at an older
+      // schema, as the upgrade tests do, takes chunks unmarked).
+      const contents = isContentsChunk(chunk.text);
       await sql.run(
-        'INSERT INTO chunks (document_id, seq, start, "end", text) VALUES (?, ?, ?, ?, ?)',
+        `INSERT INTO chunks (document_id, seq, start, "end", text${contents ? ', contents' : ''})
+         VALUES (?, ?, ?, ?, ?${contents ? ', 1' : ''})`,
         [documentId, chunk.seq, chunk.start, chunk.end, chunk.text],
       );
     }
