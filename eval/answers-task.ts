@@ -11,6 +11,7 @@ import type { AnswerDeps, Retrieval } from '../workers/answer/types';
 import type { Answer } from '../workers/shared/answer-api';
 import { libraryRetrievalDeps } from '../workers/db/answers';
 import { openEmbedCache } from '../lab/embed-cache';
+import { percentile, round4 } from './logistic';
 import { loadNodeEncoder } from '../lab/embed-models';
 import { importFolder, type ImportedDoc } from './answers-import';
 import { pageAt } from '../workers/shared/pages';
@@ -135,6 +136,7 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
     const service = createAnswerService(deps, await loadFittedModel(deps.modelId));
     const rows = new Map<string, AnswerRow>();
     const decisions: Record<string, string> = {};
+    const relevanceMs: number[] = [];
     for (const q of questions) {
       bench.resetFirst();
       const answer = await service.ask({
@@ -144,6 +146,8 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
         allowWeb: false,
       });
       rows.set(q.id, rowOf(q.id, answer, bench.firstRetrieval(), byName));
+      const read = answer.crag.steps.find((st) => st.kind === 'relevance');
+      if (read) relevanceMs.push(read.ms);
       decisions[q.id] = answer.crag.decision;
     }
     if (args.rows)
@@ -157,6 +161,9 @@ export async function runAnswersTask(args: Record<string, string>): Promise<void
       chunks: folder.docs.reduce((a, d) => a + d.chunks.length, 0),
       pages: "the importer's page starts (workers/ingest/pdf-text.ts), as the app stores them",
       ...answerFigures(questions, rows),
+      // What the verifier's reading adds to an answer (one core, pairs cached per process).
+      relevance_p50_ms: relevanceMs.length ? round4(percentile(relevanceMs, 50)) : null,
+      relevance_source: deps.pairVerifier ? 'verifier' : 'llm-free',
       decisions: Object.fromEntries(
         ['CORRECT', 'AMBIGUOUS', 'INCORRECT'].map((d) => [
           d,

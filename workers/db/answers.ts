@@ -2,7 +2,8 @@
 // (hybrid search's fused lists with each retriever's signals, chunk rows, term statistics, stored
 // vectors, the active model), adds the LLM tier when a backend is active and the web step when a
 // provider is enabled (the web worker arrives through a port), keeps every answer in the history
-// and serves the history and diagnostics. Imports answer, store, research and shared only.
+// and serves the history and diagnostics. The pair verifier (over the embed workers) reads the
+// answer's best sentences.
 import type { Answer, AnswerRequest } from '../shared/answer-api';
 import type { AnswerWorkerApi, StoredAnswer } from '../shared/answer-history-api';
 import { createError, isAppError } from '../shared/errors';

@@ -1,7 +1,7 @@
 // The research projects' checks as the library serves them (issue 17): a claim check over the
 // library's search scoped to the project, citation audits of drafts and answers, and the project
 // exports. Builds the evidence judge from the active embedding model (over the embed pool) and the
-// stance model fitted for it. Imports projects, store, search and shared only.
+// stance model fitted for it. Pages of PDF evidence come from the documents' page starts.
 import type {
   AuditRowView,
   DraftClaims,

@@ -2,7 +2,6 @@
 // lexical + semantic + hybrid search, semantic sync over the connected embed workers, and the query
 // planner following the LLM backend. Everything outside (the database, the dot kernel, WordNet,
 // worker ports) is injected, so it runs in Node with an in-memory library.
-// May import store, ingest, search, research, vector and shared; never app/ or a *.worker.ts.
 import type { IngestApi } from '../shared/ingest-api';
 import type { LibraryWorkerApi } from '../shared/library-api';
 import type { ProjectsApi } from '../shared/projects-api';

@@ -1,5 +1,5 @@
 // Research projects in the library database: named collections of documents (a document may be in
-// several), their claims, and per-project stats. Tables come from migration 5
+// several), their claims, and per-project stats. Tables come from migration 6
 // (workers/store/migrations.ts). Scoping a search to a project is `SearchFilters.project`.
 // Imports shared and store (the SQL gateway) only.
 import { createError } from '../shared/errors';

@@ -2,7 +2,7 @@
 // numbers, negation, null results, direction agreement, antonyms, negation and direction next to
 // the shared words, how the sentence reads: finding or background) followed by the dense
 // interaction of the two canonical embeddings (u*v and |u-v|). Version `FEATURES_VERSION` is stored in every fitted
-// model, so a model fitted on other features is refused. Pure; imports its own cues and query-plan/text.
+// model, so a model fitted on other features is refused. Pure.
 import { STOPWORDS, tokenize } from '../query-plan/text';
 import {
   antonymKey,
