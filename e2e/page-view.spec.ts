@@ -1,5 +1,5 @@
 // The page view of a PDF in Chromium: import a real PDF (GNU libtasn1's manual, 36 pages), go
-// offline, open a search hit, show its page (pdf.js draws it onto a canvas, the passage's boxes over it), turn
+// offline, open a search hit (it says its page and its outline section), show its page (pdf.js draws it onto a canvas, the passage's boxes over it), turn
 // pages with the arrows, go back with Esc; a citation in an extractive answer opens straight on
 // its page. Without a kept original (an import from before originals were kept) and for a
 // document deleted in another tab, the text view stays with a note.
@@ -41,6 +41,10 @@ test('a hit opens on its PDF page with the passage highlighted, offline; arrows 
   // The hit says its page (pdftotext -f 7 -l 7 libtasn1.pdf holds the passage).
   await expect(page.getByTestId('result').first().getByTestId('result-page')).toHaveText(
     /^, pp?\. (\d+-)?7(-\d+)?$/,
+  );
+  // And its section, from the PDF's outline (the heading above the passage on page 7).
+  await expect(page.getByTestId('result').first().getByTestId('result-section')).toHaveText(
+    ' · 2 ASN.1 structure handling › Library Notes',
   );
   await page.getByTestId('result').first().click();
   await expect(page.getByTestId('viewer-chunk')).toContainText('ASN1_MAX_');
