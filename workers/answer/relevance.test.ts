@@ -69,6 +69,14 @@ describe('whole sentences', () => {
     expect(isWholeSentence('See below.')).toBe(false);
   });
 
+  it('takes prose with some code in it, not code soup', () => {
+    expect(isWholeSentence('typedef [string] char * str becomes type str = string.')).toBe(true);
+    expect(
+      isWholeSentence('0 gnuplot*line2Width: 0 gnuplot*line3Width: 0 gnuplot*line4Width:'),
+    ).toBe(false);
+    expect(isWholeSentence('off gnuplot*borderDashes: 0 gnuplot*axisDashes:')).toBe(false);
+  });
+
   it('reads at most `pool` strips, whole sentences first, never a contents line', async () => {
     const all = await stripsFor('What does IDL stand for?');
     const picked = relevanceCandidates(all, 3);

@@ -42,10 +42,21 @@ export interface RelevanceReading {
   read: ReadStrip[];
 }
 
-/** Ends like a sentence ('.', '!', '?', or ':' before a list) and has four words or more. */
+/** A token of code or markup: it holds a character prose words do not ("gnuplot*ctrlq", "x=1"). */
+const CODE_TOKEN = /[*=<>{}[\]_\\|$#~^]|\w\(|^[-/]/u;
+
+/**
+ * Ends like a sentence ('.', '!', '?', or ':' before a list), has four words or more, and at most
+ * a third of its tokens are code: prose, not a heading, a cut-off line or code soup.
+ */
 export function isWholeSentence(text: string): boolean {
   const t = text.trim();
-  return /[.!?:]["”’)\]]*$/u.test(t) && t.split(/\s+/u).length >= 4;
+  const tokens = t.split(/\s+/u);
+  return (
+    /[.!?:]["”’)\]]*$/u.test(t) &&
+    tokens.length >= 4 &&
+    tokens.filter((w) => CODE_TOKEN.test(w)).length <= tokens.length / 3
+  );
 }
 
 const byScore = (a: ScoredStrip, b: ScoredStrip) =>

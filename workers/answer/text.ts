@@ -46,15 +46,28 @@ export interface Span {
 
 const SEGMENTER = new Intl.Segmenter('en', { granularity: 'sentence' });
 
-/** Sentences of `text[from, to)` by Intl.Segmenter, trimmed, offsets into `text`. */
+/** A segment that ends with a page reference's "p." or "pp.": the page number follows. */
+const PAGE_REFERENCE_END = /(?:^|[\s(])pp?\.$/u;
+
+/**
+ * Sentences of `text[from, to)` by Intl.Segmenter, trimmed, offsets into `text`; a break between
+ * "p." and its page number ("see pause mouse close (p. 102).") is not a sentence's end.
+ */
 export function sentences(text: string, from = 0, to = text.length): Span[] {
   const out: Span[] = [];
+  let joinNext = false;
   for (const s of SEGMENTER.segment(text.slice(from, to))) {
     const lead = s.segment.length - s.segment.trimStart().length;
     const body = s.segment.trim();
     if (!body) continue;
     const start = from + s.index + lead;
-    out.push({ start, end: start + body.length, text: body });
+    const end = start + body.length;
+    const last = out[out.length - 1];
+    if (joinNext && last && /^\d/u.test(body)) {
+      last.end = end;
+      last.text = text.slice(last.start, end);
+    } else out.push({ start, end, text: body });
+    joinNext = PAGE_REFERENCE_END.test(body);
   }
   return out;
 }
