@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { loadFittedModel } from '../workers/answer/fitted';
 import { evaluateRetrieval } from '../workers/answer/pipeline';
 import { refine } from '../workers/answer/refine';
-import { isContentsLine } from '../workers/shared/contents-lines';
+import { relevanceCandidates } from '../workers/answer/relevance';
 import { RETRIEVE_CHUNKS } from '../workers/answer/ask-run';
 import { pageAt } from '../workers/shared/pages';
 import { createFolderVerifier } from '../workers/verifier/node-bundle';
@@ -31,10 +31,8 @@ for (const q of bench.questions) {
     ev.result.passages.map((p) => p.finalScore),
     fitted,
   );
-  const strips = [...ref.all]
-    .filter((s) => !isContentsLine(s.text))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, top);
+  // The product's candidates first (whole sentences, best by strip score), then the rest.
+  const strips = relevanceCandidates(ref.all, top);
   const judged = await verifier.judge(strips.map((s) => ({ a: q.question, b: s.text })));
   pairs += strips.length;
   lines.push(

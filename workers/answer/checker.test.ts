@@ -15,8 +15,7 @@ import { CHECKER_FEATURES, CONTEXT_FEATURES, createSentenceChecker } from './che
 import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
 import { contextText, stripContext } from './strip-context';
-import { contentStems } from './text';
-import type { LexicalStats } from './types';
+import { corpusStats } from './passage.testkit';
 
 const CORPUS = [
   'Vitamin D supplementation reduced fracture risk in elderly women over five years.',
@@ -24,15 +23,7 @@ const CORPUS = [
   'Statins lowered cholesterol in middle-aged men with diabetes.',
   'The trial of vitamin C found no change in cold duration among students.',
 ];
-const stats: LexicalStats = {
-  async docFreq(words) {
-    const sets = CORPUS.map((t) => new Set(contentStems(t)));
-    return {
-      total: CORPUS.length,
-      df: words.map((w) => sets.filter((s) => s.has(contentStems(w)[0] ?? w)).length),
-    };
-  },
-};
+const stats = corpusStats(CORPUS);
 
 describe('checker model', () => {
   it('uses the checker file fitted for each model and falls back to the evaluator fit elsewhere', async () => {

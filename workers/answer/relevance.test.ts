@@ -9,7 +9,7 @@ import { describeReading } from '../shared/answer-api';
 import { createRetrievalEvaluator } from './evaluator';
 import { passageFeatures, queryContext } from './features';
 import { loadFittedModel } from './fitted';
-import { passage } from './passage.testkit';
+import { corpusStats, passage } from './passage.testkit';
 import { refine, type ScoredStrip } from './refine';
 import {
   ANSWER_RELEVANCE,
@@ -18,8 +18,6 @@ import {
   readRelevance,
   relevanceCandidates,
 } from './relevance';
-import { contentStems } from './text';
-import type { LexicalStats } from './types';
 
 const MANUAL =
   'IDL stands for Interface Description Language. Camlidl reads an IDL file and generates stub ' +
@@ -30,15 +28,7 @@ const CORPUS = [MANUAL, GARDEN];
 const fitted = await loadFittedModel('use-lite');
 const verifier = createFolderVerifier();
 
-const stats: LexicalStats = {
-  async docFreq(words) {
-    const sets = CORPUS.map((t) => new Set(contentStems(t)));
-    return {
-      total: CORPUS.length,
-      df: words.map((w) => sets.filter((s) => s.has(contentStems(w)[0] ?? w)).length),
-    };
-  },
-};
+const stats = corpusStats(CORPUS);
 
 /** Every strip of the two documents, refined for `question` as the answer service does. */
 async function stripsFor(question: string): Promise<ScoredStrip[]> {

@@ -4,17 +4,36 @@
 /** `[page number, offset of its first character]` per page that has text, in order. */
 export type PageStarts = ReadonlyArray<readonly [number, number]>;
 
+/**
+ * The index of the last entry of `starts` (sorted by `at`) that begins at or before `offset`, or
+ * -1 when none does: the binary search behind a passage's page and its section.
+ */
+export function lastStartAtOrBefore<T>(
+  starts: ReadonlyArray<T>,
+  offset: number,
+  at: (entry: T) => number,
+): number {
+  if (!starts.length || at(starts[0]!) > offset) return -1;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (at(starts[mid]!) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** The page holding character `offset` (null: the document has no pages). */
 export function pageAt(pageStarts: PageStarts | null | undefined, offset: number): number | null {
   if (!pageStarts?.length) return null;
-  let lo = 0;
-  let hi = pageStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (pageStarts[mid]![1] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return pageStarts[lo]![0];
+  // Text before the first page's start (none in practice) reads as the first page.
+  return pageStarts[
+    Math.max(
+      0,
+      lastStartAtOrBefore(pageStarts, offset, (p) => p[1]),
+    )
+  ]![0];
 }
 
 /** The first and last page of characters `start`..`end` (exclusive), or null without pages. */

@@ -1,6 +1,7 @@
 // Where each section of a document starts in its stored text, and the section of a passage: one
 // place for the lookup and for how a section path is written ("3 Evaluation › 3.4 Indexing")
 // wherever a passage is shown. Section paths come from a PDF's outline (workers/ingest/pdf-outline.ts).
+import { lastStartAtOrBefore } from './pages';
 
 /** `[offset of the section's start, its path of titles from the top]`, by offset. */
 export type SectionStarts = ReadonlyArray<readonly [number, readonly string[]]>;
@@ -10,15 +11,8 @@ export function sectionAt(
   sections: SectionStarts | null | undefined,
   offset: number,
 ): readonly string[] | null {
-  if (!sections?.length || offset < sections[0]![0]) return null;
-  let lo = 0;
-  let hi = sections.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (sections[mid]![0] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return sections[lo]![1];
+  const i = sections ? lastStartAtOrBefore(sections, offset, (s) => s[0]) : -1;
+  return i < 0 ? null : sections![i]![1];
 }
 
 /** Levels of a section path shown: the deepest ones, the most a line holds. */
