@@ -3,6 +3,7 @@
 // the addresses the user set; workers/shared/worker-policy.ts): a call that carries an address
 // the worker's policy does not name restarts that worker with it first.
 // Everything else in app/ talks to workers through these objects.
+import { webProvidersFlag } from './lib/browser-flags';
 import * as Comlink from 'comlink';
 import type * as PdfjsModule from 'pdfjs-dist';
 import dbWorkerUrl from '../workers/db.worker.ts?worker&url';
@@ -225,7 +226,10 @@ function liveWeb(): Live<WebApi> {
     // Base URLs stored before this policy existed are added (once) like newly set ones.
     void ready
       .then(() => remote.listProviders())
-      .then((list) => ensureWeb(list.map((p) => p.effectiveBaseUrl)))
+      .then((list) => {
+        webProvidersFlag.record(list);
+        return ensureWeb(list.map((p) => p.effectiveBaseUrl));
+      })
       .catch(() => undefined);
   }
   return web;

@@ -12,7 +12,6 @@ import { browserHtmlCleaner } from '../lib/html-cleaner';
 import { createEmbedSettings } from '../lib/embed-settings';
 import {
   createStoragePersistence,
-  type FlagStore,
   type PersistTrigger,
   type StoragePersistence,
 } from '../lib/storage-persistence';
@@ -20,6 +19,7 @@ import { documentResults } from '../../workers/shared/document-results';
 import type { RelatedSource } from '../../workers/shared/search-contract';
 import type { ImportFile, ImportProgress, QualityGrade } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
+import { browserFlags } from '../lib/browser-flags';
 
 const store = useAppStore.getState;
 
@@ -51,24 +51,6 @@ export async function initLibrary(): Promise<void> {
     store().notifyError(err);
   }
 }
-
-/** localStorage, quiet where it is unavailable (private mode: a choice lasts one session). */
-const browserFlags: FlagStore = {
-  get: (k) => {
-    try {
-      return localStorage.getItem(k);
-    } catch {
-      return null;
-    }
-  },
-  set: (k, v) => {
-    try {
-      localStorage.setItem(k, v);
-    } catch {
-      // private mode: we may ask again next session, which is harmless
-    }
-  },
-};
 
 /** How many embed workers to run and whether embedding is on hold (kept over reloads). */
 export const embedSettings = createEmbedSettings({

@@ -1,6 +1,7 @@
 // What the Answer and Diagnostics views do: ask (streamed tokens arrive through a Comlink proxy),
 // cancel, open a citation at its exact offsets, copy / download Markdown, the history and its
 // export, the diagnostics. All work runs in the workers; these only call them and update state.
+import { webProvidersFlag } from '../lib/browser-flags';
 import { downloadText as download } from '../lib/download';
 import { frameBatched } from '../lib/frame-batched';
 import { answerToMarkdown } from '../answer/answer-markdown';
@@ -13,8 +14,12 @@ const answers = useAnswerStore.getState;
 const app = useAppStore.getState;
 
 let webConnected: Promise<void> | null = null;
-/** The web worker is started only when a question is asked (the web step may need it). */
-function ensureWeb(): Promise<void> {
+/**
+ * The web worker is started only when a question is asked that the web step may help: web help
+ * allowed, and a provider on (or not known to be off).
+ */
+function ensureWeb(allowWeb: boolean): Promise<void> {
+  if (!allowWeb || webProvidersFlag.knownOff()) return Promise.resolve();
   return (webConnected ??= connectWeb().catch(() => undefined));
 }
 
@@ -47,7 +52,7 @@ export async function askQuestion(): Promise<void> {
   const mode =
     modeChoice === 'auto' ? (llmKind !== 'none' ? 'generated' : 'extractive') : modeChoice;
   try {
-    await ensureWeb();
+    await ensureWeb(allowWeb);
     const show = frameBatched((text) => {
       if (answers().asking === id) answers().setStreamed(text);
     });

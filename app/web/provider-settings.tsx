@@ -1,6 +1,7 @@
 // Settings > Web search: one card per provider with its enable switch, API key (write-only: the
 // saved key is never shown again), base URL / proxy, key-to-proxy trust, rate limit, and the
 // circuit breaker's state and last error in plain words. Talks only to the WebApi prop.
+import { webProvidersFlag } from '../lib/browser-flags';
 import { useCallback, useState } from 'react';
 import type { ProviderStatus, WebApi } from '../../workers/shared/web-api';
 import { usePolled } from '../lib/use-polled';
@@ -235,11 +236,23 @@ function BreakerNotes({
 }
 
 export function WebProviderSettings({ api, pollMs = 5000 }: ProviderSettingsProps) {
-  const load = useCallback(() => api.listProviders(), [api]);
+  // Each listing says whether any provider is on: an ask starts the web worker only then.
+  const load = useCallback(
+    () =>
+      api.listProviders().then((list) => {
+        webProvidersFlag.record(list);
+        return list;
+      }),
+    [api],
+  );
   const [providers, setProviders, refresh] = usePolled<ProviderStatus[] | null>(load, null, pollMs);
 
   const replace = (next: ProviderStatus): void =>
-    setProviders((list) => (list ?? []).map((p) => (p.id === next.id ? next : p)));
+    setProviders((list) => {
+      const updated = (list ?? []).map((p) => (p.id === next.id ? next : p));
+      webProvidersFlag.record(updated);
+      return updated;
+    });
 
   return (
     <section className="web-settings" aria-label="Web search providers" data-testid="web-settings">
