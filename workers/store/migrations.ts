@@ -333,6 +333,24 @@ export const MIGRATIONS: Migration[] = [
         );
     },
   },
+  {
+    version: 15,
+    description: "each chunk's outline section, indexed with its document's title",
+    async up(sql) {
+      // The last two levels of the section a chunk starts in (workers/shared/sections.ts), NULL
+      // without an outline. The FTS index reads a chunk's title field as the document's title plus
+      // that section, so "load command" finds the chunks under the heading "load". Chunks stored
+      // before have no section: their title field reads as it did, and the index stays in step.
+      await sql.exec(`
+        ALTER TABLE chunks ADD COLUMN section TEXT;
+        DROP VIEW chunks_fts_source;
+        CREATE VIEW chunks_fts_source AS
+          SELECT c.id AS id, c.document_id AS document_id,
+                 d.title || coalesce(' ' || c.section, '') AS title, c.text AS body
+          FROM chunks c JOIN documents d ON d.id = c.document_id;
+      `);
+    },
+  },
 ];
 
 /**

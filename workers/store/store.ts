@@ -3,7 +3,7 @@
 // Must not import any layer but workers/shared/ (hashing and chunking are done by the caller).
 import { createError } from '../shared/errors';
 import { parsePageStarts } from '../shared/pages';
-import { parseSections } from '../shared/sections';
+import { parseSections, sectionAt, type SectionStarts } from '../shared/sections';
 import { isContentsChunk } from '../shared/contents-lines';
 import type { LibraryStats } from '../shared/store-api';
 import type {
@@ -193,15 +193,21 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
     await sql.run('DELETE FROM chunks WHERE document_id = ?', [documentId]);
   }
 
-  async function insertChunks(documentId: number, chunks: ChunkInput[]): Promise<void> {
+  async function insertChunks(
+    documentId: number,
+    chunks: ChunkInput[],
+    sections: SectionStarts | null | undefined,
+  ): Promise<void> {
     for (const chunk of chunks) {
-      // A contents or index chunk is marked (migration 14's column: a library built at an older
-      // schema, as the upgrade tests do, takes chunks unmarked).
+      // A contents or index chunk is marked, and a chunk under an outline heading keeps its
+      // section (migrations 14 and 15's columns: a library built at an older schema, as the
+      // upgrade tests do, takes plain chunks).
       const contents = isContentsChunk(chunk.text);
+      const section = chunkSection(sections, chunk.start);
       await sql.run(
-        `INSERT INTO chunks (document_id, seq, start, "end", text${contents ? ', contents' : ''})
-         VALUES (?, ?, ?, ?, ?${contents ? ', 1' : ''})`,
-        [documentId, chunk.seq, chunk.start, chunk.end, chunk.text],
+        `INSERT INTO chunks (document_id, seq, start, "end", text${contents ? ', contents' : ''}${section ? ', section' : ''})
+         VALUES (?, ?, ?, ?, ?${contents ? ', 1' : ''}${section ? ', ?' : ''})`,
+        [documentId, chunk.seq, chunk.start, chunk.end, chunk.text, ...(section ? [section] : [])],
       );
     }
     await sql.run(
@@ -294,7 +300,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
           );
           documentId = inserted.lastInsertId;
         }
-        await insertChunks(documentId, chunks);
+        await insertChunks(documentId, chunks, input.sections);
         if (input.biblio) await writeBiblio(sql, documentId, input.biblio, clock());
         return { outcome: existing ? 'replaced' : 'added', documentId, chunkCount: chunks.length };
       });
@@ -514,4 +520,13 @@ function layoutColumns(input: DocumentInput): Array<[string, string]> {
   if (input.pageStarts?.length) out.push(['page_starts', JSON.stringify(input.pageStarts)]);
   if (input.sections?.length) out.push(['sections', JSON.stringify(input.sections)]);
   return out;
+}
+
+/** Section levels a chunk's title field carries: its heading and the one above. */
+const INDEXED_SECTION_LEVELS = 2;
+
+/** The section a chunk starts in, as indexed: its last INDEXED_SECTION_LEVELS titles. */
+function chunkSection(sections: SectionStarts | null | undefined, start: number): string | null {
+  const path = sectionAt(sections, start);
+  return path?.length ? path.slice(-INDEXED_SECTION_LEVELS).join(' ') : null;
 }
