@@ -26,6 +26,11 @@ test('the pair verifier decides whether the library answers, and says so', async
   await expect(answer.getByTestId('answer-not-found')).toHaveCount(0);
 
   await goOffline(page, context);
+  // The verifier lives in an embed worker: after the reload, ask once they are up again (an ask
+  // before that is answered without it, and says so).
+  await expect(page.getByTestId('semantic-pill')).toHaveAttribute('data-phase', 'ready', {
+    timeout: 60_000,
+  });
   await page.keyboard.press('Alt+4');
   await ask(page, 'What is the price of marmalade in the supermarket?');
   const offTopic = page.getByTestId('answer').first();

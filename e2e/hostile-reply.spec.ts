@@ -92,9 +92,11 @@ for (const s of SHAPES) {
         page.getByTestId('answer-notice').filter({ hasText: 'cut at 200 KB' }),
       ).toHaveCount(1);
     expect(served.length).toBe(1);
-    // The worker stopped reading and closed the connection long before 64 MB.
+    // The worker stopped reading and closed the connection long before 64 MB. (What the server
+    // managed to write before the close depends on socket buffers and the machine's load: 16 MB
+    // to 20 MB have been seen, so the bound is half the reply.)
     expect(served[0]!.ms).toBeLessThan(2000);
-    expect(served[0]!.bytes).toBeLessThan(16 * MB);
+    expect(served[0]!.bytes).toBeLessThan(32 * MB);
     // The page answered promptly while the reply streamed and for a second after it was cut (the
     // rest of the answer pipeline, model checks included, is not this test's subject).
     const { start, end } = served[0]!;
