@@ -2,7 +2,7 @@
 // labels (unsupported ones marked), the reference list (title, path or URL, tier) and the CRAG
 // metadata. Imported, web and model-written text is untrusted: it goes through the one escaping
 // module (workers/shared/safe-markdown.ts), so an exported answer cannot carry links, images or
-// HTML it did not show. Imports only workers/shared.
+// HTML it did not show.
 import type { Answer, AnswerReference, SupportLabel } from '../../workers/shared/answer-api';
 import { groupReferences } from './reference-groups';
 import { mdCode, mdText, mdUrl } from '../../workers/shared/safe-markdown';

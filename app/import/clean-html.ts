@@ -1,7 +1,7 @@
 // Turns untrusted HTML into plain text on the UI thread (Web Workers have no DOM).
 // Owns: the cleaning pipeline: inert DOMParser document -> DOMPurify (in place) -> Readability
 // -> block-aware text walk, with the sanitised body as fallback. Never inserts anything into the
-// live document and never returns HTML. Must not import workers/ internals (only workers/shared/).
+// live document and never returns HTML.
 import createDOMPurify from 'dompurify';
 import { Readability } from '@mozilla/readability';
 import type { CleanHtml, CleanedHtml } from '../../workers/shared/ingest-api';

@@ -1,7 +1,7 @@
 // The user's embedding choices kept across reloads: how many embed workers the backlog may use
 // (at most hardwareConcurrency - 1, so the UI keeps a core; the user may lower it) and whether
-// embedding is on hold (paused, or cancelled: neither restarts by itself after a reload). The flag store (localStorage in the app) is injected; imports only
-// workers/shared.
+// embedding is on hold (paused, or cancelled: neither restarts by itself after a reload). The flag
+// store (localStorage in the app) is injected.
 import { embedWorkerCount } from '../../workers/shared/embed-api';
 import type { FlagStore } from './storage-persistence';
 

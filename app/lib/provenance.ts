@@ -1,7 +1,7 @@
 // Provenance of a library document as the results list shows it (issue 17): where it came from
 // ("own document" for an imported local file, the web site for an imported page), its quality
 // grade (the one the user or the web import set, else OWN_DOCUMENT_GRADE) and its import date;
-// and the results' order by grade or date. Pure; imports workers/shared only.
+// and the results' order by grade or date. Pure.
 import {
   documentGrade,
   type DocumentResult,

@@ -1,7 +1,7 @@
 // Turns a web result into a library document: the worker fetches the page (provider extract
 // endpoint or a direct fetch), HTML is cleaned here on the UI thread by the injected cleaner
 // (Readability + DOMPurify need a DOM), and the caller's `putDocument` chunks, dedupes by content
-// hash and stores it. Owns: the FetchedPage -> DocumentInput mapping. Imports only workers/shared.
+// hash and stores it. Owns: the FetchedPage -> DocumentInput mapping.
 import { createError, isAppError } from '../../workers/shared/errors';
 import type { CleanHtml } from '../../workers/shared/ingest-api';
 import type { DocumentInput, PutResult } from '../../workers/shared/types';

@@ -1,7 +1,7 @@
 // One ask of the answer service while it runs: the question, what the request allows (LLM, web),
 // the timed step log, the notices and corrective actions gathered so far, and the retrieval at
 // the request's filters. The service's steps (ask-evidence.ts, service.ts) read and append to it;
-// nothing here decides an answer. Imports the shared contract and this room's types only.
+// nothing here decides an answer.
 import type { AnswerRequest, AnswerStep, CorrectiveAction } from '../shared/answer-api';
 import { MAX_QUESTION_CHARS } from '../shared/answer-api';
 import { createError } from '../shared/errors';

@@ -3,7 +3,7 @@
 // the question lacks (a "bridge": the entity or concept the first evidence names), retrieved and
 // evaluated again; bounded by the caller's hop count, stopping at CORRECT or when the evidence
 // suggests nothing new. Off unless asked for (AnswerRequest.maxHops): no measurement supports it
-// as a default. Pure; imports answer/text only.
+// as a default. Pure.
 import { contentWords, stem } from './text';
 
 /** At most this many hops per answer, whatever the request asks. */

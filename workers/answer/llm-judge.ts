@@ -1,7 +1,7 @@
 // The LLM tier's judges: WSOP's "relevant: yes/no" grade of a passage for the evaluator, and a
 // yes/no entailment judge for the sentence checker. Both ask the active backend one short question
 // per item, read the first word, and give null where the backend failed or answered neither, so
-// the LLM-free score stands. Imports only workers/shared and research's LlmDep type.
+// the LLM-free score stands.
 import type { Answer, SupportLabel } from '../shared/answer-api';
 import { isAppError } from '../shared/errors';
 import type { GenerateRequest } from '../shared/llm-api';

@@ -1,6 +1,6 @@
 // Citations in a generated answer: splits the model's text into sentences (Intl.Segmenter), takes
 // the [n] markers after each one (a marker written after the full stop belongs to the sentence
-// before it), and drops numbers that were not in the context. Pure; imports only workers/shared.
+// before it), and drops numbers that were not in the context. Pure.
 import type { AnswerReference, Strip } from '../shared/answer-api';
 
 export interface ParsedSentence {

@@ -5,7 +5,7 @@
 // reports figures. Fitted on SciFact claims_train rationale labels by
 // `npm run eval -- --task rationale-fit --split train` (ml/rationale-fit.ts) and shipped
 // per embedding model as workers/fitted/rationale-<model>.json; a model without a file keeps the strip
-// score. Imports only answer-room types and the JSON data.
+// score.
 import { assertFittedFeatures } from '../shared/fitted-features';
 import { logisticScore, type FittedModel, type LogisticModel } from './fitted';
 import miniLm from '../fitted/rationale-all-MiniLM-L6-v2.json';

@@ -1,7 +1,7 @@
 // Text units of the answer pipeline: content terms with a light stem (for overlap features,
 // independent of any corpus vocabulary), sentences with exact offsets (Intl.Segmenter), long
 // sentences split at clause boundaries (CRAG-004), term weights from library statistics.
-// Pure; imports only research's tokenizer and stop words.
+// Pure.
 import { STOPWORDS, tokenize } from '../query-plan/text';
 
 /** A light English stem: plural, -ing, -ed, -ly (enough to match "inhibits" with "inhibited"). */

@@ -1,7 +1,7 @@
 // The corrective web step's glue (CRAG-002/006, WSOP-003/004): asks the enabled web providers
 // through the web worker's API and turns ranked hits into labelled web strips (url, credibility
 // tier). No provider enabled -> no hook; every provider failing -> an AppError the service records
-// as a failed step while the library answer stands. Imports only workers/shared and ./types.
+// as a failed step while the library answer stands.
 import { createError, type ErrorCode, ERROR_CODES } from '../shared/errors';
 import type { Strip } from '../shared/answer-api';
 import type { Complexity } from '../shared/research-api';

@@ -2,7 +2,7 @@
 // look-ups, and the hybrid search on the current semantic side, with the cache version that
 // library writes and index changes (embedding progress) both bump. The library service composes
 // it, and the tests that must rank exactly as the app does (search contract, churn, determinism)
-// build their library with it. May import store and search; never app/ or a *.worker.ts.
+// build their library with it.
 import { createHybridSearch, type HybridDeps, type HybridOptions } from '../search/hybrid';
 import type { HybridSearch } from '../search/hybrid';
 import type { SemanticIndex } from '../search/semantic-index';

@@ -1,7 +1,7 @@
 // Library data -> the projects room's export shapes (issue 17 item 8): documents to export sources
 // with provenance, stored claim checks to triangulations and retrieval stats, an answer to the
 // report's answer section. Also the stored form of a claim check (`ClaimCheckView`). Reads no
-// settings, so no API key can reach an export. Imports projects and shared only.
+// settings, so no API key can reach an export.
 import type { StoredAnswer } from '../shared/answer-history-api';
 import {
   claimCheckOf,

@@ -2,7 +2,7 @@
 // library keeps one query worker, so a search never waits behind the import backlog (a batch of 16
 // passages) and a query plan's original query and its variants embed side by side even on a 2-core
 // device (one backlog worker). The app's semantic sync and the plan bench route through this one
-// function. Imports only workers/shared (the pools arrive built).
+// function. The pools arrive built.
 import type { EmbedPool } from '../shared/embed-api';
 
 export interface QueryLanePools {

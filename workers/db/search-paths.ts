@@ -1,7 +1,7 @@
 // Every search path of the library over one hybrid search, so all of them honour the same
 // `{ query, mode, filters }` (issue 15): the query planner's retrievals (rank only, one batched
 // query embedding, hits built once for the fused list), RM3's scoped first pass, and "find
-// related". May import store, search and research; never app/ or a *.worker.ts.
+// related".
 import { createError } from '../shared/errors';
 import type { SearchHit } from '../shared/types';
 import type { ChunkLookup } from '../store/chunk-lookup';

@@ -6,7 +6,7 @@
 // matmulI16 (int16 weights and activations, exact int32 block sums; GELU fused for the
 // intermediate layer), attention on attentionPacked, everything else in f32. Cross-encoders
 // read the [CLS] row of a pair with token types (`clsHiddenBatch`) through the same kernels.
-// Must not import app/ or Node-only modules.
+// Must not import Node-only modules.
 import { createError } from '../shared/errors';
 import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
 import type { Tensor } from './safetensors';

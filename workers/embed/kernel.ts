@@ -1,7 +1,7 @@
 // The sole gateway to the canonical WebAssembly runtime (wasm/assembly/index.ts): instantiates it
 // from injected bytes or a URL (Node and browser alike), exposes typed wrappers, and turns its
 // status codes into AppErrors in one place (`check`). No other TypeScript touches the exports.
-// Must not import app/, other worker layers, or anything Node-only (tests inject the bytes).
+// Must not import anything Node-only (tests inject the bytes).
 import { createError } from '../shared/errors';
 
 /** Raw f32 GEMM export: C[m,n] = A[m,k] @ B[k,n] (+ bias), a status code back. */

@@ -4,7 +4,7 @@
 // retried on another worker, at most `maxAttempts` times, so nothing is lost or embedded twice).
 // A worker that goes silent on a batch (no answer, no progress for `hangTimeoutMs`) is treated the
 // same way: terminated, its batch retried on a fresh worker; a late answer from it is ignored.
-// Imports only workers/shared: workers are made by the injected `spawn`.
+// Workers are made by the injected `spawn`.
 import { createError, isAppError } from '../shared/errors';
 import type {
   EmbedPool,

@@ -2,7 +2,7 @@
 // Owns: reading the TF.js graph model's weights (model.json + shards), the forward pass exactly as
 // the graph computes it for one sentence, and the SentencePiece tokenizer wiring.
 // All float math runs in the wasm runtime through kernel.ts; this file only moves bytes and
-// sequences kernel calls. Must not import app/ or Node-only modules (file access is injected).
+// sequences kernel calls. Must not import Node-only modules (file access is injected).
 import { createError } from '../shared/errors';
 import { attendEachSequence, type Kernel, type Ptr, type QuantWeights } from './kernel';
 import { createSentencePieceTokenizer, type Tokenizer } from './sentencepiece';

@@ -1,7 +1,7 @@
 // Paragraph-aware chunking of a document's plain text into overlapping passages.
 // Owns: where chunks start and end (offsets into the exact input string, UTF-16 code units).
-// Must not import anything but workers/shared/: the store and the UI rely on
-// `chunk.text === text.slice(chunk.start, chunk.end)` to show a hit in place.
+// The store and the UI rely on `chunk.text === text.slice(chunk.start, chunk.end)` to show a hit
+// in place.
 import { createError } from '../shared/errors';
 import type { ChunkInput } from '../shared/types';
 

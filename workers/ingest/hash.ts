@@ -1,5 +1,5 @@
 // Content hashing for dedupe: SHA-256 via WebCrypto, available in Node 20 and in workers.
-// Owns: the hash format (lower-case hex). Must not import anything but workers/shared/.
+// Owns: the hash format (lower-case hex).
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

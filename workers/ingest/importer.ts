@@ -1,6 +1,6 @@
 // The import pipeline: file -> type -> bytes -> plain text -> normalise -> hash -> chunks -> sink.
 // Owns: type detection, size limits, per-file failure reporting, cancellation and progress.
-// Must not import other layers: the store arrives as `sink` and the HTML cleaner as `cleanHtml`
+// The store arrives as `sink` and the HTML cleaner as `cleanHtml`
 // (both injected; in the app the cleaner is a Comlink proxy to the UI thread).
 import { createError, isAppError, toAppError, type AppError } from '../shared/errors';
 import type { CleanHtml, IngestApi } from '../shared/ingest-api';

@@ -2,7 +2,7 @@
 // inflates them, and refused with FILE_TOO_LARGE naming the limit when they would inflate past
 // it. Owns: the inflate limits, the zip central-directory reader, the PDF stream scan and the
 // bounded streaming inflate (DecompressionStream, read chunk by chunk, cancelled at the cap, so
-// measuring never holds more than one chunk). Must not import anything but workers/shared/.
+// measuring never holds more than one chunk).
 import { createError } from '../shared/errors';
 import type { ParseMeta } from './parse-types';
 

@@ -1,7 +1,6 @@
 // Canonical form of a document's plain text: what Sift stores, chunks, hashes and searches.
-// Owns: the normalisation rules (see `normaliseText`). Must not import anything but
-// workers/shared/. Changing a rule changes every content hash: re-imports would then
-// count as changed once (harmless, but do it on purpose).
+// Owns: the normalisation rules (see `normaliseText`). Changing a rule changes every content
+// hash: re-imports would then count as changed once (harmless, but do it on purpose).
 
 /**
  * Normalises extracted text so that the same content gives the same hash and the same chunks,

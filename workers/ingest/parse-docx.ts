@@ -1,5 +1,5 @@
 // DOCX files: raw text through mammoth (paragraphs become blank-line separated text).
-// Owns: PARSE_FAILED for corrupt or non-DOCX zips. Must not import other layers.
+// Owns: PARSE_FAILED for corrupt or non-DOCX zips.
 import mammoth from 'mammoth';
 import { createError } from '../shared/errors';
 import { guardZip } from './inflate-guard';

@@ -1,7 +1,6 @@
 // HTML files: decoded here, cleaned on the UI thread. Workers have no DOM, so the cleaning
 // (DOMParser + DOMPurify + Readability, app/import/clean-html.ts) is injected as `cleanHtml`,
 // a Comlink proxy in the app. Owns: charset sniffing and the title fallback.
-// Must not import other layers (the cleaner's type comes from workers/shared/ingest-api.ts).
 import { createError, isAppError } from '../shared/errors';
 import type { CleanHtml } from '../shared/ingest-api';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';

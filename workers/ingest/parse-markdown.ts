@@ -1,6 +1,6 @@
 // Markdown files: decoded like .txt (encoding detection), then markdown -> readable plain text via marked's lexer.
 // Owns: which markup is kept as text (words, code, alt text, table cells) and which is dropped
-// (emphasis markers, link URLs, heading hashes, raw HTML tags). Must not import other layers.
+// (emphasis markers, link URLs, heading hashes, raw HTML tags).
 //
 // Why a library: marked's lexer is a maintained CommonMark/GFM tokenizer (code fences,
 // reference links, nested emphasis, tables, escapes); regexes get those wrong in ways that leak

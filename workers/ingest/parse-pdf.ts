@@ -2,7 +2,7 @@
 // (./pdf-text.ts) and joined with blank lines, with where each page and each outline section starts.
 // Owns: pdfjs options (no eval, no fonts, no network) and the NO_TEXT_LAYER / PARSE_FAILED
 // decisions. pdfjs itself is injected (`loadPdfjs`) because the browser and Node need different
-// builds; see ./pdfjs-loader.ts. Must not import other layers.
+// builds; see ./pdfjs-loader.ts.
 import { createError, isAppError } from '../shared/errors';
 import { PDFJS_SAFE_OPTIONS } from '../shared/pdfjs-options';
 import { biblioFromPdf, hasBiblio } from './bib-extract';

@@ -1,8 +1,7 @@
 // Plain-text files: encoding detection and decoding for .txt and .md. Owns the choice of
 // encoding (BOM, then UTF-8, then a byte-level heuristic for UTF-16 without BOM and the
 // single-byte Windows-1252 / ISO-8859-1), the notice naming it, and the INVALID_UTF8 refusal,
-// which is now kept for binary data only. Must not import anything but workers/shared/ and
-// sibling parser modules.
+// which is now kept for binary data only.
 import { createError } from '../shared/errors';
 import { titleFromName, type ParseMeta, type ParsedText } from './parse-types';
 

@@ -1,4 +1,4 @@
-// Shapes shared by the per-format parsers. Must not import anything but workers/shared/.
+// Shapes shared by the per-format parsers.
 import type { Biblio } from '../shared/biblio';
 import type { SectionStarts } from '../shared/sections';
 

@@ -1,5 +1,5 @@
 // How pdfjs-dist is loaded in each environment. Owns the choice of build and how pdfjs's own
-// "worker" code runs. Must not import other layers; only this file names pdfjs-dist paths.
+// "worker" code runs. Only this file names pdfjs-dist paths.
 //
 // In the browser we run inside Sift's module worker already, so pdfjs should not spawn a
 // nested worker from a URL: importing `pdf.worker.mjs` and publishing it as

@@ -1,6 +1,6 @@
 // Capability detection (WebGPU, shader-f16, WebAssembly JSPI + memory64, storage quota) and
 // the backend recommendation with a human-readable reason. Environment objects are injected so
-// Node tests fake navigator.gpu / navigator.storage. Imports only workers/shared.
+// Node tests fake navigator.gpu / navigator.storage.
 import type { BackendChoice, LlmBackendKind, LlmCapabilities } from '../shared/llm-api';
 import type { StorageLike } from './webllm';
 

@@ -1,6 +1,6 @@
 // The one generator interface every backend implements, and the wrapper that gives all backends
 // the same semantics: stop strings, maxTokens, streamed pieces, AbortSignal, errors as AppError.
-// Backends only provide `stream()`. Must not import other layers than workers/shared.
+// Backends only provide `stream()`.
 import { createError, isAppError, toAppError } from '../shared/errors';
 import {
   MAX_REPLY_CHARS,

@@ -1,7 +1,7 @@
 // OpenAI-compatible HTTP backend (Ollama, llama.cpp server, LM Studio, vLLM, hosted APIs):
 // POST `${baseUrl}/chat/completions` with `stream: true`, parsed as server-sent events.
 // The API key goes only to that one URL (redirects refused), and is never logged or put in
-// errors. Owns: status-to-error mapping, Retry-After (SSE framing: ./sse-parser.ts). Imports only workers/shared.
+// errors. Owns: status-to-error mapping, Retry-After (SSE framing: ./sse-parser.ts).
 import { createError, isAppError, type AppError } from '../shared/errors';
 import type { HttpEndpointConfig } from '../shared/llm-api';
 import { createGenerator, type Generator, type NormalisedRequest } from './generator';

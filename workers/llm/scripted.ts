@@ -1,6 +1,6 @@
 // A deterministic generator for tests and `--llm scripted`: answers come from a script (a
 // function of the request, or a rule list), streamed word by word. It can also fail, hang until
-// aborted, or count calls, to exercise every fallback. Must not import other layers than shared.
+// aborted, or count calls, to exercise every fallback.
 import { createError, type ErrorCode } from '../shared/errors';
 import type { GenerateRequest } from '../shared/llm-api';
 import { createGenerator, type Generator, type NormalisedRequest } from './generator';

@@ -1,7 +1,7 @@
 // The LLM service behind llm.worker.ts: holds the active backend, switches between WebLLM, CPU,
 // HTTP, scripted and none, and runs generations with cancellable request ids. Everything
 // environment-specific is injected (fetch, navigator parts, engine factories) so Node tests
-// cover it with fakes. Imports only workers/shared and ./ modules.
+// cover it with fakes.
 import { createError } from '../shared/errors';
 import type {
   BackendChoice,

@@ -2,7 +2,7 @@
 // for line ends once, from where the last search stopped, and an unfinished line is kept as a
 // list of pieces joined once when its end arrives (never re-scanned, never re-concatenated per
 // chunk). One event larger than `maxEventChars` ends the stream with REPLY_TOO_LARGE before it is
-// held whole. Owns only the SSE framing; imports only workers/shared.
+// held whole. Owns only the SSE framing.
 import { createError } from '../shared/errors';
 
 /** 2 MB of event text: a 200 KB answer escaped as JSON (\uXXXX pairs: 6 bytes a char) fits. */

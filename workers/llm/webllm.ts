@@ -1,7 +1,7 @@
 // WebGPU backend through @mlc-ai/web-llm: the short model catalogue, the choice of variant
 // (q4f16 needs `shader-f16`, else q4f32), the storage-quota check before any download
 // (web-llm #144, #374), and an adapter over a minimal engine interface so Node tests inject a
-// fake. The real engine is made in the worker entry. Imports only workers/shared.
+// fake. The real engine is made in the worker entry.
 import { createError, toAppError } from '../shared/errors';
 import type { LoadProgress, WebLlmModelInfo } from '../shared/llm-api';
 import { createGenerator, type Generator } from './generator';

@@ -1,6 +1,6 @@
 // CPU backend: llama.cpp in WebAssembly through @wllama/wllama. This module is the adapter only;
 // it talks to a minimal `WllamaLike` so Node tests inject a fake (wllama has no Node support).
-// The real instance is made in wllama-factory.ts (browser only). Imports only workers/shared.
+// The real instance is made in wllama-factory.ts (browser only).
 import { createError, toAppError } from '../shared/errors';
 import type { LoadProgress, WllamaModelSource } from '../shared/llm-api';
 import { createGenerator, type Generator } from './generator';

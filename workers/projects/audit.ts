@@ -2,7 +2,7 @@
 // cited sentence, read the cited source's passages closest to it and score how well the source
 // supports it. PASS when the support score is above AUDIT_PASS (the spec's 0.7), REVIEW below,
 // SOURCE_NOT_INDEXED when the source is not in the library (removed after it was cited, or never
-// imported) — a value, never an exception. Imports projects only.
+// imported) — a value, never an exception.
 import { sourceStance, type EvidenceJudge, type JudgedSentence } from './evidence';
 import type { TextView } from '../text-features/stance-features';
 import type { Stance } from './stance-model';

@@ -2,7 +2,7 @@
 // document's sentence split and each judged sentence's vector, in two bounded LRU maps. The
 // vector cache belongs to one embedding model (the owner drops it with the judge on a model
 // switch); a split is reused only while the document's text is the same string.
-// Pure; imports projects only.
+// Pure.
 import { splitSentences, type SentenceSpan } from './sentences';
 
 /** A Map kept in recency order: reads move an entry to the end, the oldest is dropped first. */

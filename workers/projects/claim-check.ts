@@ -2,7 +2,7 @@
 // minimum grade — B or better for key claims), judge the distinct sources of the hits with the
 // stance model, and triangulate. Search, document text and provenance are injected, so the same
 // check runs on the lexical, hybrid or planned search. Cancellable between stages; a source that
-// disappears mid-check is skipped and reported, never thrown. Imports shared and projects.
+// disappears mid-check is skipped and reported, never thrown.
 //
 // Cost: embedding sentences is nearly all of a check (about 20 ms per sentence for USE-lite on
 // one core), so the sentences of all sources are picked first (BM25 against the claim), capped

@@ -1,7 +1,7 @@
 // Claims from an answer or a pasted draft without an LLM: split into sentences, drop what is not
 // a checkable statement (questions, headings, very short fragments), strip citation markers
 // ("[1]", "(Smith 2020)") but remember them, and cap the list (500 pasted claims are processed in
-// batches by the caller). The user edits the list afterwards. Imports projects only.
+// batches by the caller). The user edits the list afterwards.
 import { splitSentences, type SentenceSpan } from './sentences';
 
 export interface ExtractedClaim {

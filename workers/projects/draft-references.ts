@@ -1,7 +1,7 @@
 // A pasted draft's own reference list: lines such as "[1] notes/a.txt", "1. https://x.org/a" or
 // "[2]: Vitamin D trial" name the source behind each citation number. The body (without those
 // lines) is what claims are extracted from; a label is matched to a library document by path,
-// URL or title. Pure; imports shared types only.
+// URL or title. Pure.
 import type { DocumentSummary } from '../shared/types';
 
 export interface DraftReferences {

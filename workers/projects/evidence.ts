@@ -2,7 +2,7 @@
 // the claim (the fitted rationale picker of sentence-rank.ts: BM25, position, figures), judge each with the stance model, and sum the judgements into the source's
 // stance and a support score (how strongly the source speaks to the claim, 0..1). The same
 // function serves the claim check, the citation audit and `npm run eval -- --task claims`.
-// Imports projects only; the embedder is injected.
+// The embedder is injected.
 import {
   gateFeatures,
   gateProbability,

@@ -3,7 +3,7 @@
 // with citations and tiers, claims table with triangulation, audit table, references). Pure
 // functions over plain data; nothing here reads settings, so no API key can reach an export.
 // Every title, path, passage and claim goes through ../shared/safe-markdown.ts, so none can
-// become markup. Imports projects and shared only.
+// become markup.
 import { mdCell, mdCode, mdText, mdUrl } from '../shared/safe-markdown';
 import type { CitationAudit } from './audit';
 import { formatPages } from '../shared/pages';

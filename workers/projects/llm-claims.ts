@@ -3,7 +3,7 @@
 // is first split without a model (so citation markers, headings and questions are handled the
 // same way), then sent in groups of sentences with an instruction to restate them as short,
 // self-contained factual claims, one per line. Any failure, an empty or unusable reply for a
-// group keeps that group's sentences as they are. Imports shared and projects only.
+// group keeps that group's sentences as they are.
 import { isAppError } from '../shared/errors';
 import type { GenerateRequest, GenerateResult } from '../shared/llm-api';
 import { extractClaims, MAX_CLAIMS } from './claims';

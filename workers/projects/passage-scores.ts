@@ -2,8 +2,7 @@
 // pipeline's first retrieval (the fused lists with each retriever's signals) and its fitted
 // evaluator (workers/answer/evaluator.ts, CRAG: P(the document is relevant) from keyword
 // coverage, cosines and ranks), and each document gets its passage's score. The claim check passes
-// it to the evidence gate as part of a source's retrieval context. Imports answer and shared only;
-// the library parts are injected.
+// it to the evidence gate as part of a source's retrieval context. The library parts are injected.
 import type { FittedModel } from '../answer/fitted';
 import { evaluateRetrieval } from '../answer/pipeline';
 import type { AnswerDeps } from '../answer/types';

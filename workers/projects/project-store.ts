@@ -1,7 +1,6 @@
 // Research projects in the library database: named collections of documents (a document may be in
 // several), their claims, and per-project stats. Tables come from migration 6
 // (workers/store/migrations.ts). Scoping a search to a project is `SearchFilters.project`.
-// Imports shared and store (the SQL gateway) only.
 import { createError } from '../shared/errors';
 import { OWN_DOCUMENT_GRADE, type QualityGrade } from '../shared/types';
 import type { Project, ProjectClaim, ProjectStats } from '../shared/projects-api';

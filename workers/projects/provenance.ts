@@ -2,7 +2,6 @@
 // provider, its credibility tier and a quality grade A-E derived from tier and source type by ONE
 // editable table (GRADE_TABLE; the user's edits are passed in as `table`). Local files get a
 // user-set tier, "own" by default. Filtering and sorting by grade, tier and date live here too.
-// Imports shared only (tiers from workers/shared/web-api).
 import type { QualityGrade } from '../shared/types';
 import type { CredibilityTier } from '../shared/web-api';
 

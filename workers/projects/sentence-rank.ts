@@ -3,8 +3,7 @@
 // unless document frequencies from a larger collection are passed. `rankSentences` adds where each
 // sentence sits in its source and whether it reports figures (findings come late in an abstract),
 // through a logistic model fitted on SciFact claims_train rationales
-// (ml/sentence-pick-fit.ts, workers/fitted/sentence-pick.json, injected by the caller). Pure;
-// imports projects only.
+// (ml/sentence-pick-fit.ts, workers/fitted/sentence-pick.json, injected by the caller). Pure.
 import { standardProbability, type StandardLogistic } from '../shared/standard-logistic';
 import { contentStems } from '../text-features/stance-cues';
 

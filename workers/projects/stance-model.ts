@@ -2,7 +2,7 @@
 // written by ml/stance-fit.ts from SciFact claims_train only) turns a (claim, sentence)
 // feature vector into P(SUPPORT), P(CONTRADICT), P(NEUTRAL). Weights are int16 with one scale per
 // layer, math is float64 in a fixed order, so a prediction is the same on every device.
-// Pure; imports projects and the error table only.
+// Pure.
 import { createError } from '../shared/errors';
 import {
   FEATURES_VERSION,

@@ -3,7 +3,6 @@
 // CONTESTED (a credible source contradicts it) — with the sources behind it; and the protocol's
 // objective measures over a project's claims (triangulation coverage, tier-1 ratio).
 // Independence: sources sharing a registered domain, author or publisher count once.
-// Imports projects (provenance) and shared only.
 import type { QualityGrade } from '../shared/types';
 import { gradeAtLeast, type Provenance } from './provenance';
 import type { Stance } from './stance-model';

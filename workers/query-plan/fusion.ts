@@ -1,7 +1,7 @@
 // RAG-Fusion (WSOP spec section 3, arXiv:2402.03367): generate 4 queries at temperature 0.8 with
 // the spec's prompt, always keep the original (RAGF-005), retrieve for all in parallel and fuse
 // with RRF k = 60 (RAGF-002). Also measures the pairwise Jaccard of generated queries (RAGF-001).
-// Imports only workers/shared and ./ (search and fusion are injected).
+// Search and fusion are injected.
 import { runLlm } from './llm-step';
 import { jaccard, normaliseQuery } from './text';
 import type { LlmDep, Timers } from './types';

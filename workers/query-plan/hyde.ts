@@ -2,7 +2,7 @@
 // embed them on the canonical path (NOT the query), optionally average N samples with the query
 // vector as in the paper, re-normalise and re-quantise (S = 32767). Falls back to the raw query
 // embedding on failure, timeout or no backend. Cached as `hyde:{query_hash}` for one hour.
-// Imports only workers/shared and ./ (no search/embed implementations: they are injected).
+// The search and embed implementations are injected.
 import { createTtlCache, type TtlCache } from './cache';
 import { runLlm } from './llm-step';
 import { queryHash } from './text';

@@ -1,6 +1,6 @@
 // Adapts the LLM worker's API (LlmApi, usually a Comlink remote) to the `LlmDep` the techniques
 // take: an AbortSignal cannot cross a worker boundary, so each call gets a request id and an
-// abort becomes `api.cancel(id)`. Imports only workers/shared and ./types.
+// abort becomes `api.cancel(id)`.
 import { createError } from '../shared/errors';
 import type { GenerateRequest, GenerateResult, LlmApi, LlmBackendKind } from '../shared/llm-api';
 import type { LlmDep } from './types';

@@ -1,6 +1,6 @@
 // Runs one generation for a technique with a timeout, and turns failure into a value so every
 // technique can fall back: no backend, error, timeout or empty text. Only a cancellation of the
-// whole plan (the caller's signal) is rethrown. Imports workers/shared and ./types only.
+// whole plan (the caller's signal) is rethrown.
 import { createError, isAppError } from '../shared/errors';
 import type { GenerateRequest } from '../shared/llm-api';
 import type { LlmDep, Timers } from './types';

@@ -1,6 +1,6 @@
 // The state one run of the query planner carries from step to step: the query, the options, the
 // route, the retrievals queued so far and the step recorder (time per step from the injected
-// clock). Plain data and two small helpers; no technique logic. Imports only workers/shared and ./.
+// clock). Plain data and two small helpers; no technique logic.
 import { createError } from '../shared/errors';
 import type {
   Complexity,

@@ -1,6 +1,6 @@
 // The planner's query-generating steps, each adding retrievals to the plan: rewrite (complex),
 // HyDE (moderate: replaces the original's vector; complex: its own retrieval), RAG-Fusion's
-// generated queries and keyphrase variants (complex). Imports only workers/shared and ./.
+// generated queries and keyphrase variants (complex).
 import type { createMultiQuery } from './fusion';
 import type { createHyde } from './hyde';
 import { keyphraseVariants } from './keyphrases';

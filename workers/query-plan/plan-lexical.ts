@@ -1,6 +1,6 @@
 // The planner's first steps: complexity routing, then the LLM-free lexical expansions (RM3
 // feedback and WordNet synonyms) that rewrite the lexical side of the original retrieval on the
-// moderate and complex routes. Imports only workers/shared and ./.
+// moderate and complex routes.
 import { isAppError } from '../shared/errors';
 import {
   checkAbort,

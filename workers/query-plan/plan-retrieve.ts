@@ -1,6 +1,5 @@
 // The planner's last steps: run the plan's retrievals concurrently, record what each found (and
 // what it alone found), fuse the lists with RRF and assemble the QueryPlan the UI shows.
-// Imports only workers/shared and ./.
 import { groupInOrder, MORE_PASSAGES } from '../shared/document-results';
 import { isAppError } from '../shared/errors';
 import type { PlanStep, QueryPlan } from '../shared/research-api';

@@ -1,7 +1,7 @@
 // Query rewriting (Rewrite-Retrieve-Read, WSOP spec section 4, arXiv:2305.14283) with a prompted
 // LLM instead of a trained T5 (no training happens in the browser). The rewrite must be
 // non-empty, under 64 tokens (QRW-001) and differ from the input (QRW-002); otherwise an
-// LLM-free keyword rewrite is used. Imports only workers/shared and ./.
+// LLM-free keyword rewrite is used.
 import { runLlm } from './llm-step';
 import { approxTokenCount, contentTokens, editDistance, normaliseQuery } from './text';
 import type { LlmDep, Timers } from './types';

@@ -1,7 +1,7 @@
 // Complexity routing (WSOP section 5, adaptive_routing; Adaptive-RAG, Jeong et al. 2024):
 // simple / moderate / complex from heuristics (length, question words, comparison and
 // multi-entity cues), optionally confirmed by the LLM. Thresholds from the spec's config:
-// simple below 0.3, complex from 0.7. Imports only workers/shared and ./.
+// simple below 0.3, complex from 0.7.
 import type { Complexity } from '../shared/research-api';
 import { runLlm } from './llm-step';
 import { contentTokens, tokenize } from './text';

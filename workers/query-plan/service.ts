@@ -1,7 +1,7 @@
 // The research service a worker exposes as ResearchApi: one query planner over injected
 // search/embed/LLM, cancellable by request id (AbortSignal does not cross Comlink), with the LLM
 // dependency swappable when the user changes backend. Retrievals rank only; full hits (snippets)
-// are built once, for the fused list (`present`). Imports only workers/shared and ./.
+// are built once, for the fused list (`present`).
 import { createError } from '../shared/errors';
 import type { PlanOptions, PlannedSearch, ResearchApi } from '../shared/research-api';
 import type { SearchQuery } from '../shared/search-contract';

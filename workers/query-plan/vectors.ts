@@ -1,6 +1,6 @@
 // int16 vector arithmetic for HyDE: dequantise, average, re-normalise and re-quantise with the
 // canonical rule (workers/shared/quant.ts: S = 32767, round half to even, clamp; values stay
-// within [-32767, 32767] so the SIMD dot never wraps). Pure; imports only workers/shared.
+// within [-32767, 32767] so the SIMD dot never wraps). Pure.
 import { QUANT_SCALE, quantizeUnit } from '../shared/quant';
 
 /** Mean of the dequantised vectors, L2-normalised, re-quantised. @throws Error on empty/mismatched input. */

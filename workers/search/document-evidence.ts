@@ -1,7 +1,7 @@
 // Document-level evidence (issue 15 item 6): a document is ranked on all its matching chunks,
 // its best chunk's score plus a damped sum of its next ones, so a document whose several
 // passages match is preferred over one lucky chunk. Groups a ranked chunk list by document.
-// Pure: imports only workers/shared.
+// Pure.
 import { compareRanked, type Rankable } from '../shared/ranking';
 
 /** score(document) = s1 + decay * s2 + decay^2 * s3 + ... over its best `depth` chunks. */

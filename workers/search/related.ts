@@ -2,7 +2,7 @@
 // with all its terms, semantically with its stored vector (a document: the mean of its chunk
 // vectors; selected text: embedded like a query), in the user's mode and filters, with the
 // source document's chunks left out of both lists before fusion. Owns the source look-up and its
-// errors; ranking is hybrid.ts's. Must not import research, llm or web.
+// errors; ranking is hybrid.ts's.
 import { createError } from '../shared/errors';
 import type { RelatedRequest } from '../shared/search-contract';
 import type { DocumentDetail, SearchResponse } from '../shared/types';

@@ -1,7 +1,7 @@
 // The answer contract (issue 16, CRAG-001..006): the question, the retrieval evaluator's scores
 // and decision, knowledge strips with exact offsets, corrective actions, the answer's checked
-// sentences and the CRAG metadata kept with every answer. Plain DTOs only (structured clone);
-// must not import any other layer. Implementation: workers/answer/ (createAnswerService).
+// sentences and the CRAG metadata kept with every answer. Plain DTOs only (structured clone).
+// Implementation: workers/answer/ (createAnswerService).
 import type { SearchFilters } from './types';
 
 /** CRAG-001: the evaluator's verdict on a query's retrieval. */

@@ -1,7 +1,7 @@
 // The answer history and diagnostics contract (issue 16): answers kept in the library with their
 // CRAG metadata, listed, exported; the diagnostics over the answers asked on this device; and the
 // answer calls the database worker adds to its API (streamed tokens, cancel, web link).
-// Plain DTOs only; must not import any layer but workers/shared.
+// Plain DTOs only.
 import type { Answer, AnswerRequest, CragDecision, SupportLabel } from './answer-api';
 
 /** One row of the history list (the full answer is fetched on demand). */

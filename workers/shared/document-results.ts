@@ -1,7 +1,7 @@
 // One entry per document in a result list (issue 15 item 6): ranked chunks are grouped by their
 // document in order of first appearance, so documents keep the order of their best chunk (what
 // the eval measures, workers/search/document-evidence.ts with best chunk only) and each keeps its
-// next best passages beneath it. Pure and deterministic. Must not import any other layer.
+// next best passages beneath it. Pure and deterministic.
 import type { DocumentResult, SearchHit } from './types';
 
 /** Passages kept per document beyond its best one (shown collapsed: "3 more passages"). */

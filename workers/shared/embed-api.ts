@@ -2,7 +2,6 @@
 // the db worker see. Vectors are canonical int16 (CFS-012 section 2), transferred, never copied.
 // Owns: EmbedWorkerApi, model info, progress and self-test shapes, `embedWithSignal`, the pool
 // contract (`EmbedPool`, `EmbedPoolWorker`, `remotePoolWorker`).
-// Must not import any other layer (only comlink, for the abort/progress adapter).
 import * as Comlink from 'comlink';
 import { createError } from './errors';
 import type { PairInput, PairJudgement, PairVerifier, PairVerifierInfo } from './pair-verifier';

@@ -1,6 +1,6 @@
 // The contract of document import between the UI and the ingest code in a worker.
 // Owns: the HTML-cleaner callback type and the ingest API the worker exposes.
-// Plain types only (structured-clone safe). Must not import any other layer.
+// Plain types only (structured-clone safe).
 import type { DocumentInput, ImportFile, ImportProgress, PutResult } from './types';
 
 /** Result of cleaning one HTML page: plain text with paragraph breaks, never HTML. */

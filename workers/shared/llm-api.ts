@@ -1,6 +1,6 @@
 // The LLM contract the UI and the research layer see: generation requests, backend choice,
 // capabilities, model catalogue entries and load progress. Plain DTOs only (structured-clone
-// safe). Must not import any other layer.
+// safe).
 
 /** One chat turn, OpenAI style. */
 export interface ChatMessage {

@@ -1,7 +1,6 @@
 // Pair verdicts with their source named: the pair verifier's judgements, or, when it is absent or
 // its weights are missing, damaged or of another version, a value telling the caller to keep its
 // LLM-free path and label its verdicts so. Other faults (a cancel, bad input) still throw.
-// Must not import any other layer.
 import { isAppError, type ErrorCode } from './errors';
 import type { PairInput, PairJudgement, PairVerifier } from './pair-verifier';
 

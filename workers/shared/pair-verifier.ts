@@ -1,6 +1,6 @@
 // The pair verifier's contract: what callers (claim check, answer checker, citation audit,
-// evaluator) see of Sift's own cross-encoder, whatever runs it. Owns the DTOs and the interface only.
-// Must not import any other layer.
+// evaluator) see of Sift's own cross-encoder, whatever runs it. Owns the DTOs and the interface
+// only.
 
 export interface PairInput {
   readonly a: string;

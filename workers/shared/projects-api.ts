@@ -1,8 +1,7 @@
 // The research-projects contract the library service exposes (workers/projects/project-store.ts
 // implements it): named collections of documents, their claims and per-project stats. Scoping a
 // search to a project is `SearchFilters.project`. Claim checks, citation audits and exports are
-// composed in workers/db/projects-link.ts. Plain types (and the
-// reader of a stored check); imports only shared types.
+// composed in workers/db/projects-link.ts. Plain types (and the reader of a stored check).
 import type { QualityGrade } from './types';
 
 export interface Project {

@@ -1,6 +1,6 @@
 // The query-optimisation contract the UI sees: technique switches, complexity routes and the
 // query plan (route taken, generated texts, time per step, results each step contributed).
-// Plain DTOs only. Must not import any other layer.
+// Plain DTOs only.
 import type { LlmBackendKind } from './llm-api';
 import type { SearchQuery } from './search-contract';
 import { supportedByEvidence } from './technique-evidence';

@@ -1,7 +1,7 @@
 // The one request every search path takes (issue 15): plain, hybrid and semantic search, the
 // optimised (planned) search, "find related" and answers all honour the same scope, so a user who
 // filtered to one folder never gets a hit from elsewhere, whichever path they took.
-// Plain DTOs only. Must not import any other layer.
+// Plain DTOs only.
 import type { SearchFilters, SearchMode } from './types';
 
 /** Where and how to search: shared by every path. */

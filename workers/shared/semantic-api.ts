@@ -1,5 +1,5 @@
 // Semantic search status as the UI sees it: which model's vectors are in use and how far the
-// embedding backlog is. Plain types only; must not import any other layer.
+// embedding backlog is. Plain types only.
 
 /** The model a vector belongs to; vectors of two models or versions never mix in a search. */
 export interface EmbeddingModelKey {

@@ -1,6 +1,5 @@
 // The library contract the UI talks to (through the store worker), beside the DTOs in types.ts.
 // Owns: LibraryApi and the small shapes only it uses. Plain data only (structured clone).
-// Must not import any other layer.
 import type {
   DocumentDetail,
   DocumentSummary,

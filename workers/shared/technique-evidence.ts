@@ -2,7 +2,7 @@
 // nDCG@10 on SciFact against plain search, with which models, on which split, by which command.
 // The default switches are derived from it (a technique is on by default only when a TRAIN-split
 // measurement against the plain base shows a gain), and the UI reads it to say why each is on or
-// off. Plain data only. Must not import any other layer.
+// off. Plain data only.
 import type { Complexity, TechniqueSwitches } from './research-api';
 
 export type Technique = keyof TechniqueSwitches;

@@ -1,6 +1,6 @@
 // The contract between the UI and the workers, and between domain modules: plain DTOs only.
 // Owns: document, chunk, import, search and progress shapes. Everything here must survive
-// structured clone (no classes, no functions). Must not import any other layer.
+// structured clone (no classes, no functions).
 import type { Biblio } from './biblio';
 import type { PageStarts } from './pages';
 import type { SectionStarts } from './sections';

@@ -1,6 +1,6 @@
 // The web-search contract the UI sees: provider settings and status, hits with credibility,
 // the network ledger, and the import hand-off. Plain DTOs only (structured-clone safe), plus the
-// `WebApi` interface the web worker implements. Must not import any other layer (only ./types).
+// `WebApi` interface the web worker implements.
 import type { QualityGrade } from './types';
 
 /** Every provider Sift can query. */

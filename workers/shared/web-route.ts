@@ -1,7 +1,7 @@
 // How the query router shapes a web search (issue 17 item 7): per route, which providers are
 // asked and how many results each returns, and which text is sent — the plan's rewrite (or the
 // first sentence of its HyDE passage) instead of the raw query when the plan made one. One table,
-// used by the search view's web section and the answer's web step. Pure; imports shared only.
+// used by the search view's web section and the answer's web step. Pure.
 import type { Complexity, QueryPlan } from './research-api';
 import type { ProviderId, WebSearchRequest } from './web-api';
 

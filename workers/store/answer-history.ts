@@ -1,6 +1,6 @@
 // The answer history (issue 16): answers kept in the library with their CRAG metadata, listed
 // newest first, read back with references to deleted documents marked missing, exported as JSON.
-// Owns: the answers table (migration 7). Must not import any layer but workers/shared/.
+// Owns: the answers table (migration 7).
 import { createError } from '../shared/errors';
 import { safeJson } from '../shared/safe-markdown';
 import type { Answer, CragMetadata, SupportLabel } from '../shared/answer-api';

@@ -1,6 +1,6 @@
 // Chunk look-ups the semantic side of search needs from SQL: which chunks the search filters
 // allow (pre-retrieval filtering, CFS-012), and each chunk's path and sequence for the
-// deterministic tie-breaks. Must not import other layers.
+// deterministic tie-breaks.
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
 import { compileGlob } from './glob';
 import { batchedInQueue } from './queue-batch';

@@ -2,7 +2,6 @@
 // weights, which the built-in bm25() fixes at 1.2/0.75), the index-wide inputs of a ranking
 // (per-chunk lengths and documents from a snapshot kept until the library changes, the average
 // length, N for the IDF) and one term's contribution to a chunk.
-// Must not import any layer but workers/shared/.
 import type { TermPlan } from './lexical-prune';
 import type { Sql } from './sql';
 

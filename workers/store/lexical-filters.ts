@@ -1,7 +1,6 @@
 // The filters of a lexical ranking: their validation (INVALID_ARGUMENT before any SQL runs) and
 // the chunks they allow, decided by FTS5 MATCH joined with the documents (path glob and
 // non-ASCII `contains` checked in JS, with full Unicode lower-casing).
-// Must not import any layer but workers/shared/.
 import { createError } from '../shared/errors';
 import { gradesAtLeast, OWN_DOCUMENT_GRADE, type SearchFilters } from '../shared/types';
 import { compileGlob } from './glob';

@@ -1,7 +1,6 @@
 // Hits for chunks ranked by any path: their rows (chunks deleted since the ranking are left out)
 // and snippets highlighting every word whose stem is a query stem, trimmed to a window around
 // the first. Stems come from the caller (the index's own tokenizer).
-// Must not import any layer but workers/shared/.
 import { pagesOf, parsePageStarts, type PageStarts } from '../shared/pages';
 import { parseSections, sectionAt, type SectionStarts } from '../shared/sections';
 import type { HighlightedText, SearchHit } from '../shared/types';

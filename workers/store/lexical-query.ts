@@ -1,7 +1,7 @@
 // Turns any user input into a safe FTS5 MATCH expression (CFS-012 section 3): words and quoted
 // phrases, stop words dropped, words OR-joined, phrases required. Every token is re-emitted as a
 // double-quoted FTS5 string, so FTS5 syntax typed by the user is only ever searched as text.
-// Pure: must not import anything but workers/shared/.
+// Pure.
 
 /**
  * Lucene's English stop set (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, 33 words), the list

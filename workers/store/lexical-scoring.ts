@@ -2,7 +2,6 @@
 // posting lists read out of FTS5 (long ones cached between queries), with safe top-k pruning of
 // long queries: reading stops once no unseen chunk can reach the top, or at the postings budget,
 // and the unread terms are then added to the few chunks still in play by re-tokenizing them.
-// Must not import any layer but workers/shared/.
 import { bm25Term, forEachInt, type Bm25Context, type Bm25Params } from './lexical-bm25';
 import { packPostings, type PostingCache, type PostingList } from './lexical-postings';
 import { kthLargest, padded, suffixBounds, type TermPlan } from './lexical-prune';

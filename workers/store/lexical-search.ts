@@ -5,7 +5,6 @@
 // Speed: crossing from SQLite into JS per row dominates, so each stem's postings arrive as two id
 // lists in one row, and per-chunk lengths and documents come from a snapshot kept until the
 // library changes (100k chunks: rankChunks p50 about 24 ms, from 141 ms per-row; bench/README.md).
-// Must not import any layer but workers/shared/.
 import { compareRanked } from '../shared/ranking';
 import type {
   QueryNotice,

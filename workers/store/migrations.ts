@@ -1,7 +1,6 @@
 // The library schema as an ordered list of migrations, tracked in PRAGMA user_version.
 // Owns: table definitions and how an older library becomes the current one. Append new
 // migrations at the end; never edit a released one (libraries in the wild ran it already).
-// Must not import any layer but workers/shared/.
 import { isContentsChunk } from '../shared/contents-lines';
 import { createError } from '../shared/errors';
 import type { Sql } from './sql';

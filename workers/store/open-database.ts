@@ -1,7 +1,7 @@
 // Opens the library database: OPFS (OPFSCoopSyncVFS, sync build) in a module worker, IndexedDB
 // (IDBBatchAtomicVFS, async build) where OPFS is missing, plain memory in Node. Also registers a
 // MemoryVFS ("sift-mem") used as scratch space for export/import. Sets the connection PRAGMAs.
-// Must not import any layer but workers/shared/; the WASM bytes/URLs are injected by the caller.
+// The WASM bytes/URLs are injected by the caller.
 import * as SQLite from '@journeyapps/wa-sqlite';
 import SyncModuleFactory from '@journeyapps/wa-sqlite/dist/wa-sqlite.mjs';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';

@@ -1,6 +1,6 @@
 // The one gateway between Sift and the wa-sqlite API: prepared statements, bindings, rows as
 // objects, transactions (BEGIN IMMEDIATE with a bounded busy retry) and the single place where
-// SQLite result codes become AppErrors. Must not import any layer but workers/shared/.
+// SQLite result codes become AppErrors.
 import { createError, isAppError, type AppError } from '../shared/errors';
 
 /** A bound value: what SQLite can store. Booleans are not accepted (use 0/1). */

@@ -1,6 +1,6 @@
 // The library: documents and their chunks with the FTS5 index kept in step, export/import of the
 // whole database, and a change counter for caches. One transaction per logical change.
-// Must not import any layer but workers/shared/ (hashing and chunking are done by the caller).
+// Hashing and chunking are done by the caller.
 import { createError } from '../shared/errors';
 import { parsePageStarts } from '../shared/pages';
 import { parseSections, sectionAt, type SectionStarts } from '../shared/sections';

@@ -1,6 +1,6 @@
 // Term statistics for the answer pipeline's weights (IDF): how many chunks hold each word, as the
 // FTS5 index counts them (its own stems, through fts5vocab), and how many chunks there are.
-// Owns: the temp.sift_chunks_vr vocabulary view. Must not import any layer but workers/shared/.
+// Owns: the temp.sift_chunks_vr vocabulary view.
 import type { Sql } from './sql';
 
 export interface TermStats {

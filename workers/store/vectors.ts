@@ -1,7 +1,6 @@
 // Canonical chunk vectors in SQLite: which chunks still need a vector for the active model
 // (the resumable backlog), vectors reused by text hash, and the persisted vector index bytes.
-// Owns: the chunk_vectors, vector_cache, vector_index and vector_index_parts tables. Must not
-// import other layers.
+// Owns: the chunk_vectors, vector_cache, vector_index and vector_index_parts tables.
 import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { Sql } from './sql';
 

@@ -2,8 +2,7 @@
 // numbers, negation, null results, the direction of change a text asserts (globally and next to
 // the words a claim and a sentence share), antonyms (WordNet's direct pairs plus a short list of
 // polar pairs of scientific prose), and whether a sentence reads as a finding or as background.
-// Each cue list is here once; the stance features combine claim cues with sentence cues. Pure;
-// imports only query-plan/text (tokenizer, stop words) and the antonym table.
+// Each cue list is here once; the stance features combine claim cues with sentence cues. Pure.
 import { STOPWORDS, tokenize } from '../query-plan/text';
 import antonymTable from '../fitted/stance-antonyms.json';
 

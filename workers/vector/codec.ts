@@ -1,6 +1,5 @@
 // Byte-level helpers of the vector index: CRC32, the id hash that assigns HNSW levels, and a
 // little-endian section writer/reader for persistence.
-// Must not import other layers.
 import { createError } from '../shared/errors';
 
 const CRC_TABLE = (() => {

@@ -1,6 +1,6 @@
 // The portable JS implementation of the DotKernel seam (exact integer arithmetic).
 // Owns: jsDotKernel. The lead plugs the WASM SIMD kernel (workers/embed/kernel.ts) in instead;
-// both must return the same integers. Must not import other layers.
+// both must return the same integers.
 import type { DotKernel } from './types';
 
 /**

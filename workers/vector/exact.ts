@@ -1,7 +1,6 @@
 // The exact (brute-force) vector index: the oracle HNSW is tested against, and the right
 // index for small libraries. Same VectorIndex interface, same tie-break (dot desc, id asc),
 // same byte format family (kind = exact).
-// Must not import other layers.
 import { SectionReader, SectionWriter } from './codec';
 import { jsDotKernel } from './dot-kernel';
 import { corrupt, HEADER_BYTES, KIND_EXACT, readHeader, sealChecksum, writeHeader } from './format';

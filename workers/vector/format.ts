@@ -1,7 +1,6 @@
 // The persisted layout of a vector index: one fixed header then 8-byte aligned sections.
 // Owns: magic, format version, header fields and the CRC32 check. Bump FORMAT_VERSION (and
 // treat older bytes as "rebuild from SQLite") whenever the layout changes.
-// Must not import other layers.
 import { createError } from '../shared/errors';
 import { crc32 } from './codec';
 

@@ -3,7 +3,7 @@
 // delete, compact-with-repair, filtered search and the HNSW byte format.
 // Deterministic: levels come from a hash of the chunk id and every ordering breaks ties by
 // (dot desc, id asc), so the same inserts in the same order give the same bytes on every engine.
-// Must not import other layers (the SIMD kernel is injected as a DotKernel).
+// The SIMD kernel is injected as a DotKernel.
 import { createError } from '../shared/errors';
 import { hashId, levelForHash, SectionReader, SectionWriter, sectionParts } from './codec';
 import { jsDotKernel } from './dot-kernel';

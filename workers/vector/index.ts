@@ -1,5 +1,4 @@
 // Public surface of workers/vector: import from here, not from the files behind it.
-// Must not import other layers.
 export { createHnswIndex, deserializeHnsw, HNSW_DEFAULTS } from './hnsw';
 export type { HnswDeps } from './hnsw';
 export { createExactIndex, deserializeExact } from './exact';

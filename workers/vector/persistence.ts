@@ -1,7 +1,7 @@
 // Loading a persisted vector index, and rebuilding it from the vectors kept in SQLite when the
 // bytes are missing or damaged. Where the bytes live (OPFS file or a SQLite blob) is the
 // caller's choice; this module only turns bytes into an index and back.
-// Must not import other layers (the vector source and the kernel are injected).
+// The vector source and the kernel are injected.
 import { createError, isAppError, toAppError, type AppError } from '../shared/errors';
 import { deserializeExact } from './exact';
 import { corrupt, KIND_EXACT, KIND_HNSW, readHeader } from './format';

@@ -1,6 +1,6 @@
 // What HNSW and the exact index answer straight from their rows: the live count, tombstoning
 // and lookups by id. Kept once so the two implementations of VectorIndex cannot drift apart on
-// them. Must not import other layers.
+// them.
 import { VectorRows } from './rows';
 
 export abstract class RowIndex {

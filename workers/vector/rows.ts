@@ -1,6 +1,5 @@
 // Row storage shared by HNSW and the exact index: int16 vectors, chunk ids and tombstones in
 // typed arrays grown by doubling (no per-vector JS objects), plus the id -> row map.
-// Must not import other layers.
 import { createError } from '../shared/errors';
 import { QUANT_SCALE } from './types';
 

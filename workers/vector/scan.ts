@@ -1,6 +1,5 @@
 // The exact scan shared by the oracle index, HNSW's `exact` option and HNSW's small-filter
 // fallback: top-k by exact dot product with the one tie-break (dot desc, id asc).
-// Must not import other layers.
 import { createError } from '../shared/errors';
 import type { VectorRows } from './rows';
 import { SlotHeap } from './rows';

@@ -1,6 +1,6 @@
 // The vector-index contract: one interface served by HNSW and by the exact (brute-force) oracle.
 // Owns: the DotKernel seam, build config vs per-call options, hit and filter shapes.
-// Must not import anything but workers/shared/ (the SIMD kernel is injected, never imported).
+// The SIMD kernel is injected, never imported.
 
 // The canonical scale and the cosine of an int dot live in workers/shared/quant.ts (one rule).
 export { QUANT_SCALE, DOT_SCALE, dotToCosine } from '../shared/quant';

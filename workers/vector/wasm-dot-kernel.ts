@@ -2,7 +2,7 @@
 // DotKernel seam. The index keeps its rows in JS typed arrays, so each call copies the query
 // and the rows it needs into a scratch area of the runtime's memory, then runs one dotI16Many:
 // one boundary crossing per expanded graph node. Integer results equal jsDotKernel's exactly.
-// Must not import wasm/ or workers/embed/ (the runtime is passed in, typed structurally here).
+// The runtime is passed in, typed structurally here.
 import type { DotKernel } from './types';
 
 /** The part of workers/embed/kernel.ts `Kernel` this adapter uses. */

@@ -2,7 +2,7 @@
 // format and version, vocab.txt made into the BERT uncased WordPiece tokenizer, and
 // model.safetensors' int8 matrices dequantised (q * scale per row, one f32 multiply each) into the
 // tensor map loadBert takes, beside the F32 heads. Every fault is a VERIFIER_* AppError.
-// Must not import Node modules, storage or other worker layers than embed.
+// Must not import Node modules or storage.
 import { createError } from '../shared/errors';
 import type { BertConfig } from '../embed/bert';
 import { expectedBertTensors } from '../embed/bert-files';

@@ -1,6 +1,6 @@
 // Exponential backoff with jitter and Retry-After parsing (WSOP rate_limiting.exponential_backoff:
 // base 1 s, max 60 s, jitter 0.5). Owns: delay arithmetic only; sleeping is the caller's, on the
-// injected clock. Must not import anything outside workers/shared and this folder.
+// injected clock.
 import type { RandomSource } from './clock';
 
 export interface BackoffConfig {

@@ -1,7 +1,7 @@
 // Circuit breaker per provider (WSOP rate_limiting.circuit_breaker: failure_threshold 5,
 // recovery_timeout 30 s). closed -> open after 5 consecutive failures; after 30 s one half-open
 // trial is let through; success closes, failure re-opens. Owns: that state machine and its
-// snapshot for Settings. Must not import anything outside workers/shared and this folder.
+// snapshot for Settings.
 import type { BreakerSnapshot, BreakerState } from '../shared/web-api';
 import type { Clock } from './clock';
 

@@ -1,6 +1,5 @@
 // Time and randomness as injected dependencies, so retries, breakers, rate limits and deadlines
 // are tested on a fake clock. Owns: the Clock interface and the real implementation.
-// Must not import anything outside workers/shared.
 import { createError } from '../shared/errors';
 
 export interface Clock {

@@ -1,7 +1,6 @@
 // Credibility tiers by domain (WSOP credibility_scoring: tier 1 authoritative 1.0, tier 2
 // secondary 0.8, tier 3 all others 0.6), user overrides on top, and the mapping to the source
 // quality grade used by research projects. Owns: tier lookup (subdomains included) and weights.
-// Must not import anything outside workers/shared and this folder.
 import type { QualityGrade } from '../shared/types';
 import type { CredibilityOverride, CredibilityTable, CredibilityTier } from '../shared/web-api';
 

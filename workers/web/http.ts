@@ -1,8 +1,8 @@
 // The single outbound path of the web layer: every provider request goes through `send()`,
 // which checks offline state and the breaker, paces with the rate limiter, guards where a key may
 // go, times out, retries idempotent requests with backoff and Retry-After, detects CORS blocks,
-// records the ledger and redacts errors. Owns: that pipeline. Must not import anything outside
-// workers/shared and this folder; fetch, clock, random and onLine are injected.
+// records the ledger and redacts errors. Owns: that pipeline; fetch, clock, random and onLine are
+// injected.
 import { AppError, createError, type ErrorCode } from '../shared/errors';
 import type { Clock, RandomSource } from './clock';
 import { backoffDelay, DEFAULT_BACKOFF, parseRetryAfter, type BackoffConfig } from './backoff';

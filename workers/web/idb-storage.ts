@@ -1,6 +1,5 @@
 // Persistent KeyValueStorage for web settings and the network ledger, on IndexedDB (which
 // workers have). Owns one object store in its own database; values are strings.
-// Must not import any layer but workers/shared/.
 import type { KeyValueStorage } from '../shared/web-api';
 
 const STORE = 'kv';

@@ -1,7 +1,6 @@
 // The network ledger: one line per outbound request Sift made (time, host, path, purpose,
 // bytes), so the user can check that nothing else left the device. Owns: the bounded entry
-// list and its JSON export. Never stores keys, query strings or bodies. Must not import
-// anything outside workers/shared and this folder.
+// list and its JSON export. Never stores keys, query strings or bodies.
 import type { ExternalLedgerRecord, LedgerEntry } from '../shared/web-api';
 import type { Clock } from './clock';
 import type { Redactor } from './redact';

@@ -5,7 +5,7 @@
 // <published/><updated/><title/><summary/><author><name/></author><link rel="alternate" href/>
 // <link title="pdf" href/></entry></feed>. Errors come back as an entry whose id is
 // http://arxiv.org/api/errors#... (manual section 3.4). No key. Rate limit: one request every
-// 3 s (info.arxiv.org/help/api/tou.html). Must not import anything outside workers/shared and workers/web.
+// 3 s (info.arxiv.org/help/api/tou.html).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createError } from '../shared/errors';
 import type { WebHit } from '../shared/web-api';

@@ -4,7 +4,6 @@
 // web?: {type: 'search', results: [{title, url, description, age?, page_age?, extra_snippets?}]}}.
 // `web` is absent when there are no web results. Rate limit: 1 request/s on the free plan
 // (docs.openwebui.com/features/web-search/brave quoting Brave's plan table); paid plans allow more.
-// Must not import anything outside workers/shared and workers/web.
 import {
   clampLimit,
   isRecord,

@@ -4,7 +4,6 @@
 // results: [{id, url, title, score?, publishedDate?, author?, text?, highlights?: string[]}]};
 // POST /contents {urls, text: true} -> {results: [{url, title, text}]}. Auth: "x-api-key" header.
 // Rate limit: exa.ai/docs/reference/rate-limits (/search 10 QPS, /contents 100 QPS).
-// Must not import anything outside workers/shared and workers/web.
 import {
   clampLimit,
   jsonRead,

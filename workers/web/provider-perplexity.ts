@@ -4,7 +4,6 @@
 // [{message: {content}}], citations?: string[], search_results?: [{title, url, date?,
 // last_updated?, snippet?}]}. Hits come from search_results, else from citations (URL only).
 // Auth: "Authorization: Bearer". Rate limit: docs.perplexity.ai/guides/usage-tiers (sonar 50 RPM).
-// Must not import anything outside workers/shared and workers/web.
 import {
   httpUrl,
   isRecord,

@@ -4,7 +4,6 @@
 // results: [{url, title, content?, engine, engines?, score?, publishedDate?, category?}],
 // answers, suggestions, unresponsive_engines}. No key. Rate limit: none published (self-hosted);
 // 1 request/s keeps clear of the instance's optional limiter plugin.
-// Must not import anything outside workers/shared and workers/web.
 import {
   jsonRead,
   jsonResults,

@@ -4,7 +4,6 @@
 // query=&limit=&fields= -> {total, offset, next?, data: [{paperId, title, abstract?, url, year?,
 // publicationDate?, externalIds?}]}. Key optional, "x-api-key" header. Rate limit: about 1 request/s
 // (WSOP spec search_providers.semantic_scholar.rate_limit; unauthenticated use shares a pool).
-// Must not import anything outside workers/shared and workers/web.
 import {
   clampLimit,
   httpUrl,

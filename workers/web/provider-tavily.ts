@@ -4,7 +4,7 @@
 // [{title, url, content, score, raw_content?, published_date?}], response_time}; POST /extract
 // {urls, extract_depth} -> {results: [{url, raw_content}], failed_results: [{url, error}]}.
 // Auth: "Authorization: Bearer tvly-..." header. Rate limit: docs.tavily.com/documentation/rate-limits
-// (Development keys 100 RPM). Must not import anything outside workers/shared and workers/web.
+// (Development keys 100 RPM).
 import {
   clampLimit,
   isRecord,

@@ -1,6 +1,5 @@
 // What a provider module is: a pure description of how to ask one search API and how to read
 // its answer into the normalised WebHit. No I/O here: http.ts sends, the engine orchestrates.
-// Must not import anything outside workers/shared and workers/web.
 import { createError } from '../shared/errors';
 import type { ProviderId, WebHit } from '../shared/web-api';
 import type { HttpResponse, RequestSpec } from './http';

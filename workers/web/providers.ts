@@ -1,5 +1,4 @@
-// The provider registry: every provider module, by id. Must not import anything outside
-// workers/shared and workers/web.
+// The provider registry: every provider module, by id.
 import type { ProviderId } from '../shared/web-api';
 import { arxiv } from './provider-arxiv';
 import { brave } from './provider-brave';

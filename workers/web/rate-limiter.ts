@@ -1,6 +1,5 @@
 // Client-side pacing per provider: requests start at least `minIntervalMs` apart, in the order
 // they asked (a FIFO of reserved slots). Owns: slot reservation on the injected clock.
-// Must not import anything outside workers/shared and this folder.
 import type { Clock } from './clock';
 
 export interface RateLimiter {

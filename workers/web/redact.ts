@@ -1,6 +1,6 @@
 // The one place secrets are scrubbed from text: error messages, details, diagnostics, ledger
 // and settings exports all pass through `redact()`. Owns: the set of known secrets and the
-// patterns of credential-bearing text. Must not import anything outside workers/shared.
+// patterns of credential-bearing text.
 
 export const REDACTED = '[REDACTED]';
 

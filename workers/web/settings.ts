@@ -1,7 +1,6 @@
 // Provider settings persisted on the device through an injected key-value storage: enabled flag,
 // API key, base URL override and proxy trust per provider, plus credibility overrides. Owns: the
 // versioned schema (SETTINGS_VERSION) and its migration. Everything is off by default.
-// Must not import anything outside workers/shared and this folder.
 import type { CredibilityOverride, KeyValueStorage, ProviderId } from '../shared/web-api';
 import { PROVIDER_IDS } from '../shared/web-api';
 

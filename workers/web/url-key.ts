@@ -1,6 +1,6 @@
 // Normalised URL keys for merging the same page found by several providers: lowercase scheme
 // and host, no "www.", no default port, no fragment, no tracking parameters, sorted query, no
-// trailing slash. Owns: that function only. Must not import anything outside workers/shared.
+// trailing slash. Owns: that function only.
 
 const TRACKING_PARAMS = new Set([
   'fbclid',

@@ -1,6 +1,6 @@
 // What the web worker may reach through its network gate (workers/shared/net-gate.ts): each
 // provider's own API origin, and what the user set: a provider's base URL (a proxy, a SearXNG
-// instance) and a page the user asked to import. Must not import outside workers/shared and web.
+// instance) and a page the user asked to import.
 import { allowUserUrls, type NetGate } from '../shared/net-gate';
 import type { WebApi } from '../shared/web-api';
 import { PROVIDERS } from './providers';

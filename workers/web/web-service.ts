@@ -1,8 +1,7 @@
 // The web search service behind the WebApi: provider settings, parallel multi-provider search
 // with an overall deadline and streaming, credibility weighting, cross-provider dedupe, page
 // fetching for import, and the ledger. Owns: orchestration and per-provider breaker/limiter
-// state. Must not import anything outside workers/shared and this folder; fetch, clock, random,
-// onLine and storage are injected.
+// state; fetch, clock, random, onLine and storage are injected.
 import { AppError, createError } from '../shared/errors';
 import type {
   CredibilityTier,
