@@ -2,10 +2,10 @@
 """Fits the citation audit's calibration on TRAIN citations and stores it in the stance model file.
 
 1. npm run eval -- --dataset ../shared/datasets/scifact --task claims --model use-lite \
-     --split train --skipPipeline 1 --dumpAudit /tmp/audit-train.jsonl
+     --split train --skipPipeline 1 --dumpAudit .cache/fit/audit-use-lite.jsonl
    (one line per citation: right = gold evidence abstract (1) or a random other abstract (0), and
    the judge's max 1-P(NEUTRAL), max cosine, max claim-word overlap)
-2. python3 ml/fit-audit.py /tmp/audit-train.jsonl workers/fitted/stance-use-lite.json
+2. python3 ml/fit-audit.py .cache/fit/audit-use-lite.jsonl workers/fitted/stance-use-lite.json
 
 Logistic regression (scikit-learn, C=1, lbfgs; without scikit-learn, Newton's method on the same
 objective): deterministic for the same input. The product

@@ -268,6 +268,35 @@ function fileListProblems(
   return [];
 }
 
+/** One command of a refit: its step, the shell command (`<model>` filled in) and the files it writes. */
+export interface FitRun {
+  step: string;
+  command: string;
+  files: string[];
+}
+
+/**
+ * The refit commands of the named steps (every step when none), in the manifest's step order: each
+ * file's own command once (a step with `<model>` runs once per embedding model that has a file).
+ */
+export function fitPlan(manifest: Manifest, only: readonly string[] = []): FitRun[] {
+  const unknown = only.filter((n) => !manifest.steps.some((s) => s.name === n));
+  if (unknown.length)
+    throw new Error(
+      `No step ${unknown.join(', ')}. Steps: ${manifest.steps.map((s) => s.name).join(', ')}`,
+    );
+  const runs: FitRun[] = [];
+  for (const s of manifest.steps) {
+    if (only.length && !only.includes(s.name)) continue;
+    for (const f of manifest.files.filter((x) => x.step === s.name)) {
+      const same = runs.find((r) => r.step === s.name && r.command === f.command);
+      if (same) same.files.push(f.path);
+      else runs.push({ step: s.name, command: f.command, files: [f.path] });
+    }
+  }
+  return runs;
+}
+
 /** The manifest's steps with their files, in refit order, for `npm run fit`. */
 export function stepsText(manifest: Manifest): string {
   return manifest.steps

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkManifest,
   datasetFile,
+  fitPlan,
   MANIFEST_PATH,
   type CheckDeps,
   type Manifest,
@@ -143,6 +144,33 @@ describe('fit --check', () => {
     expect(r.stderr).toContain('refit: ml/refit-evidence-gate.sh use-lite');
     rmSync(tmp, { recursive: true, force: true });
   }, 30_000);
+});
+
+describe('npm run fit: the plan it runs', () => {
+  it('runs every file once, in step order, with each model filled in', () => {
+    const plan = fitPlan(manifest);
+    const steps = [...new Set(plan.map((r) => r.step))];
+    expect(steps).toEqual(manifest.steps.map((s) => s.name));
+    expect(plan.flatMap((r) => r.files).sort()).toEqual(manifest.files.map((f) => f.path).sort());
+    expect(plan.every((r) => !r.command.includes('<model>'))).toBe(true);
+    const gate = plan.filter((r) => r.step === 'evidence-gate').map((r) => r.command);
+    expect(gate).toEqual([
+      expect.stringContaining('ml/refit-evidence-gate.sh all-MiniLM-L6-v2 '),
+      expect.stringContaining('ml/refit-evidence-gate.sh use-lite '),
+    ]);
+  });
+
+  it('keeps the order of the manifest, not of the arguments, and refuses an unknown step', () => {
+    const plan = fitPlan(manifest, ['checker', 'stance']);
+    expect(plan.map((r) => r.step)).toEqual(['stance', 'stance', 'checker', 'checker']);
+    expect(() => fitPlan(manifest, ['stance', 'nosuch'])).toThrow(
+      /No step nosuch\. Steps: stance-antonyms, stance,/,
+    );
+  });
+
+  it('writes its intermediate files under .cache/, never /tmp', () => {
+    for (const r of fitPlan(manifest)) expect(r.command).not.toMatch(/\/tmp\b/);
+  });
 });
 
 function pickFeaturesWith(from: string, to: string): string[] {

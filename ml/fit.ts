@@ -1,16 +1,21 @@
-// `npm run fit`: the refit steps of the shipped parameter files, in dependency order.
-//   npm run fit                 the ordered steps, their commands and files
-//   npm run fit -- <step>       one step's commands, and the command each of its files records
-//   npm run fit -- --check      files, code feature lists and datasets against workers/fitted/manifest.json
-//   npm run fit -- --write      rewrite the manifest after a refit (needs ../shared/datasets)
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run fit`: refits the shipped parameter files, in dependency order.
+//   npm run fit                      every step's commands, in order (hours: the verifier alone ~3 h)
+//   npm run fit -- <step>...         the named steps only; --skip <step> leaves one out
+//   npm run fit -- --list [<step>]   the ordered steps, their commands and files (runs nothing)
+//   npm run fit -- --check           files, code feature lists and datasets against workers/fitted/manifest.json
+//   npm run fit -- --write           rewrite the manifest after a refit (needs ../shared/datasets)
+// Intermediate files go to .cache/fit/. After a run it says which files came out byte-identical to
+// the shipped ones; it never rewrites the manifest itself.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   buildManifest,
   checkManifest,
   MANIFEST_PATH,
   datasetFile,
+  fitPlan,
+  sha256,
   stepsText,
   type CheckDeps,
   type Manifest,
@@ -85,7 +90,7 @@ function write(): number {
   return 0;
 }
 
-function step(name: string): number {
+function listStep(name: string): number {
   const manifest = loadManifest();
   const s = manifest.steps.find((x) => x.name === name);
   if (!s) {
@@ -100,12 +105,83 @@ function step(name: string): number {
   return 0;
 }
 
+const minutes = (ms: number) => `${(ms / 60000).toFixed(1)} min`;
+
+/** Each refitted file against the manifest's hash: byte-identical, or changed by the refit. */
+function reportRefit(manifest: Manifest, paths: string[]): void {
+  console.log('\nfit: the refitted files against the shipped ones');
+  for (const path of paths) {
+    const shipped = manifest.files.find((f) => f.path === path)?.sha256;
+    const bytes = readOrNull(join(ROOT, path));
+    const state = !bytes
+      ? 'missing after the refit'
+      : sha256(bytes) === shipped
+        ? 'byte-identical'
+        : 'changed (review the diff; `npm run fit -- --write` records it)';
+    console.log(`  ${path}: ${state}`);
+  }
+}
+
+/** Runs the plan's commands in order from the repo root; stops at the first that fails. */
+function run(names: string[], skip: string[]): number {
+  const manifest = loadManifest();
+  let plan;
+  try {
+    plan = fitPlan(manifest, names).filter((r) => !skip.includes(r.step));
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  mkdirSync(join(ROOT, '.cache', 'fit'), { recursive: true });
+  const started = performance.now();
+  for (const [i, r] of plan.entries()) {
+    console.log(`\nfit [${i + 1}/${plan.length}] ${r.step}: $ ${r.command}`);
+    const t = performance.now();
+    const res = spawnSync('bash', ['-c', r.command], { cwd: ROOT, stdio: 'inherit' });
+    if (res.status !== 0) {
+      console.error(
+        `fit: ${r.step} failed (exit ${res.status ?? res.signal}). The steps before it are refitted; fix the cause and run \`npm run fit -- ${plan
+          .slice(i)
+          .map((x) => x.step)
+          .filter((x, j, all) => all.indexOf(x) === j)
+          .join(' ')}\`.`,
+      );
+      return 1;
+    }
+    console.log(
+      `fit [${i + 1}/${plan.length}] ${r.step} done in ${minutes(performance.now() - t)}`,
+    );
+  }
+  reportRefit(
+    manifest,
+    plan.flatMap((r) => r.files),
+  );
+  console.log(`fit: ${plan.length} command(s) in ${minutes(performance.now() - started)}`);
+  return 0;
+}
+
+/** The values of each `--skip <step>`, and the other arguments. */
+function parseRunArgs(args: string[]): { names: string[]; skip: string[] } {
+  const names: string[] = [];
+  const skip: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--skip') skip.push(args[++i] ?? '');
+    else names.push(args[i]!);
+  }
+  return { names, skip };
+}
+
 const args = process.argv.slice(2);
 const code = args.includes('--check')
   ? check()
   : args.includes('--write')
     ? write()
-    : args[0]
-      ? step(args[0])
-      : (console.log(stepsText(loadManifest())), 0);
+    : args[0] === '--list'
+      ? args[1]
+        ? listStep(args[1])
+        : (console.log(stepsText(loadManifest())), 0)
+      : (() => {
+          const { names, skip } = parseRunArgs(args);
+          return run(names, skip);
+        })();
 process.exit(code);

@@ -144,7 +144,7 @@ export const ERROR_CODES = {
   // a shipped fitted parameter file (workers/*/fitted/, workers/fitted/manifest.json)
   FITTED_MISMATCH: {
     message:
-      'A shipped fitted model reads features this version of the code does not compute. Refit it with the named `npm run fit` step (`npm run fit` lists them in order), then rebuild.',
+      'A shipped fitted model reads features this version of the code does not compute. Refit it with the named `npm run fit` step (`npm run fit -- --list` lists them in order), then rebuild.',
     retryable: false,
   },
   WASM_ERROR: {
