@@ -297,6 +297,56 @@ export function fitPlan(manifest: Manifest, only: readonly string[] = []): FitRu
   return runs;
 }
 
+/** Top-level fields a fit writes about itself (when, how, on what), not fitted values. */
+export const PROVENANCE_FIELDS = ['date', 'command', 'fittedOn', 'provenance'] as const;
+
+/** How a refitted JSON file compares with the shipped one. */
+export type RefitComparison =
+  | { kind: 'identical' }
+  | { kind: 'provenance'; fields: string[] }
+  | { kind: 'values'; differing: number; maxAbs: number; at: string }
+  | { kind: 'unreadable' };
+
+/**
+ * Compares a refit with the shipped file: byte-identical; equal in every fitted value with only
+ * its provenance fields changed; or the count of values that differ and the largest difference.
+ */
+export function compareRefit(shipped: Buffer, refit: Buffer): RefitComparison {
+  if (shipped.equals(refit)) return { kind: 'identical' };
+  let a: unknown;
+  let b: unknown;
+  try {
+    a = JSON.parse(shipped.toString('utf8'));
+    b = JSON.parse(refit.toString('utf8'));
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  const diffs: Array<{ at: string; abs: number }> = [];
+  const walk = (x: unknown, y: unknown, at: string): void => {
+    if (typeof x === 'number' && typeof y === 'number') {
+      if (x !== y) diffs.push({ at, abs: Math.abs(x - y) });
+    } else if (Array.isArray(x) && Array.isArray(y) && x.length === y.length) {
+      x.forEach((v, i) => walk(v, y[i], `${at}[${i}]`));
+    } else if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x)) {
+      const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+      for (const k of keys)
+        walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], `${at}.${k}`);
+    } else if (JSON.stringify(x) !== JSON.stringify(y)) diffs.push({ at, abs: Infinity });
+  };
+  const top = (o: unknown) => (o && typeof o === 'object' ? (o as Record<string, unknown>) : {});
+  const fields = PROVENANCE_FIELDS.filter(
+    (f) => JSON.stringify(top(a)[f]) !== JSON.stringify(top(b)[f]),
+  );
+  const strip = (o: unknown) =>
+    Object.fromEntries(
+      Object.entries(top(o)).filter(([k]) => !(PROVENANCE_FIELDS as readonly string[]).includes(k)),
+    );
+  walk(strip(a), strip(b), '');
+  if (!diffs.length) return { kind: 'provenance', fields };
+  const worst = diffs.reduce((m, d) => (d.abs > m.abs ? d : m));
+  return { kind: 'values', differing: diffs.length, maxAbs: worst.abs, at: worst.at };
+}
+
 /** The manifest's steps with their files, in refit order, for `npm run fit`. */
 export function stepsText(manifest: Manifest): string {
   return manifest.steps

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkManifest,
+  compareRefit,
   datasetFile,
   fitPlan,
   MANIFEST_PATH,
@@ -170,6 +171,33 @@ describe('npm run fit: the plan it runs', () => {
 
   it('writes its intermediate files under .cache/, never /tmp', () => {
     for (const r of fitPlan(manifest)) expect(r.command).not.toMatch(/\/tmp\b/);
+  });
+});
+
+describe('npm run fit: a refit against the shipped file', () => {
+  const json = (o: unknown) => Buffer.from(JSON.stringify(o));
+  const shipped = { date: '2026-11-27', command: 'a', bias: -2.05, weights: [1, 2, 3] };
+
+  it('tells byte-identical from equal values under new provenance', () => {
+    expect(compareRefit(json(shipped), json(shipped))).toEqual({ kind: 'identical' });
+    expect(
+      compareRefit(json(shipped), json({ ...shipped, date: '2026-12-05', command: 'b' })),
+    ).toEqual({ kind: 'provenance', fields: ['date', 'command'] });
+  });
+
+  it('counts the fitted values that moved and names the largest move', () => {
+    const moved = { ...shipped, bias: -2.04, weights: [1, 2.5, 3] };
+    expect(compareRefit(json(shipped), json(moved))).toMatchObject({
+      kind: 'values',
+      differing: 2,
+      maxAbs: 0.5,
+      at: '.weights[1]',
+    });
+    expect(compareRefit(json(shipped), json({ ...shipped, extra: 1 }))).toMatchObject({
+      kind: 'values',
+      at: '.extra',
+    });
+    expect(compareRefit(json(shipped), Buffer.from('not json'))).toEqual({ kind: 'unreadable' });
   });
 });
 

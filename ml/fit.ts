@@ -4,21 +4,23 @@
 //   npm run fit -- --list [<step>]   the ordered steps, their commands and files (runs nothing)
 //   npm run fit -- --check           files, code feature lists and datasets against workers/fitted/manifest.json
 //   npm run fit -- --write           rewrite the manifest after a refit (needs ../shared/datasets)
-// Intermediate files go to .cache/fit/. After a run it says which files came out byte-identical to
-// the shipped ones; it never rewrites the manifest itself.
+// Intermediate files go to .cache/fit/. After a run it compares each refitted file with the one at
+// git's HEAD (byte-identical, identical values with new provenance, or which values moved); it never
+// rewrites the manifest itself.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   buildManifest,
   checkManifest,
+  compareRefit,
   MANIFEST_PATH,
   datasetFile,
   fitPlan,
-  sha256,
   stepsText,
   type CheckDeps,
   type Manifest,
+  type RefitComparison,
 } from './fit-check';
 
 // SIFT_FIT_ROOT: another checkout to check (fit.test.ts points it at a tampered copy).
@@ -107,18 +109,38 @@ function listStep(name: string): number {
 
 const minutes = (ms: number) => `${(ms / 60000).toFixed(1)} min`;
 
-/** Each refitted file against the manifest's hash: byte-identical, or changed by the refit. */
-function reportRefit(manifest: Manifest, paths: string[]): void {
-  console.log('\nfit: the refitted files against the shipped ones');
+/** Each refitted file against the shipped one (git's HEAD): identical, or how it differs. */
+function reportRefit(paths: string[]): void {
+  console.log('\nfit: the refitted files against the shipped ones (HEAD)');
   for (const path of paths) {
-    const shipped = manifest.files.find((f) => f.path === path)?.sha256;
     const bytes = readOrNull(join(ROOT, path));
-    const state = !bytes
-      ? 'missing after the refit'
-      : sha256(bytes) === shipped
-        ? 'byte-identical'
-        : 'changed (review the diff; `npm run fit -- --write` records it)';
-    console.log(`  ${path}: ${state}`);
+    const shipped = shippedBytes(path);
+    console.log(
+      `  ${path}: ${!bytes || !shipped ? 'missing' : describeRefit(compareRefit(shipped, bytes))}`,
+    );
+  }
+  console.log('Review the changes; `npm run fit -- --write` records them in the manifest.');
+}
+
+function describeRefit(c: RefitComparison): string {
+  switch (c.kind) {
+    case 'identical':
+      return 'byte-identical';
+    case 'provenance':
+      return `every fitted value identical (only ${c.fields.join(', ')} changed)`;
+    case 'values':
+      return `${c.differing} fitted value(s) differ, the largest by ${c.maxAbs.toPrecision(3)} at ${c.at}`;
+    case 'unreadable':
+      return 'changed (not JSON)';
+  }
+}
+
+/** The file as committed at HEAD (null: not committed). */
+function shippedBytes(path: string): Buffer | null {
+  try {
+    return execFileSync('git', ['show', `HEAD:${path}`], { cwd: ROOT, maxBuffer: 1 << 28 });
+  } catch {
+    return null;
   }
 }
 
@@ -152,10 +174,7 @@ function run(names: string[], skip: string[]): number {
       `fit [${i + 1}/${plan.length}] ${r.step} done in ${minutes(performance.now() - t)}`,
     );
   }
-  reportRefit(
-    manifest,
-    plan.flatMap((r) => r.files),
-  );
+  reportRefit(plan.flatMap((r) => r.files));
   console.log(`fit: ${plan.length} command(s) in ${minutes(performance.now() - started)}`);
   return 0;
 }
