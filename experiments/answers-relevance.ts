@@ -51,7 +51,12 @@ for (const q of bench.questions) {
         start: s.start,
         score: s.score,
         passageRank: s.passageRank,
+        // the strip's chunk among its document's retrieved chunks (0 best; -1 a neighbour's)
+        chunkRank: (ev.passages[s.passageRank - 1]?.hits ?? []).findIndex(
+          (h) => h.chunkId === s.chunkId,
+        ),
         kept: s.score >= fitted.strip.keep,
+        features: s.features,
         rel: judged[i]!.relevance,
         stance: judged[i]!.stance,
       })),
