@@ -297,8 +297,17 @@ export function fitPlan(manifest: Manifest, only: readonly string[] = []): FitRu
   return runs;
 }
 
-/** Top-level fields a fit writes about itself (when, how, on what), not fitted values. */
-export const PROVENANCE_FIELDS = ['date', 'command', 'fittedOn', 'provenance'] as const;
+/**
+ * Top-level fields a fit writes about itself (when, how, on what; the gate's `passageModel` names
+ * the evaluator fit it read), not fitted values.
+ */
+export const PROVENANCE_FIELDS = [
+  'date',
+  'command',
+  'fittedOn',
+  'provenance',
+  'passageModel',
+] as const;
 
 /** How a refitted JSON file compares with the shipped one. */
 export type RefitComparison =
