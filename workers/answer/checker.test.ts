@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { createNodeKernel, loadBertFolder, MINILM_DIR } from '../embed/node-kernel';
 import { haveRealWeights } from '../embed/real-weights.testkit';
 import { bowVector } from '../query-plan/doubles.testkit';
-import { CHECKER_FEATURES, CONTEXT_FEATURES, createSentenceChecker } from './checker';
+import {
+  CHECKER_FEATURES,
+  CONTEXT_FEATURES,
+  createSentenceChecker,
+  supportLabelFor,
+} from './checker';
 import { checkerModelFor, type CheckerModel } from './checker-model';
 import { loadFittedModel } from './fitted';
 import { contextText, stripContext } from './strip-context';
@@ -41,6 +46,17 @@ describe('checker model', () => {
     // a model with no checker file of its own keeps its evaluator fit's checker entry
     const other = { ...use, modelId: 'some-other-model' };
     expect(checkerModelFor(other)).toBe(other.checker);
+  });
+
+  it("labels a score by the model's own thresholds, as the checker does", async () => {
+    const fitted = await loadFittedModel('all-MiniLM-L6-v2');
+    const { supported, unsupported } = checkerModelFor(fitted);
+    const label = supportLabelFor(fitted);
+    const checker = createSentenceChecker({ stats, embed: async (t) => t.map(bowVector) }, fitted);
+    for (const score of [supported, (supported + unsupported) / 2, unsupported - 1e-6, 0, 1])
+      expect(label(score)).toBe(checker.label(score));
+    expect(label(supported)).toBe('supported');
+    expect(label(unsupported - 1e-6)).toBe('unsupported');
   });
 });
 

@@ -90,6 +90,13 @@ export interface SentenceChecker {
   label(score: number): SupportLabel;
 }
 
+/** The support label of a check score under `fitted`'s checker thresholds (no data is read). */
+export function supportLabelFor(fitted: FittedModel): (score: number) => SupportLabel {
+  const model = checkerModelFor(fitted);
+  return (score) =>
+    score >= model.supported ? 'supported' : score < model.unsupported ? 'unsupported' : 'partly';
+}
+
 export function createSentenceChecker(
   deps: {
     stats: LexicalStats;
@@ -107,8 +114,7 @@ export function createSentenceChecker(
     const c = i.context?.[k];
     return c ? contextText(i.evidence[k]!, c) : null;
   };
-  const label = (score: number): SupportLabel =>
-    score >= model.supported ? 'supported' : score < model.unsupported ? 'unsupported' : 'partly';
+  const label = supportLabelFor(fitted);
 
   async function features(inputs: CheckInput[]) {
     const stems = [...new Set(inputs.flatMap((i) => contentStems(i.sentence)))];

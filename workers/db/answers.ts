@@ -17,7 +17,7 @@ import { loadFittedModel } from '../answer/fitted';
 import { answerDiagnostics } from '../answer/diagnostics';
 import { createGenerateAnswer } from '../answer/generate';
 import { applyEntailment, createLlmEntail, createLlmGrade } from '../answer/llm-judge';
-import { createSentenceChecker } from '../answer/checker';
+import { supportLabelFor } from '../answer/checker';
 import { createWebStrips, webEnabled } from '../answer/web-strips';
 import type { AnswerDeps, AnswerHooks, RetrievedChunk } from '../answer/types';
 import type { EmbeddingModelKey } from '../shared/semantic-api';
@@ -182,11 +182,7 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
           { signal: run.ask.signal, ...(onToken ? { onToken } : {}) },
         );
         if (h.llmEntail && answer.mode === 'generated') {
-          const checker = createSentenceChecker(
-            { stats: base.lexicalStats, embed: base.embed },
-            fitted,
-          );
-          answer = await applyEntailment(answer, h.llmEntail, checker.label, {
+          answer = await applyEntailment(answer, h.llmEntail, supportLabelFor(fitted), {
             signal: run.ask.signal,
             now: deps.now,
           });
