@@ -274,8 +274,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
       const { store, projects } = await deps.parts();
       const project = (await projects.list()).find((p) => p.id === projectId);
       if (!project) throw createError('NOT_FOUND', { reason: 'The project was deleted.' });
-      const members = new Set(await projects.documentIds(projectId));
-      const documents = (await store.listDocuments()).filter((d) => members.has(d.id));
+      const documents = await store.listDocuments(await projects.documentIds(projectId));
       const answer = extra.answerId === undefined ? null : await deps.getAnswer(extra.answerId);
       return buildExports({
         project,

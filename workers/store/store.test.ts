@@ -54,6 +54,20 @@ describe('putDocument', () => {
     expect((await lib.store.listDocuments()).map((d) => d.path)).toEqual(['a.txt']);
   });
 
+  it('lists only the documents asked for, by path, skipping ids that do not exist', async () => {
+    const c = await put(lib.store, doc('c.txt', 'gamma'));
+    const a = await put(lib.store, doc('a.txt', 'alpha'));
+    await put(lib.store, doc('b.txt', 'beta'));
+    const listed = await lib.store.listDocuments([c.documentId, 9999, a.documentId]);
+    expect(listed.map((d) => d.path)).toEqual(['a.txt', 'c.txt']);
+    expect(await lib.store.listDocuments([])).toEqual([]);
+    expect((await lib.store.listDocuments()).map((d) => d.path)).toEqual([
+      'a.txt',
+      'b.txt',
+      'c.txt',
+    ]);
+  });
+
   it('rejects chunks that are not slices of the text', async () => {
     await expect(
       lib.store.putDocument(

@@ -50,7 +50,8 @@ export interface Store {
    * @returns how many documents exist among `ids`
    */
   setDocumentGrade(ids: number[], grade: QualityGrade | null): Promise<number>;
-  listDocuments(): Promise<DocumentSummary[]>;
+  /** Every document by path; with `ids`, only those of them that exist (same order). */
+  listDocuments(ids?: readonly number[]): Promise<DocumentSummary[]>;
   /** @throws AppError NOT_FOUND */
   getDocument(id: number): Promise<DocumentDetail>;
   getDocumentByPath(path: string): Promise<DocumentSummary | null>;
@@ -335,7 +336,7 @@ export async function createStore(db: OpenedDatabase, deps: StoreDeps = {}): Pro
       return n;
     },
 
-    listDocuments: () => sql.serialized(() => listDocuments(sql)),
+    listDocuments: (ids) => sql.serialized(() => listDocuments(sql, ids)),
     getDocument: (id) => sql.serialized(() => getDocument(sql, id)),
     getDocumentByPath: (path) => sql.serialized(() => getDocumentByPath(sql, path)),
     stats: () => sql.serialized(stats),
@@ -395,10 +396,14 @@ async function chunkCount(sql: Sql, documentId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-async function listDocuments(sql: Sql): Promise<DocumentSummary[]> {
-  const rows = await sql.all<DocumentRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`,
-  );
+async function listDocuments(sql: Sql, ids?: readonly number[]): Promise<DocumentSummary[]> {
+  const rows = ids
+    ? await sql.all<DocumentRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM documents d
+         WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.path`,
+        [JSON.stringify(ids)],
+      )
+    : await sql.all<DocumentRow>(`SELECT ${SUMMARY_COLUMNS} FROM documents d ORDER BY d.path`);
   return rows.map(toSummary);
 }
 
