@@ -148,6 +148,32 @@ async function embedOneQuery(
   return vector;
 }
 
+/** Query vectors remembered per index (so per model): a claim check embeds its claim once. */
+const QUERY_MEMO = 64;
+
+/**
+ * `embed` with the last QUERY_MEMO texts' vectors kept (in flight too: calls made together share
+ * one embedding). The runtime is deterministic, so a kept vector is the one a new call would
+ * give; each caller gets its own copy. A failed embedding is not kept.
+ */
+export function memoQueries(
+  embed: (text: string) => Promise<Int16Array>,
+  size = QUERY_MEMO,
+): (text: string) => Promise<Int16Array> {
+  const kept = new Map<string, Promise<Int16Array>>();
+  return (text) => {
+    let vector = kept.get(text);
+    if (vector) kept.delete(text);
+    else {
+      vector = embed(text);
+      vector.catch(() => kept.delete(text));
+    }
+    kept.set(text, vector);
+    if (kept.size > size) kept.delete(kept.keys().next().value!);
+    return vector.then((v) => v.slice());
+  };
+}
+
 /** Several queries' vectors in one embedder call where it allows it, else one by one. */
 async function embedManyQueries(
   deps: Pick<SemanticIndexDeps, 'embed' | 'embedQuery' | 'embedQueries'>,
@@ -319,7 +345,7 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     return running;
   }
 
-  const embedQuery = (text: string) => embedOneQuery(deps, text);
+  const embedQuery = memoQueries((text) => embedOneQuery(deps, text));
 
   return {
     start() {
