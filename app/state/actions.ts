@@ -20,6 +20,7 @@ import type { RelatedSource } from '../../workers/shared/search-contract';
 import type { ImportFile, ImportProgress, QualityGrade } from '../../workers/shared/types';
 import { useAppStore } from './app-store';
 import { browserFlags } from '../lib/browser-flags';
+import { refreshLlmKind } from './answer-actions';
 
 const store = useAppStore.getState;
 
@@ -45,6 +46,8 @@ export async function initLibrary(): Promise<void> {
         // Test hook: `?llm=scripted` selects the deterministic scripted generator (e2e).
         if (new URLSearchParams(location.search).get('llm') === 'scripted')
           await llmClient().useScripted();
+        // An Answer view opened before the backend was ready offers it now.
+        await refreshLlmKind();
       })
       .catch((err: unknown) => store().notifyError(err));
   } catch (err) {
