@@ -33,6 +33,11 @@ for (const q of bench.questions) {
   );
   // The product's candidates first (whole sentences, best by strip score), then the rest.
   const strips = relevanceCandidates(ref.all, top);
+  // The strip just before each one in its document's windows (its reading context), if any.
+  const before = (s: (typeof strips)[number]) =>
+    ref.all
+      .filter((o) => o.documentId === s.documentId && o.end <= s.start && s.start - o.end < 40)
+      .sort((a, b) => b.end - a.end)[0]?.text ?? null;
   const judged = await verifier.judge(strips.map((s) => ({ a: q.question, b: s.text })));
   pairs += strips.length;
   lines.push(
@@ -57,6 +62,7 @@ for (const q of bench.questions) {
         ),
         kept: s.score >= fitted.strip.keep,
         features: s.features,
+        previous: before(s),
         rel: judged[i]!.relevance,
         stance: judged[i]!.stance,
       })),
