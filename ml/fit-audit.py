@@ -7,56 +7,50 @@
    the judge's max 1-P(NEUTRAL), max cosine, max claim-word overlap)
 2. python3 ml/fit-audit.py .cache/fit/audit-use-lite.jsonl workers/fitted/stance-use-lite.json
 
-Logistic regression (scikit-learn, C=1, lbfgs; without scikit-learn, Newton's method on the same
-objective): deterministic for the same input. The product
+Logistic regression (L2, C=1) solved exactly by Newton's method in numpy: the same numbers for the
+same input on every machine. The product
 evaluates sigmoid(w.x + b) in TypeScript (workers/projects/audit.ts) from the stored numbers.
 """
 import json, sys
 import numpy as np
-try:
-    from sklearn.linear_model import LogisticRegression
-except ImportError:  # numpy only: the same objective (L2, C=1, unpenalised intercept) by Newton
-    class LogisticRegression:
-        def __init__(self, C=1.0):
-            self.C = C
+def fit_logistic(X, y, C=1.0):
+    """L2 logistic regression (C=1, intercept unpenalised) solved to its optimum by Newton's method.
 
-        def fit(self, X, y):
-            A = np.hstack([X, np.ones((len(X), 1))])
-            w = np.zeros(A.shape[1])
-            reg = np.eye(A.shape[1]) / self.C
-            reg[-1, -1] = 0
-            for _ in range(100):
-                p = 1 / (1 + np.exp(-A @ w))
-                g = A.T @ (p - y) + reg @ w
-                H = A.T @ (A * (p * (1 - p))[:, None]) + reg
-                step = np.linalg.solve(H, g)
-                w -= step
-                if np.abs(step).max() < 1e-12:
-                    break
-            self.coef_, self.intercept_ = w[None, :-1], w[-1:]
-            return self
+    One solver everywhere: scikit-learn's lbfgs stops at a tolerance, so the numbers would depend
+    on whether it is installed (the shipped audit differed by up to 0.018 between the two)."""
+    A = np.hstack([X, np.ones((len(X), 1))])
+    w = np.zeros(A.shape[1])
+    reg = np.eye(A.shape[1]) / C
+    reg[-1, -1] = 0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-A @ w))
+        g = A.T @ (p - y) + reg @ w
+        H = A.T @ (A * (p * (1 - p))[:, None]) + reg
+        step = np.linalg.solve(H, g)
+        w -= step
+        if np.abs(step).max() < 1e-12:
+            break
+    return w[:-1], w[-1]
 
-        def predict_proba(self, X):
-            p = 1 / (1 + np.exp(-(X @ self.coef_[0] + self.intercept_[0])))
-            return np.stack([1 - p, p], axis=1)
 
 dump, model_path = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(dump) if l.strip()]
 X = np.array([[r["notNeutral"], r["cosine"], r["overlap"]] for r in rows])
 y = np.array([r["right"] for r in rows])
-m = LogisticRegression(C=1.0).fit(X, y)
-w = [round(float(v), 6) for v in m.coef_[0]]
+coef, intercept = fit_logistic(X, y)
+w = [round(float(v), 6) for v in coef]
 model = json.load(open(model_path))
-model["audit"] = {"intercept": round(float(m.intercept_[0]), 6), "notNeutral": w[0], "cosine": w[1], "overlap": w[2]}
-# A few rows with scikit-learn's probabilities computed from the ROUNDED numbers, so the TypeScript
+model["audit"] = {"intercept": round(float(intercept), 6), "notNeutral": w[0], "cosine": w[1], "overlap": w[2]}
+# A few rows with the probabilities computed from the ROUNDED numbers, so the TypeScript
 # test (workers/projects/evidence.test.ts) can check it reproduces them.
 a = model["audit"]
 def prob(x):
     z = a["intercept"] + a["notNeutral"] * x[0] + a["cosine"] * x[1] + a["overlap"] * x[2]
     return 1 / (1 + np.exp(-z))
 model["auditCheck"] = [{"x": [float(v) for v in X[i]], "p": float(prob(X[i]))} for i in (0, 1, 2)]
-assert all(abs(prob(X[i]) - m.predict_proba(X[i : i + 1])[0, 1]) < 1e-4 for i in range(len(X)))
-p = m.predict_proba(X)[:, 1] > 0.7
+exact = 1 / (1 + np.exp(-(X @ coef + intercept)))
+assert all(abs(prob(X[i]) - exact[i]) < 1e-4 for i in range(len(X)))
+p = exact > 0.7
 print(json.dumps(model["audit"]), f"train: right pass {p[y == 1].mean():.3f}, wrong flagged {(~p[y == 0]).mean():.3f} ({len(rows)} citations)")
 with open(model_path, "w") as f:
     json.dump(model, f, separators=(",", ":"))

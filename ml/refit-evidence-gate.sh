@@ -21,7 +21,7 @@
 set -euo pipefail
 model=${1:?model}
 records=$(realpath -m "${2:?crag train records}")
-work=$(realpath -m "${3:-.cache/fit/gate-$model}")
+work=$(realpath -m --relative-to="$(dirname "$0")/.." "${3:-.cache/fit/gate-$model}")
 cd "$(dirname "$0")/.."   # the repo root: the paths below are relative to it
 dataset=${DATASET:-../shared/datasets/scifact}
 case "$model" in
