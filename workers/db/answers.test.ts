@@ -12,6 +12,8 @@ import { createLlmService } from '../llm/service';
 import { createScriptedGenerator } from '../llm/scripted';
 import { createFakeClock } from '../web/fake-clock.testkit';
 import { createTestWebService } from '../web/web-service.testkit';
+import type { AnswerDeps } from '../answer/types';
+import { readOncePerAsk } from './answers';
 import { openAnswerLibrary } from './answer-library.testkit';
 import type { LibraryServiceDeps, LlmWorker } from './service';
 
@@ -210,6 +212,11 @@ describe('library answers', () => {
     expect(answer.extractive?.mode).toBe('extractive');
     expect(answer.extractive?.sentences.length).toBeGreaterThan(0);
     expect((await lib.listAnswers())[0]?.partial).toBe(true);
+    // The companion, read from the ask's own retrievals, is the answer an extractive ask gives.
+    const alone = await lib.ask({ question: QUESTION, mode: 'extractive', allowLlm: false });
+    expect(answer.extractive?.sentences.map((s) => [s.text, s.support.label])).toEqual(
+      alone.sentences.map((s) => [s.text, s.support.label]),
+    );
   });
 
   it('keeps the web results that arrived when a provider breaks off half way, and says so', async () => {
@@ -310,5 +317,61 @@ describe('library answers', () => {
     expect(answer.crag.webUsed).toBe(false);
     expect(answer.strips.every((s) => s.source !== 'web')).toBe(true);
     expect((await lib.answerDiagnostics()).webTriggerRate).toBe(1);
+  });
+});
+
+describe('readOncePerAsk', () => {
+  const counting = () => {
+    const calls = { retrieve: 0, document: 0, chunkVectors: 0, embed: 0 };
+    let failNext = false;
+    const deps: Pick<AnswerDeps, 'retrieve' | 'document' | 'chunkVectors' | 'embed'> = {
+      retrieve: async () => {
+        calls.retrieve++;
+        return { chunks: [], queryVector: null };
+      },
+      document: async () => {
+        calls.document++;
+        if (failNext) {
+          failNext = false;
+          throw createError('DB_LOCKED');
+        }
+        return null;
+      },
+      chunkVectors: async () => {
+        calls.chunkVectors++;
+        return new Map<number, Int16Array>();
+      },
+      embed: async (texts) => {
+        calls.embed++;
+        return texts.map(() => new Int16Array(1));
+      },
+    };
+    return { calls, deps, failOnce: () => (failNext = true) };
+  };
+
+  it('reads each request once, keeps different requests apart and hands out its own list', async () => {
+    const { calls, deps } = counting();
+    const once = readOncePerAsk(deps);
+    const a = await once.retrieve({ query: 'pelicans', limit: 30 });
+    const b = await once.retrieve({ query: 'pelicans', limit: 30 });
+    await once.retrieve({ query: 'pelicans', limit: 40 });
+    expect(calls.retrieve).toBe(2);
+    expect(a.chunks).not.toBe(b.chunks);
+    await once.embed(['a', 'b'], 'passage');
+    await once.embed(['a', 'b'], 'passage');
+    await once.embed(['a', 'b'], 'query');
+    expect(calls.embed).toBe(2);
+    await Promise.all([once.chunkVectors([1, 2]), once.chunkVectors([1, 2])]);
+    expect(calls.chunkVectors).toBe(1);
+  });
+
+  it('reads again after a failed read', async () => {
+    const { calls, deps, failOnce } = counting();
+    const once = readOncePerAsk(deps);
+    failOnce();
+    await expect(once.document(7)).rejects.toThrow();
+    await expect(once.document(7)).resolves.toBeNull();
+    await once.document(7);
+    expect(calls.document).toBe(2);
   });
 });

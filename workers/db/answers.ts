@@ -104,6 +104,39 @@ export async function libraryRetrievalDeps(
   };
 }
 
+/**
+ * The library reads of one ask (retrievals, documents, chunk vectors, embeddings), remembered while
+ * it runs: a request is read once however many passes of the pipeline make it.
+ */
+export function readOncePerAsk<
+  D extends Pick<AnswerDeps, 'retrieve' | 'document' | 'chunkVectors' | 'embed'>,
+>(deps: D): D {
+  const retrievals = new Map<string, ReturnType<AnswerDeps['retrieve']>>();
+  const documents = new Map<number, ReturnType<AnswerDeps['document']>>();
+  const vectors = new Map<string, ReturnType<AnswerDeps['chunkVectors']>>();
+  const embeddings = new Map<string, ReturnType<AnswerDeps['embed']>>();
+  const remember = <K, V>(memo: Map<K, Promise<V>>, key: K, read: () => Promise<V>) => {
+    let hit = memo.get(key);
+    if (!hit) {
+      hit = read();
+      memo.set(key, hit);
+      hit.catch(() => memo.delete(key)); // a failed read is tried again
+    }
+    return hit;
+  };
+  return {
+    ...deps,
+    retrieve: async (req) => {
+      const r = await remember(retrievals, JSON.stringify(req), () => deps.retrieve(req));
+      return { ...r, chunks: [...r.chunks] };
+    },
+    document: (id) => remember(documents, id, () => deps.document(id)),
+    chunkVectors: (ids) => remember(vectors, JSON.stringify(ids), () => deps.chunkVectors(ids)),
+    embed: (texts, kind) =>
+      remember(embeddings, JSON.stringify([kind, texts]), () => deps.embed(texts, kind)),
+  };
+}
+
 /** Builds the answer service's deps over the opened library for the active model. */
 async function libraryAnswerDeps(
   deps: AnswerLinkDeps,
@@ -176,7 +209,9 @@ export function createAnswerLink(deps: AnswerLinkDeps): AnswerWorkerApi {
             }
           };
         }
-        const withDeps = { ...base, ...(expand ? { expand } : {}) };
+        // One reading of the library per ask: a partial answer's extractive companion below
+        // re-runs the pipeline on the same retrievals, documents and vectors.
+        const withDeps = { ...readOncePerAsk(base), ...(expand ? { expand } : {}) };
         let answer: Answer = await createAnswerService({ ...withDeps, hooks: h }, fitted).ask(
           { ...request, mode: request.mode ?? (h.generate ? 'generated' : 'extractive') },
           { signal: run.ask.signal, ...(onToken ? { onToken } : {}) },
