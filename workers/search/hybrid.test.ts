@@ -218,6 +218,52 @@ describe('semantic index and hybrid search', () => {
     expect(order).toContain('embedQuery');
   });
 
+  it("reads a query's lists once for its search and its fused lists, same results as read apart", async () => {
+    const { store, semantic } = await setup(model);
+    for (const [path, title, text] of DOCS) await put(store, path, title, text);
+    await semantic.start();
+    const lookup = createChunkLookup(store.sql);
+    const lexical = await createLexicalSearch(store.sql);
+    const reads = { lexical: 0, embed: 0, vector: 0 };
+    const counted = () =>
+      createHybridSearch({
+        lexical: {
+          search: (r) => lexical.search(r),
+          rank: async (q, o) => (reads.lexical++, lexical.rank(q, o)),
+        },
+        semantic: {
+          embedQuery: async (t) => (reads.embed++, semantic.embedQuery(t)),
+          search: (q, k, f) => (reads.vector++, semantic.search(q, k, f)),
+        },
+        allowedChunkIds: lookup.allowedChunkIds,
+        chunkKeys: lookup.chunkKeys,
+        buildHits: lexical.buildHits,
+        version: () => store.version(),
+      });
+    const request = { query: 'pelican nests on the cliffs', limit: 3 };
+    const apart = counted();
+    const alone = await apart.search(request);
+    apart.clearCache();
+    const fusedAlone = await apart.fusedLists(request);
+    expect(reads).toEqual({ lexical: 2, embed: 2, vector: 2 });
+    reads.lexical = reads.embed = reads.vector = 0;
+    const shared = counted();
+    const [together, fused] = await Promise.all([
+      shared.search(request),
+      shared.fusedLists(request),
+    ]);
+    expect(reads).toEqual({ lexical: 1, embed: 1, vector: 1 });
+    expect({ ...together, tookMs: 0 }).toEqual({ ...alone, tookMs: 0 });
+    expect(fused).toEqual(fusedAlone);
+    expect(fused.fused.length).toBeGreaterThan(together.hits.length);
+    // Each caller has its own query vector; a library write reads the lists again.
+    expect(fused.queryVector).not.toBe((await shared.fusedLists(request)).queryVector);
+    expect(reads.lexical).toBe(1);
+    await put(store, 'birds/gulls.txt', 'Gulls', 'Gulls and pelican chicks share the nests.');
+    await shared.fusedLists(request);
+    expect(reads.lexical).toBe(2);
+  });
+
   it('applies filters before semantic retrieval', async () => {
     const { store, semantic, hybrid } = await setup(model);
     for (const [path, title, text] of DOCS) await put(store, path, title, text);

@@ -1,7 +1,8 @@
 // Hybrid retrieval (CFS-012 sections 4-10): lexical (BM25) and semantic (HNSW over canonical
 // int16 vectors) lists, fused by RRF (k = 60) or an alternative, filtered before retrieval, with
 // deterministic ordering and a query cache invalidated by library writes.
-// Owns mode dispatch and fusion wiring; ranking, vectors and snippets come from injected parts.
+// Owns mode dispatch and fusion wiring (a hybrid query's two lists read once for its search and its
+// fused lists); ranking, vectors and snippets come from injected parts.
 import { addInOrder, documentResults, MORE_PASSAGES } from '../shared/document-results';
 import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
@@ -179,6 +180,19 @@ export function withWindowNotice(
   };
 }
 
+/**
+ * Hybrid list readings kept (their promises, in flight too), per query, filters, model and library
+ * version: a claim check's search and its passage scores' fused lists read the claim's lists once.
+ */
+const READINGS = 4;
+
+/** One reading of a plain hybrid query's two lists (no override), before fusion. */
+interface ListReading {
+  semantic: LexicalChunk[];
+  lexical: { chunks: LexicalChunk[]; notice: QueryNotice | null; maxScore: number };
+  vector: Int16Array;
+}
+
 /** A page of documents reads each list at most this many times its CFS-012 depth (20 -> 640). */
 const MAX_PAGE_DEPTH = 32;
 /** Each deeper reading of a page multiplies the depths by this: few re-rankings in the worst case. */
@@ -239,6 +253,45 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     return { chunks: kept, notice, maxScore };
   }
 
+  const readings = new Map<string, Promise<ListReading>>();
+
+  /**
+   * The semantic (`semanticK`) and lexical (the fusion's depth) lists of a query without override,
+   * shared by the calls that read them at the same library version: `search` and `fusedLists` read
+   * exactly these lists, and the readers never change them (fusion copies). A failed reading is
+   * not kept.
+   */
+  function plainLists(
+    side: NonNullable<HybridDeps['semantic']>,
+    query: string,
+    filters: SearchFilters | undefined,
+  ): Promise<ListReading> {
+    const key = JSON.stringify([query, filters ?? null, side.modelId ?? null, deps.version()]);
+    let reading = readings.get(key);
+    if (reading) readings.delete(key);
+    else {
+      reading = (async () => {
+        const [vector, lexical] = await Promise.all([
+          side.embedQuery(query),
+          lexicalList(query, filters, fusedLexicalK()),
+        ]);
+        const semantic = await semanticList(query, filters, semanticK, vector);
+        return { semantic, lexical, vector };
+      })();
+      reading.catch(() => readings.delete(key));
+    }
+    readings.set(key, reading);
+    if (readings.size > READINGS) readings.delete(readings.keys().next().value!);
+    return reading;
+  }
+
+  /** No field of the override is set: the query's own lists (`plainLists`). */
+  const isPlain = (o: RetrievalOverride) =>
+    o.vector === undefined &&
+    o.pendingVector === undefined &&
+    o.lexicalQuery === undefined &&
+    o.excludeChunkIds === undefined;
+
   /** The band of a chunk's raw scores: BM25 against the query's best, cosine under the model. */
   const rate = (signals: Omit<RelevanceSignals, 'modelId'>) =>
     relevanceOf({ ...signals, modelId: deps.semantic?.modelId });
@@ -271,6 +324,22 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     });
   }
 
+  /** A hybrid query's two lists under an override (a given or pending vector, text, exclusions). */
+  async function overriddenLists(
+    query: string,
+    filters: SearchFilters | undefined,
+    override: RetrievalOverride,
+  ) {
+    const exclude = override.excludeChunkIds;
+    // The semantic side first: it yields at once (the embedder's call, or a pending vector), so
+    // the lexical list is read while the query vector is computed elsewhere.
+    const [semantic, lexical] = await Promise.all([
+      semanticList(query, filters, semanticK, override.vector ?? override.pendingVector, exclude),
+      lexicalList(override.lexicalQuery ?? query, filters, fusedLexicalK(), exclude),
+    ]);
+    return { semantic, lexical };
+  }
+
   /** The ranked chunks of a semantic or hybrid query (no hits built). */
   async function rankDense(
     query: string,
@@ -292,12 +361,11 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
       }));
       return { ranked, notice: null };
     }
-    // The semantic side first: it yields at once (the embedder's call, or a pending vector), so
-    // the lexical list is read while the query vector is computed elsewhere.
-    const [semantic, lexical] = await Promise.all([
-      semanticList(query, request.filters, semanticK, vector, exclude),
-      lexicalList(override.lexicalQuery ?? query, request.filters, fusedLexicalK(), exclude),
-    ]);
+    // A plain query's lists are the ones `fusedLists` reads: read once for both (plainLists).
+    const { semantic, lexical } =
+      deps.semantic && isPlain(override)
+        ? await plainLists(deps.semantic, query, request.filters)
+        : await overriddenLists(query, request.filters, override);
     const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items.slice(
       0,
       topK,
@@ -426,6 +494,12 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
     override: RetrievalOverride,
   ): Promise<FusedLists> {
+    if (deps.semantic && isPlain(override)) {
+      const { semantic, lexical, vector } = await plainLists(deps.semantic, query, filters);
+      const fused = fuseHybrid<RankedCandidate>(semantic, lexical.chunks, fusionFor()).items;
+      // Each caller gets its own copy of the shared query vector.
+      return { fused, queryVector: vector.slice() };
+    }
     const lexicalSide = lexicalList(
       override.lexicalQuery ?? query,
       filters,
@@ -544,6 +618,9 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     },
     storedVectors: async (chunkIds) =>
       (await deps.semantic?.storedVectors?.(chunkIds)) ?? new Map<number, Int16Array>(),
-    clearCache: () => cache.clear(),
+    clearCache() {
+      cache.clear();
+      readings.clear();
+    },
   };
 }
