@@ -1,6 +1,7 @@
 // `npm run bench -- claims [--dataset <scifact folder>] [--claims 100] [--split validation|train]
-//   [--budget 12] [--fidelity] [--recheck] [--out file]`
-// One LLM-free claim check (workers/projects/claim-check.ts: lexical search, stance judgement (and
+//   [--budget 12] [--mode lexical|hybrid] [--fidelity] [--recheck] [--out file]`
+// One LLM-free claim check (workers/projects/claim-check.ts: lexical search (`--mode hybrid`: the
+// app's hybrid search over the eval's cached USE-lite vectors, claims embedded live), stance judgement (and
 // the evidence gate fitted for USE-lite, reading the answer evaluator's passage scores, as the app) of
 // up to 8 distinct sources, with live USE-lite embedding, in one batched forward pass, of the
 // `--budget` sentences closest to the claim shared by the sources, triangulation) on SciFact
@@ -35,7 +36,10 @@ import { provenanceOf } from '../workers/projects/provenance';
 import { createStanceModel, type FittedStanceModel } from '../workers/projects/stance-model';
 import { createLexicalSearch } from '../workers/store/lexical-search';
 import { openNodeDatabase } from '../workers/store/open-database-node';
-import { createStore } from '../workers/store/store';
+import { createStore, type Store } from '../workers/store/store';
+import { memoQueries } from '../workers/search/semantic-index';
+import type { DocumentSummary } from '../workers/shared/types';
+import { createHybridCore } from '../eval/hybrid-mode';
 import { loadCorpus } from '../eval/beir';
 import { loadClaims, type ClaimRecord } from '../eval/claims-data';
 import { storeBeirDoc } from '../eval/store-beir-doc';
@@ -55,7 +59,8 @@ export default {
     const budget = Number(args.budget ?? SENTENCE_BUDGET);
     const fidelity = args.fidelity !== undefined;
     const recheck = args.recheck !== undefined;
-    const lib = await claimLibrary(dataset);
+    const mode = args.mode === 'hybrid' ? 'hybrid' : 'lexical';
+    const lib = await claimLibrary(dataset, mode);
     const claims = loadClaims(dataset, split).slice(0, n);
     await checkClaim(lib.deps, claims[0]!.claim, { sentenceBudget: budget }); // warm-up
     const timed = await timeChecks(lib, claims, budget, fidelity);
@@ -69,6 +74,7 @@ export default {
       machine: { cpus: cpus().length, loadavg: loadavg().map(r) },
       library: { documents: lib.docs.size, chunks: lib.chunks },
       split,
+      search: mode,
       claims: claims.length,
       sourcesPerClaim: 8,
       sentenceBudget: budget,
@@ -105,35 +111,23 @@ export default {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(JSON.stringify(report, null, 2));
-    await lib.db.close();
+    await lib.close();
   },
 };
 
 /**
- * SciFact stored as a library (lexical search) and the app's claim-check deps over it: the
- * USE-lite stance model and evidence gate, and the evaluator's passage scores.
+ * SciFact stored as a library (lexical search; `hybrid`: the app's hybrid search over the eval's
+ * cached vectors, eval/hybrid-mode.ts) and the app's claim-check deps over it: the USE-lite stance
+ * model and evidence gate, and the evaluator's passage scores.
  */
-async function claimLibrary(dataset: string) {
+async function claimLibrary(dataset: string, mode: 'lexical' | 'hybrid') {
+  if (mode === 'hybrid') return hybridClaimLibrary(dataset);
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
   const lexical = await createLexicalSearch(db.sql, { version: store.version });
   let chunks = 0;
   for (const d of await loadCorpus(dataset)) chunks += (await storeBeirDoc(store, d)).length;
-  const fitted = JSON.parse(
-    readFileSync(join(HERE, '../workers/fitted/stance-use-lite.json'), 'utf8'),
-  ) as FittedStanceModel;
-  const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
-  // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
-  // The app's judge: the stance model and the evidence gate fitted for USE-lite.
-  const gate = evidenceGateFor('use-lite');
-  const judge = createEvidenceJudge({
-    model: createStanceModel(fitted, m.dim),
-    embed: {
-      claims: async (t) => t.map((x) => m.embedInt16(x)),
-      sentences: async (t) => m.embedInt16Batch(t),
-    },
-    gate,
-  });
+  const { fitted, m, gate, judge } = await useLiteJudge();
   const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
   // The evaluator's passage scores the app's check computes for the gate (here over the lexical
   // side only: this library has no vector index, so no semantic list and no chunk vectors).
@@ -154,13 +148,70 @@ async function claimLibrary(dataset: string) {
     judge,
     search: (r) => lexical.search(r),
     passageScores,
+    ...documentDeps(store, docs),
+  };
+  return { close: () => db.close(), docs, chunks, deps, fitted, m, gate };
+}
+
+/** The app's judge for USE-lite: its stance model and evidence gate, sentences embedded live. */
+async function useLiteJudge() {
+  const fitted = JSON.parse(
+    readFileSync(join(HERE, '../workers/fitted/stance-use-lite.json'), 'utf8'),
+  ) as FittedStanceModel;
+  const m = await loadUseLite(await createNodeKernel(), readUseLiteFile);
+  // The app embeds a claim check's sentences as one batched call (same bytes as one by one).
+  const gate = evidenceGateFor('use-lite');
+  const judge = createEvidenceJudge({
+    model: createStanceModel(fitted, m.dim),
+    embed: {
+      claims: async (t) => t.map((x) => m.embedInt16(x)),
+      sentences: async (t) => m.embedInt16Batch(t),
+    },
+    gate,
+  });
+  return { fitted, m, gate, judge };
+}
+
+/** A source's text and provenance from the store. */
+function documentDeps(
+  store: Store,
+  docs: Map<number, DocumentSummary>,
+): Pick<ClaimCheckDeps, 'documentText' | 'provenance'> {
+  return {
     documentText: async (id) => (await store.getDocument(id)).text,
     provenance: async (id) => {
       const d = docs.get(id)!;
       return provenanceOf({ location: d.path, title: d.title, date: d.importedAt }, undefined);
     },
   };
-  return { db, docs, chunks, deps, fitted, m, gate };
+}
+
+/**
+ * `--mode hybrid`: the app's path with a model loaded. The hybrid search over the eval's index
+ * (chunk vectors from .cache/embed, the HNSW graph from .cache/hybrid), the claim embedded live
+ * for the search as the app's semantic index does it (remembered per text, memoQueries), and the
+ * passage scores over the same library's retrieval deps with its chunk vectors.
+ */
+async function hybridClaimLibrary(dataset: string) {
+  const core = await createHybridCore({ model: 'use-lite', threads: '2' });
+  const { chunks } = await core.index(await loadCorpus(dataset));
+  const { store, lexical, embedFresh } = core.parts();
+  const embedQuery = memoQueries(async (t) => embedFresh(t));
+  const { hybrid } = core.appSearch({ semantic: { embedQuery } });
+  const { fitted, m, gate, judge } = await useLiteJudge();
+  const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
+  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+  const passageScores = createPassageScores(
+    { ...retrieval, chunkVectors: core.chunkVectors },
+    await loadFittedModel('use-lite'),
+  );
+  const deps: ClaimCheckDeps = {
+    judge,
+    search: (r) => hybrid.search(r),
+    passageScores,
+    ...documentDeps(store, docs),
+  };
+  return { close: () => core.close(), docs, chunks, deps, fitted, m, gate };
 }
 
 /**
