@@ -27,7 +27,6 @@ import { classifyComplexity } from '../query-plan/routing';
 import { createAnswerHistory } from '../store/answer-history';
 import { createChunkLookup } from '../store/chunk-lookup';
 import { createTermStats } from '../store/term-stats';
-import { createVectorStore } from '../store/vectors';
 import type { LexicalSearch } from '../store/lexical-search';
 import type { Store } from '../store/store';
 import type { HybridSearch } from '../search/hybrid';
@@ -99,8 +98,9 @@ export async function libraryRetrievalDeps(
         throw err;
       }
     },
+    // The semantic index's own rows (the vectors the retrieval just searched), not a SQLite read.
     chunkVectors: async (ids) =>
-      model ? createVectorStore(store.sql).get(model, ids) : new Map<number, Int16Array>(),
+      model ? hybrid.storedVectors(ids) : new Map<number, Int16Array>(),
   };
 }
 

@@ -71,14 +71,22 @@ interface Setup {
   hybridFor(modelId: string | undefined, fusion?: FusionMethod, maxTokens?: number): HybridSearch;
 }
 
-async function setup(model: EmbeddingModelKey): Promise<Setup> {
+async function setup(model: EmbeddingModelKey, vectorReads: number[][] = []): Promise<Setup> {
   const db = await openNodeDatabase();
   const store = await createStore(db);
   const lexical = await createLexicalSearch(store.sql);
   const lookup = createChunkLookup(store.sql);
   const embedCalls: string[][] = [];
+  const table = createVectorStore(store.sql);
   const semantic = createSemanticIndex({
-    vectors: createVectorStore(store.sql),
+    // Every read of the vector table by chunk id is recorded in `vectorReads`.
+    vectors: {
+      ...table,
+      get: (m, ids) => {
+        vectorReads.push([...ids]);
+        return table.get(m, ids);
+      },
+    },
     model,
     embed: async (texts, signal) => {
       embedCalls.push(texts);
@@ -300,6 +308,28 @@ describe('semantic index and hybrid search', () => {
     await semantic.sync();
     expect(embedCalls.flat().length).toBe(calls);
     expect(semantic.status()).toMatchObject({ embedded: 1, total: 1 });
+  });
+
+  it("hands out the index's own vectors, the stored ones, reading SQLite only for chunks it lacks", async () => {
+    const reads: number[][] = [];
+    const { store, semantic } = await setup(model, reads);
+    for (const [path, title, text] of DOCS.slice(0, 2)) await put(store, path, title, text);
+    await semantic.start();
+    const ids = (await store.sql.all<{ id: number }>('SELECT id FROM chunks ORDER BY id')).map(
+      (r) => Number(r.id),
+    );
+    reads.length = 0;
+    const fromIndex = await semantic.storedVectors(ids);
+    expect(reads).toEqual([]);
+    const stored = await createVectorStore(store.sql).get(model, ids);
+    expect(ids.map((id) => [...fromIndex.get(id)!])).toEqual(ids.map((id) => [...stored.get(id)!]));
+    // A chunk written since the last sync is not in the index yet: asked of SQLite (no vector).
+    const [path, title, text] = DOCS[2]!;
+    await put(store, path, title, text);
+    const newer = (await store.sql.all<{ id: number }>('SELECT max(id) AS id FROM chunks'))[0]!.id;
+    const both = await semantic.storedVectors([ids[0]!, Number(newer)]);
+    expect(reads).toEqual([[Number(newer)]]);
+    expect([...both.keys()]).toEqual([ids[0]]);
   });
 
   it('resumes an interrupted backlog and loads its saved index without rebuilding', async () => {

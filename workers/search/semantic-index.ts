@@ -54,8 +54,29 @@ export interface SemanticIndex {
   embedQuery(text: string): Promise<Int16Array>;
   /** Embeds several queries in one embedder call where the embedder allows it. */
   embedQueries(texts: string[]): Promise<Int16Array[]>;
-  /** The stored vectors of these chunks for this index's model (absent: not embedded yet). */
+  /**
+   * The stored vectors of these chunks for this index's model (absent: not embedded yet): the
+   * loaded index's own copies, SQLite's for chunks the index does not hold yet.
+   */
   storedVectors(chunkIds: number[]): Promise<Map<number, Int16Array>>;
+}
+
+/** Vectors from the loaded index where it holds them (the same int16 rows), SQLite for the rest. */
+async function storedVectors(
+  deps: Pick<SemanticIndexDeps, 'vectors' | 'model'>,
+  index: VectorIndex | null,
+  chunkIds: number[],
+): Promise<Map<number, Int16Array>> {
+  const out = new Map<number, Int16Array>();
+  const missing: number[] = [];
+  for (const id of chunkIds) {
+    const v = index?.get(id);
+    if (v) out.set(id, v);
+    else missing.push(id);
+  }
+  if (missing.length)
+    for (const [id, v] of await deps.vectors.get(deps.model, missing)) out.set(id, v);
+  return out;
 }
 
 /**
@@ -370,6 +391,6 @@ export function createSemanticIndex(deps: SemanticIndexDeps): SemanticIndex {
     },
     embedQuery,
     embedQueries: (texts) => embedManyQueries(deps, texts),
-    storedVectors: (chunkIds) => deps.vectors.get(deps.model, chunkIds),
+    storedVectors: (chunkIds) => storedVectors(deps, index, chunkIds),
   };
 }
