@@ -4,10 +4,16 @@ bundle (dequantised) on SQuAD sentence selection (the sentence holding the answe
 the paragraph's other sentences, and against the sentence holding a v2 "plausible answer" of an
 unanswerable question), mixed with v1's own training examples so stance and claim relevance are
 replayed, then rescores an `experiments/answers-relevance.ts` dump with the new relevance.
-Nothing here is shipped; SQuAD (CC BY-SA 4.0) subsets are read from files given on the command line.
+`--wikiqa FILE` adds WikiQA answer-sentence selection (Microsoft Research's WikiQA-train.tsv: a
+question's answering sentences against the other sentences of its Wikipedia summary). Nothing here
+is shipped; SQuAD (CC BY-SA 4.0) subsets and WikiQA (Microsoft Research Data License, research
+use) are read from files given on the command line.
 
   python3 experiments/verifier-qa-relevance.py --squad A.json B.json --steps 400 \
       --dump /tmp/rel-dev.jsonl --out .cache/verifier-qa/relevance.ckpt --rescored /tmp/rel-dev-qa.jsonl
+  python3 experiments/verifier-qa-relevance.py --wikiqa .cache/wikiqa/WikiQA-train.tsv --steps 400 \
+      --dump /tmp/rel-dev.jsonl --out /tmp/wikiqa/rel.ckpt --rescored /tmp/rel-dev-wikiqa.jsonl
+  python3 experiments/relevance-hits.py /tmp/rel-dev.jsonl /tmp/rel-dev-wikiqa.jsonl
 """
 import argparse
 import json
@@ -69,9 +75,32 @@ def squad_examples(paths: list[str], rng: random.Random, negatives: int = 3) -> 
     return out
 
 
+def wikiqa_examples(path: str, rng: random.Random, negatives: int = 3) -> list[D.Example]:
+    """WikiQA answer-sentence selection (TSV: Question, Sentence, Label): a question's answering
+    sentences against other sentences of the same Wikipedia summary (hard: on topic, no answer);
+    a question none of whose sentences answers gives one such sentence as a negative."""
+    import csv
+
+    by_q: dict[str, list[tuple[str, int]]] = {}
+    for r in csv.DictReader(open(path, newline=""), delimiter="\t", quoting=csv.QUOTE_MINIMAL):
+        by_q.setdefault(r["Question"], []).append((r["Sentence"], int(r["Label"])))
+    out = []
+    for q in sorted(by_q):
+        rows = by_q[q]
+        g = "wikiqa:" + q
+        pos = [s for s, l in rows if l == 1]
+        neg = [s for s, l in rows if l == 0]
+        for s in pos:
+            out.append(D.Example(q, s, "wikiqa", g, relevant=1))
+        for s in rng.sample(neg, min(negatives if pos else 1, len(neg))):
+            out.append(D.Example(q, s, "wikiqa", g, relevant=0, tags=["hard"]))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--squad", nargs="*", default=[])
+    ap.add_argument("--wikiqa", default="", help="WikiQA-train.tsv (answer-sentence selection)")
     ap.add_argument("--man", type=int, default=0, help="man pages to make question pairs from")
     ap.add_argument("--bundle", default="public/models/sift-verifier-v1")
     ap.add_argument("--base", default=".cache/models/all-MiniLM-L6-v2")
@@ -96,7 +125,11 @@ def main() -> None:
     tok = BertTokenizerFast.from_pretrained(args.base)
     model = bundle.load_into(PairModel(args.base), Path(args.bundle))
     if args.steps > 0:
-        qa = squad_examples(args.squad, rng) + (manpage_examples(D.Example, rng, args.man) if args.man else [])
+        qa = (
+            squad_examples(args.squad, rng)
+            + (manpage_examples(D.Example, rng, args.man) if args.man else [])
+            + (wikiqa_examples(args.wikiqa, rng) if args.wikiqa else [])
+        )
         groups = sorted({e.group for e in qa})
         held = set(rng.sample(groups, len(groups) // 10))
         qa_train = [e for e in qa if e.group not in held]
