@@ -161,7 +161,7 @@ export async function fitChecker(
   const out = {
     modelId: harness.modelId,
     command: meta.command,
-    date: new Date().toISOString(),
+    date: new Date().toISOString().slice(0, 10),
     fittedOn: meta.fittedOn,
     featureSet: set.name,
     outOfFoldTrain: cut.figures,
