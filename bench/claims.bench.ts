@@ -121,14 +121,21 @@ export default {
  * model and evidence gate, and the evaluator's passage scores.
  */
 async function claimLibrary(dataset: string, mode: 'lexical' | 'hybrid') {
-  if (mode === 'hybrid') return hybridClaimLibrary(dataset);
+  const lib =
+    mode === 'hybrid' ? await hybridClaimLibrary(dataset) : await lexicalClaimLibrary(dataset);
+  const { fitted, m, gate, judge } = await useLiteJudge();
+  const docs = new Map((await lib.store.listDocuments()).map((d) => [d.id, d]));
+  const deps: ClaimCheckDeps = { judge, ...lib.deps, ...documentDeps(lib.store, docs) };
+  return { close: lib.close, docs, chunks: lib.chunks, deps, fitted, m, gate };
+}
+
+/** SciFact as a lexical library (no vectors), with its search and passage scores. */
+async function lexicalClaimLibrary(dataset: string) {
   const db = await openNodeDatabase();
   const store = await createStore(db, { clock: () => 0 });
   const lexical = await createLexicalSearch(db.sql, { version: store.version });
   let chunks = 0;
   for (const d of await loadCorpus(dataset)) chunks += (await storeBeirDoc(store, d)).length;
-  const { fitted, m, gate, judge } = await useLiteJudge();
-  const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
   // The evaluator's passage scores the app's check computes for the gate (here over the lexical
   // side only: this library has no vector index, so no semantic list and no chunk vectors).
   const lookup = createChunkLookup(store.sql);
@@ -144,13 +151,8 @@ async function claimLibrary(dataset: string, mode: 'lexical' | 'hybrid') {
     await libraryRetrievalDeps({ store, lexical, hybrid }, null),
     await loadFittedModel('use-lite'),
   );
-  const deps: ClaimCheckDeps = {
-    judge,
-    search: (r) => lexical.search(r),
-    passageScores,
-    ...documentDeps(store, docs),
-  };
-  return { close: () => db.close(), docs, chunks, deps, fitted, m, gate };
+  const search: ClaimCheckDeps['search'] = (r) => lexical.search(r);
+  return { close: () => db.close(), chunks, deps: { search, passageScores }, store };
 }
 
 /** The app's judge for USE-lite: its stance model and evidence gate, sentences embedded live. */
@@ -198,20 +200,13 @@ async function hybridClaimLibrary(dataset: string) {
   const { store, lexical, embedFresh } = core.parts();
   const embedQuery = memoQueries(async (t) => embedFresh(t));
   const { hybrid } = core.appSearch({ semantic: { embedQuery } });
-  const { fitted, m, gate, judge } = await useLiteJudge();
-  const docs = new Map((await store.listDocuments()).map((d) => [d.id, d]));
   const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
   const passageScores = createPassageScores(
     { ...retrieval, chunkVectors: core.chunkVectors },
     await loadFittedModel('use-lite'),
   );
-  const deps: ClaimCheckDeps = {
-    judge,
-    search: (r) => hybrid.search(r),
-    passageScores,
-    ...documentDeps(store, docs),
-  };
-  return { close: () => core.close(), docs, chunks, deps, fitted, m, gate };
+  const search: ClaimCheckDeps['search'] = (r) => hybrid.search(r);
+  return { close: () => core.close(), chunks, deps: { search, passageScores }, store };
 }
 
 /**
