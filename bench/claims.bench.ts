@@ -107,7 +107,7 @@ export default {
           }
         : {}),
     };
-    const out = args.out ?? join(HERE, '..', 'reports', 'claims.json');
+    const out = args.out ?? join(HERE, '..', 'reports', 'claims.local.json');
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(JSON.stringify(report, null, 2));

@@ -310,7 +310,7 @@ async function main(argv: string[]): Promise<void> {
     memory,
     dbBytes,
   });
-  const out = args.out ?? join(HERE, '..', 'reports', 'hybrid.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'hybrid.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

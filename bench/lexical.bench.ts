@@ -108,7 +108,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       'query p95 (sift / minisearch)': ratio(sift.query.p95Ms, minisearch.query.p95Ms),
     },
   };
-  const out = args.out ?? join(HERE, '..', 'reports', 'lexical.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'lexical.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<void> {
       identicalRankingAndScores: `${agreement.sameWithoutCache}/${nq}`,
     },
   };
-  const out = args.out ?? join(HERE, '..', 'reports', 'long-query.json');
+  const out = args.out ?? join(HERE, '..', 'reports', 'long-query.local.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
