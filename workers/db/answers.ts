@@ -19,7 +19,14 @@ import { createGenerateAnswer } from '../answer/generate';
 import { applyEntailment, createLlmEntail, createLlmGrade } from '../answer/llm-judge';
 import { supportLabelFor } from '../answer/checker';
 import { createWebStrips, webEnabled } from '../answer/web-strips';
-import type { AnswerDeps, AnswerHooks, RetrievedChunk } from '../answer/types';
+import type {
+  AnswerDeps,
+  AnswerDocument,
+  AnswerHooks,
+  RetrievedChunk,
+  Retrieval,
+} from '../answer/types';
+import { createPromiseMemo } from '../shared/promise-memo';
 import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { LexicalTopKFn, LlmDep } from '../query-plan/types';
 import type { SynonymIndex } from '../query-plan/wordnet';
@@ -111,29 +118,20 @@ export async function libraryRetrievalDeps(
 export function readOncePerAsk<
   D extends Pick<AnswerDeps, 'retrieve' | 'document' | 'chunkVectors' | 'embed'>,
 >(deps: D): D {
-  const retrievals = new Map<string, ReturnType<AnswerDeps['retrieve']>>();
-  const documents = new Map<number, ReturnType<AnswerDeps['document']>>();
-  const vectors = new Map<string, ReturnType<AnswerDeps['chunkVectors']>>();
-  const embeddings = new Map<string, ReturnType<AnswerDeps['embed']>>();
-  const remember = <K, V>(memo: Map<K, Promise<V>>, key: K, read: () => Promise<V>) => {
-    let hit = memo.get(key);
-    if (!hit) {
-      hit = read();
-      memo.set(key, hit);
-      hit.catch(() => memo.delete(key)); // a failed read is tried again
-    }
-    return hit;
-  };
+  const retrievals = createPromiseMemo<string, Retrieval>();
+  const documents = createPromiseMemo<number, AnswerDocument | null>();
+  const vectors = createPromiseMemo<string, Map<number, Int16Array>>();
+  const embeddings = createPromiseMemo<string, Int16Array[]>();
   return {
     ...deps,
     retrieve: async (req) => {
-      const r = await remember(retrievals, JSON.stringify(req), () => deps.retrieve(req));
+      const r = await retrievals(JSON.stringify(req), () => deps.retrieve(req));
       return { ...r, chunks: [...r.chunks] };
     },
-    document: (id) => remember(documents, id, () => deps.document(id)),
-    chunkVectors: (ids) => remember(vectors, JSON.stringify(ids), () => deps.chunkVectors(ids)),
+    document: (id) => documents(id, () => deps.document(id)),
+    chunkVectors: (ids) => vectors(JSON.stringify(ids), () => deps.chunkVectors(ids)),
     embed: (texts, kind) =>
-      remember(embeddings, JSON.stringify([kind, texts]), () => deps.embed(texts, kind)),
+      embeddings(JSON.stringify([kind, texts]), () => deps.embed(texts, kind)),
   };
 }
 

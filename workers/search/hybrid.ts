@@ -6,6 +6,7 @@
 import { addInOrder, documentResults, MORE_PASSAGES } from '../shared/document-results';
 import { createError } from '../shared/errors';
 import { compareRanked } from '../shared/ranking';
+import { createPromiseMemo } from '../shared/promise-memo';
 import { relevanceOf, type Relevance, type RelevanceSignals } from '../shared/relevance';
 import { fusionForModel, hybridLexicalDepth } from './model-fusion';
 import type {
@@ -253,7 +254,7 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     return { chunks: kept, notice, maxScore };
   }
 
-  const readings = new Map<string, Promise<ListReading>>();
+  const readings = createPromiseMemo<string, ListReading>(READINGS);
 
   /**
    * The semantic (`semanticK`) and lexical (the fusion's depth) lists of a query without override,
@@ -267,22 +268,14 @@ export function createHybridSearch(deps: HybridDeps, options: HybridOptions = {}
     filters: SearchFilters | undefined,
   ): Promise<ListReading> {
     const key = JSON.stringify([query, filters ?? null, side.modelId ?? null, deps.version()]);
-    let reading = readings.get(key);
-    if (reading) readings.delete(key);
-    else {
-      reading = (async () => {
-        const [vector, lexical] = await Promise.all([
-          side.embedQuery(query),
-          lexicalList(query, filters, fusedLexicalK()),
-        ]);
-        const semantic = await semanticList(query, filters, semanticK, vector);
-        return { semantic, lexical, vector };
-      })();
-      reading.catch(() => readings.delete(key));
-    }
-    readings.set(key, reading);
-    if (readings.size > READINGS) readings.delete(readings.keys().next().value!);
-    return reading;
+    return readings(key, async () => {
+      const [vector, lexical] = await Promise.all([
+        side.embedQuery(query),
+        lexicalList(query, filters, fusedLexicalK()),
+      ]);
+      const semantic = await semanticList(query, filters, semanticK, vector);
+      return { semantic, lexical, vector };
+    });
   }
 
   /** No field of the override is set: the query's own lists (`plainLists`). */

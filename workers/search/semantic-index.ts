@@ -5,6 +5,7 @@
 import { createError, isAppError, toAppError } from '../shared/errors';
 import type { EmbeddingModelKey, SemanticPhase, SemanticStatus } from '../shared/semantic-api';
 import type { PendingChunk, VectorStore } from '../store/vectors';
+import { createPromiseMemo } from '../shared/promise-memo';
 import { loadOrRebuildVectorIndex } from '../vector';
 import { createRateMeter } from './rate-meter';
 import type { AllowedFilter, DotKernel, VectorHit, VectorIndex } from '../vector';
@@ -181,18 +182,8 @@ export function memoQueries(
   embed: (text: string) => Promise<Int16Array>,
   size = QUERY_MEMO,
 ): (text: string) => Promise<Int16Array> {
-  const kept = new Map<string, Promise<Int16Array>>();
-  return (text) => {
-    let vector = kept.get(text);
-    if (vector) kept.delete(text);
-    else {
-      vector = embed(text);
-      vector.catch(() => kept.delete(text));
-    }
-    kept.set(text, vector);
-    if (kept.size > size) kept.delete(kept.keys().next().value!);
-    return vector.then((v) => v.slice());
-  };
+  const kept = createPromiseMemo<string, Int16Array>(size);
+  return (text) => kept(text, () => embed(text)).then((v) => v.slice());
 }
 
 /** Several queries' vectors in one embedder call where it allows it, else one by one. */
