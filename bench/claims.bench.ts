@@ -148,7 +148,7 @@ async function lexicalClaimLibrary(dataset: string) {
     version: () => store.version(),
   });
   const passageScores = createPassageScores(
-    await libraryRetrievalDeps({ store, lexical, hybrid }, null),
+    await libraryRetrievalDeps({ store, lexical, hybrid }),
     await loadFittedModel('use-lite'),
   );
   const search: ClaimCheckDeps['search'] = (r) => lexical.search(r);
@@ -200,7 +200,7 @@ async function hybridClaimLibrary(dataset: string) {
   const { store, lexical, embedFresh } = core.parts();
   const embedQuery = memoQueries(async (t) => embedFresh(t));
   const { hybrid } = core.appSearch({ semantic: { embedQuery } });
-  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid });
   const passageScores = createPassageScores(
     { ...retrieval, chunkVectors: core.chunkVectors },
     await loadFittedModel('use-lite'),

@@ -100,7 +100,7 @@ export async function openAnswersBench(args: Record<string, string>): Promise<An
   const { hybrid } = core.appSearch(
     args.fusion ? { fusion: fusionFromOptions(args), lexicalK: hybridSettings(args).lexicalK } : {},
   );
-  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+  const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid });
   let first: Retrieval | null = null;
   const deps: AnswerDeps = {
     ...retrieval,

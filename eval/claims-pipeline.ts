@@ -69,7 +69,7 @@ async function librarySearch(
     const { store, lexical } = core.parts();
     // The app's retrieval deps (workers/db/answers.ts), the vectors from the eval's index
     // instead of the store's vector table.
-    const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid }, null);
+    const retrieval = await libraryRetrievalDeps({ store, lexical, hybrid });
     const deps = { ...retrieval, chunkVectors: core.chunkVectors };
     const fitted = await loadFittedModel(args.model ?? 'use-lite');
     let passageScores = createPassageScores(deps, fitted);

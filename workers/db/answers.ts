@@ -27,7 +27,6 @@ import type {
   Retrieval,
 } from '../answer/types';
 import { createPromiseMemo } from '../shared/promise-memo';
-import type { EmbeddingModelKey } from '../shared/semantic-api';
 import type { LexicalTopKFn, LlmDep } from '../query-plan/types';
 import type { SynonymIndex } from '../query-plan/wordnet';
 import { classifyComplexity } from '../query-plan/routing';
@@ -61,13 +60,15 @@ export interface AnswerLinkDeps {
 
 /**
  * The retrieval side of the answer service's deps over an opened library: the fused lists with
- * each retriever's signals, term statistics, documents and stored vectors of `model`. The answer
- * service and the claim check's passage scores (projects-link.ts) both read it.
+ * each retriever's signals, term statistics, documents and the chunk vectors of the model the hybrid
+ * search runs on (none without one). The answer service and the claim check's passage scores
+ * (projects-link.ts) both read it.
  */
-export async function libraryRetrievalDeps(
-  parts: { store: Store; lexical: Pick<LexicalSearch, 'stems'>; hybrid: HybridSearch },
-  model: EmbeddingModelKey | null,
-): Promise<Pick<AnswerDeps, 'retrieve' | 'lexicalStats' | 'document' | 'chunkVectors'>> {
+export async function libraryRetrievalDeps(parts: {
+  store: Store;
+  lexical: Pick<LexicalSearch, 'stems'>;
+  hybrid: HybridSearch;
+}): Promise<Pick<AnswerDeps, 'retrieve' | 'lexicalStats' | 'document' | 'chunkVectors'>> {
   const { store, lexical, hybrid } = parts;
   const lookup = createChunkLookup(store.sql);
   const terms = await createTermStats(store.sql, lexical.stems);
@@ -105,9 +106,9 @@ export async function libraryRetrievalDeps(
         throw err;
       }
     },
-    // The semantic index's own rows (the vectors the retrieval just searched), not a SQLite read.
-    chunkVectors: async (ids) =>
-      model ? hybrid.storedVectors(ids) : new Map<number, Int16Array>(),
+    // The semantic index's own rows (the vectors the retrieval just searched; SQLite only for
+    // chunks it does not hold yet), none without a model.
+    chunkVectors: (ids) => hybrid.storedVectors(ids),
   };
 }
 
@@ -142,7 +143,7 @@ async function libraryAnswerDeps(
   const parts = await deps.parts();
   const model = deps.semantic.status().model;
   return {
-    ...(await libraryRetrievalDeps(parts, model)),
+    ...(await libraryRetrievalDeps(parts)),
     // Before a model is loaded the checker still runs, on lexical evidence only (cosine 0).
     embed: (texts, kind) =>
       model

@@ -122,7 +122,7 @@ export function createProjectsLink(deps: ProjectsLinkDeps): ProjectChecksApi {
   }): Promise<PassageScores> {
     const model = deps.semantic.status().model;
     return createPassageScores(
-      await libraryRetrievalDeps(parts, model),
+      await libraryRetrievalDeps(parts),
       await loadFittedModel(model?.id ?? 'use-lite'),
     );
   }
